@@ -1,0 +1,233 @@
+package automata
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// A Label names a transition for witnesses. Its meaning belongs to the
+// System; the search never stores labels (it recomputes them for the one
+// path it reports), so they cost nothing per visited state.
+type Label uint64
+
+// A System is an automaton explored on the fly.
+type System interface {
+	// Width is the number of words in every State of the system.
+	Width() int
+	// Initial emits the initial states.
+	Initial(emit func(State))
+	// Successors emits every transition leaving s. The emitted State may be
+	// a buffer the System reuses; the search copies what it keeps. s must
+	// not be modified.
+	Successors(s State, emit func(Label, State))
+	// Accepting reports whether s is accepting.
+	Accepting(s State) bool
+}
+
+// Budget bounds a search. Zero fields mean "no bound" except MaxBytes,
+// where zero means DefaultMaxBytes.
+type Budget struct {
+	MaxStates int64
+	MaxBytes  int64
+	Timeout   time.Duration
+}
+
+// DefaultMaxBytes keeps a single search well below the machine's memory so
+// that it ends in Unknown rather than in the kernel's OOM killer.
+var DefaultMaxBytes int64 = 4 << 30
+
+// Stats describe the work a search did.
+type Stats struct {
+	States      int64         // distinct states visited
+	Transitions int64         // transitions followed
+	Bytes       int64         // memory held by the visited set
+	Elapsed     time.Duration // wall time
+}
+
+// StatesPerSecond is States/Elapsed, zero for an instant search.
+func (s Stats) StatesPerSecond() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.States) / s.Elapsed.Seconds()
+}
+
+// BytesPerState is Bytes/States.
+func (s Stats) BytesPerState() float64 {
+	if s.States == 0 {
+		return 0
+	}
+	return float64(s.Bytes) / float64(s.States)
+}
+
+// Add accumulates o into s (elapsed times add up as CPU time).
+func (s *Stats) Add(o Stats) {
+	s.States += o.States
+	s.Transitions += o.Transitions
+	s.Bytes += o.Bytes
+	s.Elapsed += o.Elapsed
+}
+
+// Outcome is the answer of an emptiness search.
+type Outcome int
+
+const (
+	// Empty: no accepting state is reachable (the language is empty).
+	Empty Outcome = iota
+	// NonEmpty: an accepting state is reachable; Result.Path leads to it.
+	NonEmpty
+	// Unknown: a budget ran out or the search was cancelled first.
+	Unknown
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Empty:
+		return "empty"
+	case NonEmpty:
+		return "non-empty"
+	}
+	return "unknown"
+}
+
+// A Step of a witness path: the label of the transition taken (zero for the
+// first step, which is an initial state) and the state reached.
+type Step struct {
+	Label Label
+	State State
+}
+
+// Result is what Search returns.
+type Result struct {
+	Outcome Outcome
+	Reason  string // why the outcome is Unknown
+	Stats   Stats
+	Path    []Step // for NonEmpty: initial state first, accepting state last
+}
+
+// Options configure Search.
+type Options struct {
+	Budget
+	// Context cancels the search; nil means context.Background().
+	Context context.Context
+	// Progress, if set, is called about every ProgressEvery states visited.
+	Progress      func(Stats)
+	ProgressEvery int64
+}
+
+// Search decides emptiness of sys by breadth-first search, so the witness
+// path it returns is a shortest one.
+func Search(sys System, opt Options) Result {
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	maxBytes := opt.MaxBytes
+	if maxBytes == 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	var deadline time.Time
+	if opt.Timeout > 0 {
+		deadline = time.Now().Add(opt.Timeout)
+	}
+	every := opt.ProgressEvery
+	if every <= 0 {
+		every = 1 << 16
+	}
+	start := time.Now()
+	st := newStore(sys.Width())
+	res := Result{}
+	stats := func() Stats {
+		return Stats{States: int64(st.len()), Transitions: res.Stats.Transitions, Bytes: st.bytes(), Elapsed: time.Since(start)}
+	}
+	found := -1
+	stop := ""
+	add := func(s State, parent uint32) {
+		if found >= 0 || stop != "" {
+			return
+		}
+		if len(s) != st.width {
+			panic(fmt.Sprintf("automata: system emitted a state of %d words, want %d", len(s), st.width))
+		}
+		idx, fresh := st.insert(s, parent)
+		if fresh && sys.Accepting(s) {
+			found = idx
+		}
+	}
+	sys.Initial(func(s State) { add(s, noParent) })
+	var cur State = make(State, st.width)
+	for next := 0; found < 0 && stop == "" && next < st.len(); next++ {
+		copy(cur, st.state(next))
+		parent := uint32(next)
+		sys.Successors(cur, func(_ Label, s State) {
+			res.Stats.Transitions++
+			add(s, parent)
+		})
+		n := int64(st.len())
+		switch {
+		case opt.MaxStates > 0 && n >= opt.MaxStates && next+1 < st.len():
+			stop = fmt.Sprintf("state budget of %d states reached", opt.MaxStates)
+		case n >= maxStates:
+			stop = "more states than the visited set can index"
+		case next&1023 == 0 && st.bytes() > maxBytes:
+			stop = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20)
+		case next&255 == 0 && ctx.Err() != nil:
+			stop = "cancelled: " + ctx.Err().Error()
+		case next&255 == 0 && !deadline.IsZero() && time.Now().After(deadline):
+			stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
+		}
+		if opt.Progress != nil && (int64(next)+1)%every == 0 {
+			opt.Progress(stats())
+		}
+	}
+	res.Stats = stats()
+	switch {
+	case found >= 0:
+		res.Outcome = NonEmpty
+		res.Path = rebuild(sys, st, found)
+	case stop != "":
+		res.Outcome = Unknown
+		res.Reason = stop
+	default:
+		res.Outcome = Empty
+	}
+	return res
+}
+
+// rebuild turns the parent chain of state i into a labelled path by asking
+// the system once more which transition leads from each state to the next.
+func rebuild(sys System, st *store, i int) []Step {
+	idx := st.path(i)
+	path := make([]Step, len(idx))
+	for k, j := range idx {
+		s := append(State(nil), st.state(j)...)
+		path[k] = Step{State: s}
+		if k == 0 {
+			continue
+		}
+		prev := path[k-1].State
+		ok := false
+		sys.Successors(prev, func(l Label, t State) {
+			if !ok && equalStates(t, s) {
+				path[k].Label, ok = l, true
+			}
+		})
+		if !ok {
+			panic("automata: system is not deterministic in its successors: a recorded transition disappeared")
+		}
+	}
+	return path
+}
+
+func equalStates(a, b State) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,59 @@
+// Command pgasrob decides robustness of PGAS programs against their relaxed
+// one-sided memory model, and of TSO/PSO programs against store buffering.
+// Run "pgasrob help" for the subcommands.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes shared by every subcommand (docs/cli.md).
+const (
+	exitRobust    = 0 // robust / no disagreement / check passed
+	exitNotRobust = 1 // not robust / disagreement found
+	exitUsage     = 2 // usage or input error
+	exitUnknown   = 3 // a budget ran out before a verdict
+	exitInternal  = 4 // internal error (for example a witness failed its replay)
+)
+
+type subcommand struct {
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) int
+}
+
+var subcommands []subcommand
+
+func register(c subcommand) { subcommands = append(subcommands, c) }
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: pgasrob <command> [arguments]\n\ncommands:")
+	for _, c := range subcommands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun \"pgasrob <command> --help\" for a command's flags.")
+	fmt.Fprintln(w, "Exit codes: 0 robust, 1 not robust, 2 usage or input error, 3 unknown (budget), 4 internal error.")
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "--help":
+		usage(stdout)
+		return exitRobust
+	}
+	for _, c := range subcommands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "pgasrob: unknown command %q\n", args[0])
+	usage(stderr)
+	return exitUsage
+}

@@ -1,0 +1,81 @@
+package pgas
+
+import "fmt"
+
+// Kind is the kind of an event (the set K of Section 2.3).
+type Kind uint8
+
+const (
+	KLoad Kind = iota
+	KStore
+	KAssign
+	KAssume
+	KRead
+	KWrite
+	KPopa
+	KPopb
+	KBar
+)
+
+var kindNames = [...]string{"load", "store", "assign", "assume", "read", "write", "popa", "popb", "bar"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// IsPop reports whether k is popa or popb.
+func (k Kind) IsPop() bool { return k == KPopa || k == KPopb }
+
+// IsWrite reports whether events of kind k write their cell (store, popb).
+func (k Kind) IsWrite() bool { return k == KStore || k == KPopb }
+
+// IsRead reports whether events of kind k read their cell (load, popa).
+func (k Kind) IsRead() bool { return k == KLoad || k == KPopa }
+
+// Cell is a memory cell (rank, address) of the partitioned global address
+// space.
+type Cell struct {
+	Rank int // 1..N
+	Addr int // 0..|ADR|-1
+}
+
+// Event is a letter of the alphabet E = K x RNK x ((RNK x ADR) ∪ {⊥}),
+// enriched with what a witness needs to be read by a person and replayed:
+// the transition that produced it and, for remote accesses and pops, the
+// queue. For pops, Trans is the transition of the read or write command
+// they belong to.
+type Event struct {
+	Kind    Kind
+	Rank    int  // rank of the process that produced the event, 1..N
+	HasCell bool // false means addr(e) = ⊥
+	Cell    Cell // addr(e) when HasCell
+	Trans   int  // index into Program.Trans
+	Queue   int  // queue id for read, write, popa, popb; -1 otherwise
+}
+
+func (e Event) String() string {
+	if e.HasCell {
+		return fmt.Sprintf("%s@%d(%d,%d)", e.Kind, e.Rank, e.Cell.Rank, e.Cell.Addr)
+	}
+	return fmt.Sprintf("%s@%d", e.Kind, e.Rank)
+}
+
+// Describe prints an event with names from the program.
+func (p *Program) Describe(e Event) string {
+	s := fmt.Sprintf("%-6s rank %d", e.Kind, e.Rank)
+	if e.HasCell {
+		name := fmt.Sprint(e.Cell.Addr)
+		if e.Cell.Addr >= 0 && e.Cell.Addr < len(p.Addrs) {
+			name = p.Addrs[e.Cell.Addr]
+		}
+		s += fmt.Sprintf(" cell (%d,%s)", e.Cell.Rank, name)
+	}
+	if e.Trans >= 0 && e.Trans < len(p.Trans) {
+		t := p.Trans[e.Trans]
+		s += fmt.Sprintf("  line %d: %s", t.Pos.Line, t.Text)
+	}
+	return s
+}

@@ -1,0 +1,185 @@
+package pgas
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Pos is a source position. Line and Col count from 1; Col counts bytes.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+func (p Pos) String() string {
+	if p.File == "" {
+		return fmt.Sprintf("%d:%d", p.Line, p.Col)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Op is the kind of a core command (Figure 2 of pgas-theory-full.md).
+type Op uint8
+
+const (
+	OpLoad    Op = iota // Reg <- mem[Addr]
+	OpStore             // mem[Addr] <- Val
+	OpAssign            // Reg <- Val
+	OpAssume            // assume(Val)
+	OpRead              // read(Local, Rank, Remote, Queue)
+	OpWrite             // write(Local, Rank, Remote, Queue)
+	OpBarrier           // barrier
+)
+
+var opNames = [...]string{"load", "store", "assign", "assume", "read", "write", "barrier"}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return fmt.Sprintf("Op(%d)", uint8(o))
+}
+
+// Cmd is one core command. Which fields are used depends on Op; the others
+// are nil (expressions) or -1 (Reg).
+type Cmd struct {
+	Op   Op
+	Reg  int   // OpLoad, OpAssign: destination register
+	Addr *Expr // OpLoad, OpStore: local address
+	Val  *Expr // OpStore, OpAssign: value; OpAssume: condition
+	// OpRead and OpWrite. A write copies mem[Local] of the issuing rank to
+	// mem[Remote] of rank Rank; a read copies mem[Remote] of rank Rank to
+	// mem[Local] of the issuing rank. Both go through queue Queue of the
+	// issuing rank.
+	Local, Rank, Remote, Queue *Expr
+}
+
+// Trans is a transition q1 --cmd--> q2 of the program code.
+type Trans struct {
+	From, To int
+	Cmd      Cmd
+	Pos      Pos    // where the command (or the sugar it came from) is written
+	Text     string // the source text of the command, for witnesses
+	Sugar    string // non-empty if the transition was produced by expanding sugar: the sugar's name
+}
+
+// Program is a checked and compiled PGAS program code P (Section 2.2): a
+// finite automaton over commands, run by every rank 1..N. All control
+// states are final. Registers, addresses and queues are numbered from 0 in
+// declaration order; DOM is 0..Values-1.
+type Program struct {
+	Name   string
+	File   string
+	Values int      // |DOM|: values are 0..Values-1
+	Addrs  []string // ADR: address i is named Addrs[i]
+	Regs   []string // REG
+	Queues []string // QUE
+	// Shadow[i] is true for address i when the compiler introduced it for
+	// an API idiom (a handle or queue completion flag), not the user.
+	Shadow []bool
+	Labels []string // control states Q; Labels[Init] is q0
+	Init   int
+	Trans  []Trans
+	Out    [][]int // Out[q] lists the indices of the transitions leaving q
+}
+
+// RangeError reports a value outside its domain, or a division by zero. It
+// is a run-time error of the program: the command cannot execute.
+type RangeError struct {
+	Pos  Pos
+	What string // "value", "address", "rank", "queue", "division"
+	Val  int64
+	Max  int64 // the domain is 0..Max (1..Max for ranks)
+}
+
+func (e *RangeError) Error() string {
+	switch e.What {
+	case "division":
+		return fmt.Sprintf("%v: division by zero", e.Pos)
+	case "rank":
+		return fmt.Sprintf("%v: rank %d outside 1..%d", e.Pos, e.Val, e.Max)
+	}
+	return fmt.Sprintf("%v: %s %d outside 0..%d", e.Pos, e.What, e.Val, e.Max)
+}
+
+// Env is what an expression reads: the registers of the executing rank, its
+// rank and the number of ranks N.
+type Env struct {
+	Regs []int64
+	Rank int64
+	N    int64
+}
+
+// Value evaluates e and checks the result is in DOM.
+func (p *Program) Value(e *Expr, env Env) (int64, error) {
+	return p.check(e, env, "value", 0, int64(p.Values-1))
+}
+
+// Address evaluates e and checks the result is a declared address.
+func (p *Program) Address(e *Expr, env Env) (int64, error) {
+	return p.check(e, env, "address", 0, int64(len(p.Addrs)-1))
+}
+
+// RankOf evaluates e and checks the result is a rank 1..N.
+func (p *Program) RankOf(e *Expr, env Env) (int64, error) {
+	return p.check(e, env, "rank", 1, env.N)
+}
+
+// QueueOf evaluates e and checks the result is a declared queue.
+func (p *Program) QueueOf(e *Expr, env Env) (int64, error) {
+	return p.check(e, env, "queue", 0, int64(len(p.Queues)-1))
+}
+
+// Holds evaluates a condition: true iff the value is non-zero.
+func (p *Program) Holds(e *Expr, env Env) (bool, error) {
+	v, err := e.Eval(env)
+	return v != 0, err
+}
+
+func (p *Program) check(e *Expr, env Env, what string, lo, hi int64) (int64, error) {
+	v, err := e.Eval(env)
+	if err != nil {
+		return 0, err
+	}
+	if v < lo || v > hi {
+		return 0, &RangeError{Pos: e.Pos, What: what, Val: v, Max: hi}
+	}
+	return v, nil
+}
+
+// String prints the program as a list of transitions, for debugging and
+// for golden tests of the sugar expansions.
+func (p *Program) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "program %s: values 0..%d, addresses %v, registers %v, queues %v, init %s\n",
+		p.Name, p.Values-1, p.Addrs, p.Regs, p.Queues, p.Labels[p.Init])
+	for _, t := range p.Trans {
+		fmt.Fprintf(&b, "  %s -> %s: %s\n", p.Labels[t.From], p.Labels[t.To], p.CmdString(t.Cmd))
+	}
+	return b.String()
+}
+
+// CmdString prints a command in the core syntax.
+func (p *Program) CmdString(c Cmd) string {
+	reg := func(i int) string {
+		if i >= 0 && i < len(p.Regs) {
+			return p.Regs[i]
+		}
+		return fmt.Sprintf("r%d", i)
+	}
+	switch c.Op {
+	case OpLoad:
+		return fmt.Sprintf("%s <- mem[%s]", reg(c.Reg), c.Addr)
+	case OpStore:
+		return fmt.Sprintf("mem[%s] <- %s", c.Addr, c.Val)
+	case OpAssign:
+		return fmt.Sprintf("%s <- %s", reg(c.Reg), c.Val)
+	case OpAssume:
+		return fmt.Sprintf("assume(%s)", c.Val)
+	case OpRead, OpWrite:
+		return fmt.Sprintf("%s(%s, %s, %s, %s)", c.Op, c.Local, c.Rank, c.Remote, c.Queue)
+	case OpBarrier:
+		return "barrier"
+	}
+	return c.Op.String()
+}
