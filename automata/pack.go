@@ -86,3 +86,12 @@ func (l *Layout) Bits() int {
 	}
 	return (l.words-1)*64 + int(l.used)
 }
+
+// Align makes the next field start a new word, so that a prefix of the
+// state's words holds exactly the fields reserved so far (useful as a cache
+// key for one component of a product state).
+func (l *Layout) Align() {
+	if l.words > 0 {
+		l.used = 64
+	}
+}

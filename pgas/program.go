@@ -47,6 +47,12 @@ type Cmd struct {
 	Reg  int   // OpLoad, OpAssign: destination register
 	Addr *Expr // OpLoad, OpStore: local address
 	Val  *Expr // OpStore, OpAssign: value; OpAssume: condition
+	// Guard, for OpLoad only, makes the load an atomic await: it can
+	// execute only when Guard, evaluated with Reg already holding the
+	// loaded value, is non-zero. A failed poll produces no event. This
+	// extends Figure 2 (docs/deviations.md): waiting by a plain load and
+	// assume is itself a happens-before cycle.
+	Guard *Expr
 	// OpRead and OpWrite. A write copies mem[Local] of the issuing rank to
 	// mem[Remote] of rank Rank; a read copies mem[Remote] of rank Rank to
 	// mem[Local] of the issuing rank. Both go through queue Queue of the

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"pgasrob/pgas"
+)
+
+func init() {
+	register(subcommand{name: "check", summary: "parse and statically check a .pgas program", run: runCheck})
+}
+
+// checkJSON is the --json output of "pgasrob check" (docs/language.md).
+type checkJSON struct {
+	File    string         `json:"file"`
+	OK      bool           `json:"ok"`
+	Errors  []checkError   `json:"errors"`
+	Program *checkProgJSON `json:"program,omitempty"`
+}
+
+type checkError struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Msg  string `json:"msg"`
+}
+
+type checkProgJSON struct {
+	Name        string         `json:"name"`
+	Values      int            `json:"values"`
+	Addresses   []checkAddr    `json:"addresses"`
+	Registers   []string       `json:"registers"`
+	Queues      []string       `json:"queues"`
+	States      int            `json:"states"`
+	Transitions int            `json:"transitions"`
+	Sugar       map[string]int `json:"sugar"` // transitions per sugar name
+}
+
+type checkAddr struct {
+	Name   string `json:"name"`
+	Hidden bool   `json:"hidden"`
+}
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("check", "check FILE [-n N|LO..HI] [--json] [--automaton]",
+		`Parse FILE and run the static checks of the .pgas language (docs/language.md):
+syntax, names, labels, arities, limits, and constant values out of range.
+Prints a summary of the compiled program. Exit 0 if the program is fine,
+2 with file:line:col errors otherwise.`, stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	dump := fs.Bool("automaton", false, "also print the compiled automaton: every transition with its core command")
+	nArg := fs.StringP("n", "n", "", "also check that the program can run on `N` ranks (or each N of a range LO..HI)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitRobust
+		}
+		fmt.Fprintf(stderr, "pgasrob check: %v\nRun \"pgasrob check --help\" for usage.\n", err)
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	lo, hi := 0, -1
+	if *nArg != "" {
+		var err error
+		if lo, hi, err = parseRange(*nArg); err != nil {
+			fmt.Fprintln(stderr, "pgasrob check:", err)
+			return exitUsage
+		}
+	}
+	path := fs.Arg(0)
+	out := checkJSON{File: path, Errors: []checkError{}}
+	p, err := pgas.Load(path)
+	for n := lo; err == nil && n <= hi; n++ {
+		err = pgas.CheckN(p, n)
+	}
+	if err != nil {
+		var list pgas.ErrorList
+		if errors.As(err, &list) {
+			for _, e := range list {
+				out.Errors = append(out.Errors, checkError{e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg})
+			}
+		} else {
+			out.Errors = append(out.Errors, checkError{File: path, Msg: err.Error()})
+		}
+		if *asJSON {
+			writeJSON(stdout, out)
+		} else {
+			fmt.Fprintln(stderr, err)
+		}
+		return exitUsage
+	}
+	out.OK = true
+	out.Program = summarize(p)
+	if *asJSON {
+		writeJSON(stdout, out)
+		return exitRobust
+	}
+	s := out.Program
+	var addrs []string
+	for _, a := range s.Addresses {
+		if a.Hidden {
+			addrs = append(addrs, a.Name+" (hidden)")
+		} else {
+			addrs = append(addrs, a.Name)
+		}
+	}
+	name := s.Name
+	if name == "" {
+		name = "(unnamed)"
+	}
+	fmt.Fprintf(stdout, "%s: ok\n", path)
+	fmt.Fprintf(stdout, "program    %s\n", name)
+	fmt.Fprintf(stdout, "values     0..%d\n", s.Values-1)
+	fmt.Fprintf(stdout, "addresses  %s\n", list(addrs))
+	fmt.Fprintf(stdout, "registers  %s\n", list(s.Registers))
+	fmt.Fprintf(stdout, "queues     %s\n", list(s.Queues))
+	fmt.Fprintf(stdout, "automaton  %d control states, %d transitions\n", s.States, s.Transitions)
+	if len(s.Sugar) > 0 {
+		var parts []string
+		for _, k := range []string{"assert", "handle", "wait", "get", "put", "waitq", "if", "block", "init"} {
+			if s.Sugar[k] > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", k, s.Sugar[k]))
+			}
+		}
+		fmt.Fprintf(stdout, "sugar      %s (transitions)\n", strings.Join(parts, ", "))
+	}
+	if *dump {
+		fmt.Fprintf(stdout, "\ninitial state %s\n", p.Labels[p.Init])
+		for _, t := range p.Trans {
+			cmd := p.CmdString(t.Cmd)
+			if t.Cmd.Guard != nil {
+				cmd += " when " + t.Cmd.Guard.String()
+			}
+			note := ""
+			if t.Sugar != "" {
+				note = fmt.Sprintf("   [%s, line %d]", t.Sugar, t.Pos.Line)
+			}
+			fmt.Fprintf(stdout, "  %-8s -> %-8s %s%s\n", p.Labels[t.From], p.Labels[t.To], cmd, note)
+		}
+	}
+	return exitRobust
+}
+
+func list(xs []string) string {
+	if len(xs) == 0 {
+		return "(none)"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func summarize(p *pgas.Program) *checkProgJSON {
+	s := &checkProgJSON{
+		Name: p.Name, Values: p.Values, Registers: append([]string{}, p.Regs...),
+		Queues: append([]string{}, p.Queues...), States: len(p.Labels), Transitions: len(p.Trans),
+		Sugar: map[string]int{},
+	}
+	for i, a := range p.Addrs {
+		s.Addresses = append(s.Addresses, checkAddr{a, i < len(p.Shadow) && p.Shadow[i]})
+	}
+	if s.Addresses == nil {
+		s.Addresses = []checkAddr{}
+	}
+	for _, t := range p.Trans {
+		if t.Sugar != "" {
+			s.Sugar[t.Sugar]++
+		}
+	}
+	return s
+}

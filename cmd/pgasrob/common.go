@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// newFlags returns a flag set that reports errors instead of exiting, with
+// a usage text that starts with the command line and a description.
+func newFlags(name, synopsis, description string, stderr io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: pgasrob %s\n\n%s\n\nflags:\n%s", synopsis, description, fs.FlagUsages())
+		fmt.Fprintln(stderr, "\nexit codes: 0 robust, 1 not robust, 2 usage or input error, 3 unknown (a budget ran out), 4 internal error")
+	}
+	return fs
+}
+
+// parseFlags parses args; it returns done=true with the exit code when the
+// command must stop (help was asked for, or the flags were wrong).
+func parseFlags(fs *pflag.FlagSet, args []string) (done bool, code int) {
+	if err := fs.Parse(args); err != nil {
+		if err == pflag.ErrHelp {
+			return true, exitRobust
+		}
+		return true, exitUsage
+	}
+	return false, 0
+}
+
+// parseRange reads "4" or "2..6".
+func parseRange(s string) (lo, hi int, err error) {
+	a, b, isRange := strings.Cut(s, "..")
+	lo, err = strconv.Atoi(strings.TrimSpace(a))
+	if err != nil {
+		return 0, 0, fmt.Errorf("-n %q: not a number or a range like 2..6", s)
+	}
+	hi = lo
+	if isRange {
+		if hi, err = strconv.Atoi(strings.TrimSpace(b)); err != nil {
+			return 0, 0, fmt.Errorf("-n %q: not a number or a range like 2..6", s)
+		}
+	}
+	if lo < 1 || hi < lo {
+		return 0, 0, fmt.Errorf("-n %q: need 1 <= N, and lo <= hi in a range", s)
+	}
+	return lo, hi, nil
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// isTerminal reports whether f is a character device, the cheap test for
+// "a person is watching" without a terminal library.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressLine prints progress to a terminal at most every 200ms, after the
+// first second.
+type progressLine struct {
+	w       io.Writer
+	on      bool
+	start   time.Time
+	last    time.Time
+	printed bool
+}
+
+func newProgress(stderr io.Writer) *progressLine {
+	f, ok := stderr.(*os.File)
+	return &progressLine{w: stderr, on: ok && isTerminal(f), start: time.Now()}
+}
+
+func (p *progressLine) show(format string, args ...any) {
+	if !p.on || time.Since(p.start) < time.Second || time.Since(p.last) < 200*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.printed = true
+	fmt.Fprintf(p.w, "\r\033[K"+format, args...)
+}
+
+func (p *progressLine) clear() {
+	if p.printed {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

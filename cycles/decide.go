@@ -1,0 +1,286 @@
+package cycles
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"pgasrob/automata"
+	"pgasrob/normalform"
+	"pgasrob/pgas"
+)
+
+// Verdict is the answer of Decide.
+type Verdict int
+
+const (
+	Robust    Verdict = iota // every product is empty
+	NotRobust                // some product is non-empty; a certified witness exists
+	Unknown                  // a budget ran out before the question was settled
+	RunError                 // a run-time error (out-of-range value, address, rank, queue) is reachable
+)
+
+func (v Verdict) String() string {
+	return [...]string{"ROBUST", "NOT ROBUST", "UNKNOWN", "RUN-TIME ERROR"}[v]
+}
+
+// Options configure Decide. Zero values mean: all cores, no state or time
+// bound, the default memory bound, stop at the first violation.
+type Options struct {
+	Jobs       int           // cycle types checked in parallel
+	MaxStates  int64         // per cycle type
+	Timeout    time.Duration // for the whole decision
+	MaxBytes   int64         // for all visited sets together
+	CacheBytes int64         // bound of the shared move cache; < 0 disables it
+	All        bool          // check every cycle type even after a violation
+	Only       []CycleType   // check only these cycle types
+	Context    context.Context
+	// Progress is called from the searching goroutines (serialise it
+	// yourself) with the total visited states so far and the number of
+	// cycle types finished.
+	Progress func(p Progress)
+}
+
+// Progress is a snapshot of a running decision.
+type Progress struct {
+	States      int64
+	TypesDone   int
+	TypesTotal  int
+	Elapsed     time.Duration
+	StatesPerSc float64
+}
+
+// TypeResult is the outcome for one cycle type.
+type TypeResult struct {
+	Cycle   CycleType
+	Outcome automata.Outcome // Empty: infeasible; NonEmpty: feasible
+	Reason  string           // for Unknown
+	Stats   automata.Stats
+	Witness *Witness // for NonEmpty
+	Checked bool     // false if skipped after a violation was found elsewhere
+}
+
+// RuntimeError is a reachable run-time error with the sequentially
+// consistent computation that reaches it.
+type RuntimeError struct {
+	Err  error
+	Path []pgas.Event
+}
+
+// Result is the answer of Decide.
+type Result struct {
+	Verdict   Verdict
+	N         int
+	Types     []TypeResult
+	Witness   *Witness // the first certified witness, for NotRobust
+	RunError  *RuntimeError
+	Stats     automata.Stats // summed over all searches
+	Elapsed   time.Duration  // wall time
+	CacheHits int64
+	CacheMiss int64
+	Reason    string // for Unknown: which budget ran out
+}
+
+// ErrInternal marks failures of the procedure itself, such as a witness
+// that does not replay.
+var ErrInternal = errors.New("internal error")
+
+// Decide answers ROB for (P, N) by Theorem 16: it checks, for every cycle
+// type, whether Y^M(P,N) × Z^cyc accepts something.
+func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
+	start := time.Now()
+	y, err := normalform.New(p, n)
+	if err != nil {
+		return nil, err
+	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		defer cancel()
+	}
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	maxBytes := opt.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = automata.DefaultMaxBytes
+	}
+	res := &Result{N: n}
+
+	// Run-time errors first: if the program is robust, every relaxed
+	// computation is equivalent to a sequentially consistent one, so an
+	// error is reachable at all iff it is reachable under SC.
+	rerr, stats, reason := findRuntimeError(ctx, y, opt.MaxStates, maxBytes)
+	res.Stats.Add(stats)
+	if rerr != nil {
+		res.Verdict, res.RunError, res.Elapsed = RunError, rerr, time.Since(start)
+		return res, nil
+	}
+	if reason != "" {
+		res.Verdict, res.Reason, res.Elapsed = Unknown, "run-time error check: "+reason, time.Since(start)
+		return res, nil
+	}
+
+	types := opt.Only
+	if types == nil {
+		types = CycleTypes(n)
+	}
+	cacheBytes := opt.CacheBytes
+	if cacheBytes == 0 {
+		cacheBytes = maxBytes / 4
+	}
+	cache, err := newMoveCache(y, cacheBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer cache.close()
+
+	res.Types = make([]TypeResult, len(types))
+	searchCtx, stopAll := context.WithCancel(ctx)
+	defer stopAll()
+	var mu sync.Mutex
+	var done int
+	var live = make([]int64, len(types))
+	report := func() {
+		if opt.Progress == nil {
+			return
+		}
+		var total int64
+		for _, s := range live {
+			total += s
+		}
+		el := time.Since(start)
+		opt.Progress(Progress{States: total, TypesDone: done, TypesTotal: len(types), Elapsed: el, StatesPerSc: float64(total) / el.Seconds()})
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				tr := TypeResult{Cycle: types[i]}
+				if searchCtx.Err() != nil && ctx.Err() == nil {
+					mu.Lock()
+					res.Types[i] = tr // skipped: a violation was found
+					mu.Unlock()
+					continue
+				}
+				prod := newProduct(y, types[i], cache.moves)
+				r := automata.Search(prod, automata.Options{
+					Budget:  automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes / int64(jobs)},
+					Context: searchCtx,
+					Progress: func(s automata.Stats) {
+						mu.Lock()
+						live[i] = s.States
+						report()
+						mu.Unlock()
+					},
+				})
+				tr.Checked, tr.Outcome, tr.Reason, tr.Stats = true, r.Outcome, r.Reason, r.Stats
+				if r.Outcome == automata.Unknown && searchCtx.Err() != nil && ctx.Err() == nil {
+					tr.Checked = false // cancelled because a violation was found elsewhere
+				}
+				if r.Outcome == automata.NonEmpty {
+					tr.Witness = buildWitness(prod, r.Path)
+					if !opt.All {
+						stopAll()
+					}
+				}
+				mu.Lock()
+				live[i] = r.Stats.States
+				done++
+				res.Types[i] = tr
+				report()
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range types {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	res.CacheHits, res.CacheMiss = cache.stats()
+	for i := range res.Types {
+		tr := &res.Types[i]
+		res.Stats.Add(tr.Stats)
+		if tr.Witness != nil {
+			if err := tr.Witness.certify(p, n); err != nil {
+				return nil, fmt.Errorf("%w: the witness for cycle type %v does not hold up against the plain semantics: %v", ErrInternal, tr.Cycle, err)
+			}
+			if res.Witness == nil {
+				res.Witness = tr.Witness
+			}
+		}
+	}
+	res.Elapsed = time.Since(start)
+	switch {
+	case res.Witness != nil:
+		res.Verdict = NotRobust
+	default:
+		res.Verdict = Robust
+		for _, tr := range res.Types {
+			if tr.Outcome == automata.Unknown {
+				res.Verdict = Unknown
+				res.Reason = fmt.Sprintf("cycle type %v: %s", tr.Cycle, tr.Reason)
+				break
+			}
+		}
+		if ctx.Err() != nil && res.Verdict == Robust {
+			res.Verdict, res.Reason = Unknown, ctx.Err().Error()
+		}
+	}
+	return res, nil
+}
+
+// errSystem is Y restricted to sequentially consistent computations, with
+// the states where some command hits a range error as accepting states.
+type errSystem struct{ y *normalform.Y }
+
+func (e errSystem) Width() int { return e.y.Words() }
+func (e errSystem) Initial(emit func(automata.State)) {
+	s := make(automata.State, e.y.Words())
+	e.y.Initial(s)
+	emit(s)
+}
+func (e errSystem) Successors(s automata.State, emit func(automata.Label, automata.State)) {
+	moves, _ := e.y.Moves(s)
+	for i := range moves {
+		emit(automata.Label(i), moves[i].Target)
+	}
+}
+func (e errSystem) Accepting(s automata.State) bool {
+	_, errs := e.y.Moves(s)
+	return len(errs) > 0
+}
+
+func findRuntimeError(ctx context.Context, y *normalform.Y, maxStates, maxBytes int64) (*RuntimeError, automata.Stats, string) {
+	sc := *y
+	sc.SC = true
+	r := automata.Search(errSystem{&sc}, automata.Options{Context: ctx, Budget: automata.Budget{MaxStates: maxStates, MaxBytes: maxBytes}})
+	switch r.Outcome {
+	case automata.Unknown:
+		return nil, r.Stats, r.Reason
+	case automata.Empty:
+		return nil, r.Stats, ""
+	}
+	var path []pgas.Event
+	for k := 1; k < len(r.Path); k++ {
+		moves, _ := sc.Moves(r.Path[k-1].State)
+		for _, he := range moves[r.Path[k].Label].Events {
+			path = append(path, he.Event)
+		}
+	}
+	_, errs := sc.Moves(r.Path[len(r.Path)-1].State)
+	return &RuntimeError{Err: errs[0], Path: path}, r.Stats, ""
+}

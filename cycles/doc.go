@@ -1,0 +1,26 @@
+// Package cycles decides robustness of PGAS programs (Theorem 16 of
+// pgas-theory-full.md): for every cycle type cyc = r1…rk (Section 5.3),
+// the language of Y^M(P,N) intersected with Z^cyc must be empty.
+//
+// Z^cyc = Z^{r1,r2} ∩ … ∩ Z^{rk,r1} reads the computation τ1·τ2·τ3·τ4 in
+// order, while Y^M generates its four parts interleaved. Lemma 10 bridges
+// the gap by guessing, for every part, the state Z will be in when it
+// starts. Guessing a tuple of Z states for every part multiplies the state
+// space by |Z|^(3k), so this package runs an equivalent deterministic
+// tracker instead (tracker.go): per pair (r_i, r_{i+1}) it remembers where
+// the leave event of r_i and the enter event of r_{i+1} were generated
+// (part and cell) and, while one of them is still missing, which cells the
+// pops of parts 2–4 have written. That is exactly the information the
+// guessed Z runs would check at the end. The explicit construction of
+// Lemma 10 (automata.Product) over the literal automata Z^{r1,r2} (z.go)
+// is kept as the reference, and proofs_test checks that both accept the
+// same marked computations.
+//
+// The rules HB1–HB8 are used in their intended form (docs/deviations.md):
+// HB1 waits in init until the leave-marked event of r1; the two barrier
+// events matched by HB6–HB8 must belong to the same barrier; and a cycle
+// that never leaves one ↔-class is not a violation.
+//
+// Imports: pgas, normalform, automata, and ristretto (the shared cache of Y
+// moves across cycle types).
+package cycles

@@ -1,0 +1,63 @@
+package cycles
+
+import (
+	"fmt"
+
+	"pgasrob/automata"
+	"pgasrob/normalform"
+	"pgasrob/pgas"
+)
+
+// Letter is one letter of a marked computation of Y^M: an event, the part
+// (head) that generated it, and its marks.
+type Letter struct {
+	Head  int
+	Event pgas.Event
+	Mark  normalform.Mark
+}
+
+// Witness is a normal-form violation found by Decide: the letters in the
+// order Y^M generated them, the four parts τ1..τ4 of the computation, and
+// the happens-before cycle recomputed from the plain semantics.
+type Witness struct {
+	Cycle       CycleType
+	Sigma       []Letter
+	Parts       [normalform.Heads][]Letter
+	Computation []pgas.Event // τ1·τ2·τ3·τ4
+	HB          []pgas.HBEdge
+}
+
+func buildWitness(p *product, path []automata.Step) *Witness {
+	w := &Witness{Cycle: p.cyc}
+	for k := 1; k < len(path); k++ {
+		mv, marks := p.explain(path[k-1].State, path[k].Label)
+		for i, he := range mv.Events {
+			w.Sigma = append(w.Sigma, Letter{Head: he.Head, Event: he.Event, Mark: marks[i]})
+		}
+	}
+	for _, l := range w.Sigma {
+		w.Parts[l.Head-1] = append(w.Parts[l.Head-1], l)
+	}
+	for _, part := range w.Parts {
+		for _, l := range part {
+			w.Computation = append(w.Computation, l.Event)
+		}
+	}
+	return w
+}
+
+// certify replays the computation in X(P,N) and recomputes happens-before
+// from the definitions; a witness is shown only if both agree that it is a
+// violation.
+func (w *Witness) certify(p *pgas.Program, n int) error {
+	if _, err := pgas.Replay(p, n, w.Computation); err != nil {
+		return fmt.Errorf("replay: %v", err)
+	}
+	hb := pgas.HappensBefore(w.Computation)
+	cyc := hb.Cycle()
+	if len(cyc) == 0 {
+		return fmt.Errorf("the computation replays but its happens-before relation has no cycle between ↔-classes")
+	}
+	w.HB = cyc
+	return nil
+}

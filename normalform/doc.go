@@ -1,0 +1,23 @@
+// Package normalform builds, on the fly, the 4-headed automaton Y(P,N) that
+// generates exactly the normal-form computations τ1·τ2·τ3·τ4 of a PGAS
+// program (Section 5.2, Tables 2 and 4 of pgas-theory-full.md, Lemma 12),
+// and the marking rules M1–M6 of its extension Y^M (appendix, before Lemma
+// 21) that guess the enter and leave events of a happens-before cycle.
+//
+// Deviations from the paper, each tested (see docs/deviations.md):
+//   - The ε-rules gpa'/gpb' are replaced by choosing the parts m ≤ n of a
+//     remote command's popa and popb when the command executes (with
+//     pa ≤ m ≤ n, pb ≤ n). The language is unchanged: the counters only
+//     matter when a command reads them.
+//   - A transition of Y that emits several letters (a remote command and its
+//     two pops, or the N events of a barrier) is one Move here; the
+//     auxiliary states of Table 2 are never materialised, so every state is
+//     final, as in S_Y.
+//   - Rule M5 keeps the successor state s' (the extraction prints s).
+//   - Y^M records, per rank, whether its enter and leave events lie in the
+//     same ↔-class (rules M4 and M6, or M3 on a popa followed by M5 on the
+//     popb of the same command); the cycle check needs this to reject cycles
+//     that stay inside one class (see package cycles).
+//
+// Imports: pgas (program, expressions, events) and automata (packed states).
+package normalform

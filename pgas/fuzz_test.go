@@ -1,0 +1,55 @@
+package pgas
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzCompile feeds arbitrary bytes to the front end. No input may panic
+// or hang; every failure must be an ErrorList with positions; every
+// success must be a well-formed Program.
+func FuzzCompile(f *testing.F) {
+	files, _ := filepath.Glob("../examples/*.pgas")
+	for _, name := range files {
+		if src, err := os.ReadFile(name); err == nil {
+			f.Add(src)
+		}
+	}
+	for _, tt := range staticErrors {
+		if len(tt.src) < 4096 {
+			f.Add([]byte(tt.src))
+		}
+	}
+	for _, s := range []string{
+		header + "L: r <- mem[x]\nif r == 0 goto L\nwrite(x, 2, y, q) -> h\nwait h\nM: s <- 1; goto E\nM: s <- 2; goto E\ngoto M, L\nE:\nget(a+1, 1, y, p)\nput(a, 1, y, p)\nwaitq q\nassert mem[a+1] + r == 2\n",
+		header + "goto A, B\nA: goto B\nB: goto A\n",
+		header + "L: while r < 2 {\n if r == 0 {\n  s <- 1\n } else {\n  s <- 2\n }\n r <- r + 1\n}\n",
+		header + "if r {\n}\n}\n} else {\nwhile 1 {\n",
+		header + "r <- (((((1)))))\n",
+		"values 2\n\n\n#\n",
+		"",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		p, err := Compile("f.pgas", src)
+		if err != nil {
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error is not a non-empty ErrorList: %v", err)
+			}
+			for _, e := range list {
+				if e.Pos.Line < 1 || e.Pos.Col < 1 || e.Msg == "" {
+					t.Fatalf("error without position or message: %q", e.Error())
+				}
+			}
+			return
+		}
+		checkWellFormed(t, p)
+		for n := 1; n <= 2; n++ {
+			_ = CheckN(p, n)
+		}
+	})
+}

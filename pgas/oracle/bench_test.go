@@ -1,0 +1,41 @@
+package oracle_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"pgasrob/pgas"
+	"pgasrob/pgas/oracle"
+)
+
+// BenchmarkExplore runs the oracle on random loop-free programs of four
+// commands (the size the differential tests use), for N = 2 and 3. It
+// reports states expanded per program.
+func BenchmarkExplore(b *testing.B) {
+	for _, n := range []int{2, 3} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			rng := newRand(17)
+			progs := make([]*pgas.Program, 64)
+			for i := range progs {
+				progs[i] = randomProg(rng, 4, false, false)
+			}
+			var states int64
+			var slowest time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				res := oracle.Explore(progs[i%len(progs)], n, oracle.Bounds{Timeout: 10 * time.Second})
+				if d := time.Since(start); d > slowest {
+					slowest = d
+				}
+				if !res.Complete && res.Violation == nil {
+					b.Fatalf("incomplete: %s", res.Truncated)
+				}
+				states += res.Explored
+			}
+			b.ReportMetric(float64(states)/float64(b.N), "states/op")
+			b.ReportMetric(slowest.Seconds()*1000, "slowest-ms")
+		})
+	}
+}

@@ -1,0 +1,21 @@
+// Package oracle is the brute-force reference for robustness of PGAS
+// programs: it enumerates the computations of the plain semantics X(P,N)
+// (Section 2.3 of pgas-theory-full.md, Tables 1 and 3) and looks for one
+// whose happens-before relation (Section 3) has a cycle between different
+// ↔-classes, the semantic definition of a violation given in
+// papers/README.md.
+//
+// It is independent of the decision procedure on purpose: it uses neither
+// the normal form of Section 4 nor the automata of Section 5, only the
+// definitions in package pgas (Machine, HappensBefore, Replay). Every
+// violation it reports is replayed in X and re-checked with
+// pgas.HappensBefore before it is returned.
+//
+// To stay fast it memoises states, but only on a key that determines the
+// future exactly: the state of X together with a summary of the history's
+// happens-before graph (see summary.go for the argument). On loop-free
+// programs with bounds that are never hit, the exploration is complete and
+// "no violation" is a proof.
+//
+// Imports: pgasrob/pgas and the standard library only.
+package oracle

@@ -1,0 +1,241 @@
+package oracle
+
+import (
+	"fmt"
+	"time"
+
+	"pgasrob/pgas"
+)
+
+// Bounds limit an exploration. A zero or negative field means no bound,
+// except MaxNodes, where it means DefaultMaxNodes.
+type Bounds struct {
+	MaxEvents int           // longest computation prefix explored, in events
+	MaxQueue  int           // most pending requests per (rank, queue): len(fa)+len(fb)
+	MaxNodes  int64         // most states expanded
+	Timeout   time.Duration // wall-clock limit
+}
+
+// DefaultMaxNodes keeps an unbounded exploration within a few hundred MiB.
+const DefaultMaxNodes = 400_000
+
+// Result of an exploration.
+type Result struct {
+	// Violation is a violating computation of C(P,N) (it ends with every
+	// queue empty), certified with pgas.Replay and pgas.HappensBefore; nil
+	// if none was found. Its violating prefix is as short as possible
+	// among the prefixes explored; the pops of requests still pending at
+	// that point are appended queue by queue.
+	Violation []pgas.Event
+	// Cycle is the happens-before cycle of Violation (pgas.HB.Cycle).
+	Cycle []pgas.HBEdge
+	// RangeErr is a reachable run-time error, one with the shortest path
+	// found: after ErrPath, command ErrTrans of rank ErrRank is enabled but
+	// cannot execute.
+	RangeErr          *pgas.RangeError
+	ErrRank, ErrTrans int
+	ErrPath           []pgas.Event
+	// Complete is true when no bound cut the search short. Then, if
+	// Violation is nil, no computation of X(P,N) is violating (the program
+	// is robust), and if RangeErr is nil too, no range error is reachable.
+	// A search that finds a violation stops there, so range errors behind
+	// it are not looked for.
+	Complete bool
+	// Truncated names the first bound that was hit: "events", "queue",
+	// "nodes" or "timeout"; empty if Complete.
+	Truncated string
+	Explored  int64 // states expanded
+	// Err reports bad arguments, a compiler bug (an expression that fails
+	// other than by a range error), or an internal error of the oracle (a
+	// violation that failed its certification). No verdict then.
+	Err error
+}
+
+type node struct {
+	parent int32
+	depth  int // events from the initial state
+	evs    []pgas.Event
+	x      *pgas.XState // nil once expanded
+	sum    *summary
+}
+
+// Explore searches X(p, n) for a violating computation and for reachable
+// range errors, shortest first (by number of events).
+func Explore(p *pgas.Program, n int, b Bounds) Result {
+	if p == nil || n < 1 {
+		return Result{Err: fmt.Errorf("oracle: need a program and N >= 1 (N = %d)", n)}
+	}
+	if b.MaxNodes <= 0 {
+		b.MaxNodes = DefaultMaxNodes
+	}
+	var deadline time.Time
+	if b.Timeout > 0 {
+		deadline = time.Now().Add(b.Timeout)
+	}
+	m := pgas.NewMachine(p, n)
+	e := &explorer{p: p, n: n, m: m, b: b, seen: map[string]int32{}}
+	root := &node{parent: -1, x: m.Initial(), sum: newSummary(n, len(p.Addrs), len(p.Queues))}
+	e.add(root)
+
+	var res Result
+	var best struct {
+		from int32
+		evs  []pgas.Event
+		x    *pgas.XState
+		len  int
+	}
+	best.from = -1
+	for d := 0; d < len(e.buckets); d++ {
+		if best.from >= 0 && d >= best.len {
+			break // every later prefix is at least as long
+		}
+		for _, i := range e.buckets[d] {
+			nd := e.nodes[i]
+			if nd.x == nil || nd.depth != d {
+				continue // expanded already, or moved to a shorter depth
+			}
+			if res.Explored >= b.MaxNodes {
+				e.cut("nodes")
+				break
+			}
+			if !deadline.IsZero() && res.Explored%64 == 0 && time.Now().After(deadline) {
+				e.cut("timeout")
+				break
+			}
+			res.Explored++
+			x, sum := nd.x, nd.sum
+			nd.x, nd.sum = nil, nil
+			steps, errs := m.Steps(x)
+			for _, ce := range errs {
+				re := ce.Range()
+				if re == nil {
+					res.Err = fmt.Errorf("oracle: internal error in the program: %v", ce)
+					return res
+				}
+				if res.RangeErr == nil {
+					res.RangeErr, res.ErrRank, res.ErrTrans = re, ce.Rank, ce.Trans
+					res.ErrPath = e.path(i)
+				}
+			}
+			for _, st := range steps {
+				mv, next, evs := st.Move, st.Next, st.Events
+				if b.MaxEvents > 0 && d+len(evs) > b.MaxEvents {
+					e.cut("events")
+					continue
+				}
+				if ev := evs[0]; b.MaxQueue > 0 && (ev.Kind == pgas.KRead || ev.Kind == pgas.KWrite) && next.Pending(ev.Rank, ev.Queue) > b.MaxQueue {
+					e.cut("queue")
+					continue
+				}
+				s2, cyclic := sum.apply(x, mv, evs)
+				if cyclic {
+					if best.from < 0 || d+len(evs) < best.len {
+						best.from, best.evs, best.x, best.len = i, evs, next, d+len(evs)
+					}
+					continue
+				}
+				e.add(&node{parent: i, depth: d + len(evs), evs: evs, x: next, sum: s2})
+			}
+		}
+		if e.truncated != "" && (e.truncated == "nodes" || e.truncated == "timeout") {
+			break
+		}
+	}
+	res.Truncated = e.truncated
+	res.Complete = e.truncated == ""
+	if best.from >= 0 {
+		e.certify(&res, append(e.path(best.from), best.evs...), best.x)
+	}
+	return res
+}
+
+type explorer struct {
+	p         *pgas.Program
+	n         int
+	m         *pgas.Machine
+	b         Bounds
+	nodes     []*node
+	seen      map[string]int32
+	buckets   [][]int32 // node indices by depth
+	truncated string
+	keybuf    []byte
+}
+
+func (e *explorer) cut(why string) {
+	if e.truncated == "" {
+		e.truncated = why
+	}
+}
+
+// add records a node, unless a node with the same key was reached already
+// at the same or a smaller depth.
+func (e *explorer) add(nd *node) {
+	e.keybuf = nd.sum.appendKey(nd.x.AppendKey(e.keybuf[:0]))
+	key := string(e.keybuf)
+	if j, ok := e.seen[key]; ok {
+		old := e.nodes[j]
+		if old.x == nil || old.depth <= nd.depth {
+			return
+		}
+		// A shorter way to a state not yet expanded: the same future, so
+		// only the path changes.
+		old.parent, old.depth, old.evs = nd.parent, nd.depth, nd.evs
+		e.push(nd.depth, j)
+		return
+	}
+	j := int32(len(e.nodes))
+	e.nodes = append(e.nodes, nd)
+	e.seen[key] = j
+	e.push(nd.depth, j)
+}
+
+func (e *explorer) push(d int, j int32) {
+	for len(e.buckets) <= d {
+		e.buckets = append(e.buckets, nil)
+	}
+	e.buckets[d] = append(e.buckets[d], j)
+}
+
+// path returns the events from the initial state to node i.
+func (e *explorer) path(i int32) []pgas.Event {
+	var parts [][]pgas.Event
+	for ; i >= 0; i = e.nodes[i].parent {
+		parts = append(parts, e.nodes[i].evs)
+	}
+	var evs []pgas.Event
+	for k := len(parts) - 1; k >= 0; k-- {
+		evs = append(evs, parts[k]...)
+	}
+	return evs
+}
+
+// certify completes a violating prefix ending in state x with the pops of
+// its pending requests (pops are always enabled, and extending a
+// computation never removes a cycle), then checks the result against the
+// definitions.
+func (e *explorer) certify(res *Result, evs []pgas.Event, x *pgas.XState) {
+	for r := 1; r <= e.n; r++ {
+		for q := range e.p.Queues {
+			for _, k := range []pgas.MoveKind{pgas.MovePopa, pgas.MovePopb} {
+				for (k == pgas.MovePopa && len(x.FA(r, q)) > 0) || (k == pgas.MovePopb && len(x.FB(r, q)) > 0) {
+					next, pe, err := e.m.Apply(x, pgas.Move{Kind: k, Rank: r, Queue: q})
+					if err != nil {
+						res.Err = fmt.Errorf("oracle: internal error completing the violation: %v", err)
+						return
+					}
+					x, evs = next, append(evs, pe...)
+				}
+			}
+		}
+	}
+	if _, err := pgas.Replay(e.p, e.n, evs); err != nil {
+		res.Err = fmt.Errorf("oracle: internal error: the violation does not replay: %v", err)
+		return
+	}
+	cyc := pgas.HappensBefore(evs).Cycle()
+	if cyc == nil {
+		res.Err = fmt.Errorf("oracle: internal error: the summary found a cycle that HappensBefore does not: %v", evs)
+		return
+	}
+	res.Violation, res.Cycle = evs, cyc
+}
