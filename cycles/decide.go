@@ -36,6 +36,9 @@ type Options struct {
 	MaxBytes   int64         // for all visited sets together
 	CacheBytes int64         // bound of the shared move cache; < 0 disables it
 	All        bool          // check every cycle type even after a violation
+	// NoSymmetry checks every cycle type even when the program is
+	// invariant under a renaming of ranks (symmetry.go).
+	NoSymmetry bool
 	Only       []CycleType   // check only these cycle types
 	Context    context.Context
 	// Progress is called from the searching goroutines (serialise it
@@ -61,6 +64,10 @@ type TypeResult struct {
 	Stats   automata.Stats
 	Witness *Witness // for NonEmpty
 	Checked bool     // false if skipped after a violation was found elsewhere
+	// SymmetricTo is set when the outcome was not searched but taken from
+	// this cycle type, which a renaming of ranks that leaves the program
+	// unchanged maps onto this one.
+	SymmetricTo CycleType
 }
 
 // RuntimeError is a reachable run-time error with the sequentially
@@ -143,12 +150,19 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	}
 	defer cache.close()
 
+	rep := make([]int, len(types))
+	for i := range rep {
+		rep[i] = i
+	}
+	if !opt.NoSymmetry {
+		rep = orbits(types, symmetries(p, n))
+	}
 	res.Types = make([]TypeResult, len(types))
 	searchCtx, stopAll := context.WithCancel(ctx)
 	defer stopAll()
 	var mu sync.Mutex
 	var done int
-	var live = make([]int64, len(types))
+	live := make([]int64, len(types))
 	report := func() {
 		if opt.Progress == nil {
 			return
@@ -204,11 +218,21 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 			}
 		}()
 	}
-	for i := range types {
-		next <- i
+	// Longest cycle types first: they are usually the most expensive, and
+	// starting them early balances the workers.
+	for i := len(types) - 1; i >= 0; i-- {
+		if rep[i] == i {
+			next <- i
+		}
 	}
 	close(next)
 	wg.Wait()
+	for i := range types {
+		if r := rep[i]; r != i {
+			src := res.Types[r]
+			res.Types[i] = TypeResult{Cycle: types[i], Outcome: src.Outcome, Reason: src.Reason, Checked: src.Checked, SymmetricTo: types[r]}
+		}
+	}
 
 	res.CacheHits, res.CacheMiss = cache.stats()
 	for i := range res.Types {

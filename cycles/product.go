@@ -17,8 +17,23 @@ type product struct {
 	tl       *trackerLayout
 	width    int
 	cells    int
-	base     tracker // scratch, reused
-	muBuf    []normalform.Mu
+	// Scratch space, reused: a product is used by one goroutine.
+	cur, work tracker
+	// While a move's marks are chosen, level[i] is the tracker after its
+	// first i events: it points either to buf[i] or, when event i-1
+	// changed nothing, to the level before (copy on write).
+	buf   []tracker
+	level []*tracker
+	mv    *normalform.Move // the move being marked
+	f     func(mv *normalform.Move, marks []normalform.Mark, t automata.State)
+	stepF func(i int, mk normalform.Mark) bool
+	emitF func(marks []normalform.Mark, mu []normalform.Mu)
+	muBuf     []normalform.Mu
+	marker    normalform.Marker
+	target    automata.State
+	eligibleF func(int) bool
+	future    *normalform.Future
+	relevant  []uint64
 }
 
 func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []normalform.Move) *product {
@@ -33,15 +48,25 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 	p.mu = l.Fields(y.N, 2)
 	p.tl = newTrackerLayout(&l, len(cyc), p.cells)
 	p.width = l.Words()
-	p.base = p.newTracker()
+	p.cur, p.work = p.newTracker(), p.newTracker()
+	for i := 0; i <= max(3, y.N)+1; i++ {
+		p.buf = append(p.buf, p.newTracker())
+	}
+	p.level = make([]*tracker, len(p.buf))
+	p.stepF = p.step
+	p.emitF = p.emit
 	p.muBuf = make([]normalform.Mu, y.N)
+	p.target = make(automata.State, p.width)
+	p.eligibleF = func(r int) bool { return p.eligible[r] }
+	p.future = y.Future()
+	p.relevant = make([]uint64, p.future.Words)
 	return p
 }
 
 func (p *product) newTracker() tracker {
 	t := tracker{addrs: len(p.y.P.Addrs)}
 	for _, pr := range p.cyc.Pairs() {
-		t.pairs = append(t.pairs, pairState{r1: pr[0], r2: pr[1]})
+		t.pairs = append(t.pairs, pairState{r1: int16(pr[0]), r2: int16(pr[1])})
 	}
 	words := (p.cells + 63) / 64
 	for h := 2; h <= normalform.Heads; h++ {
@@ -59,9 +84,8 @@ func (p *product) Initial(emit func(automata.State)) {
 }
 
 func (p *product) Accepting(s automata.State) bool {
-	t := p.newTracker()
-	p.tl.load(s, &t)
-	return p.accepting(s, &t)
+	p.tl.load(s, &p.work)
+	return p.accepting(s, &p.work)
 }
 
 func (p *product) accepting(s automata.State, t *tracker) bool {
@@ -97,28 +121,61 @@ func (p *product) each(s automata.State, f func(mv *normalform.Move, marks []nor
 	for r := 1; r <= p.y.N; r++ {
 		mu[r-1] = normalform.Mu(p.mu[r-1].Get(s))
 	}
-	cur := p.newTracker()
-	p.tl.load(s, &cur)
-	work := p.newTracker()
-	target := make(automata.State, p.width)
+	p.tl.load(s, &p.buf[0])
+	p.level[0] = &p.buf[0]
+	p.f = f
 	for i := range moves {
-		mv := &moves[i]
-		normalform.Markings(mv, mu, func(r int) bool { return p.eligible[r] }, func(marks []normalform.Mark, mu2 []normalform.Mu) {
-			work.copyFrom(&cur)
-			if !work.advance(mv, marks) {
-				return
-			}
-			copy(target, mv.Target)
-			for w := p.y.Words(); w < p.width; w++ {
-				target[w] = 0
-			}
-			for r := 1; r <= p.y.N; r++ {
-				p.mu[r-1].Set(target, uint64(mu2[r-1]))
-			}
-			p.tl.store(target, &work)
-			f(mv, marks, target)
-		})
+		p.mv = &moves[i]
+		if p.mv.Rank == 0 {
+			p.marker.Step = nil // a barrier is judged as a whole
+		} else {
+			// Feed the tracker event by event while the marks are chosen,
+			// so that hopeless markings are cut at their first event.
+			p.marker.Step = p.stepF
+		}
+		p.marker.Run(p.mv, mu, p.eligibleF, p.emitF)
 	}
+}
+
+func (p *product) step(i int, mk normalform.Mark) bool {
+	cur := p.level[i]
+	if mk == 0 && !p.mv.Events[i].Event.Kind.IsWrite() {
+		p.level[i+1] = cur // an unmarked read changes no pair
+		return true
+	}
+	next := &p.buf[i+1]
+	next.copyFrom(cur)
+	p.level[i+1] = next
+	return next.step(p.mv, i, mk)
+}
+
+func (p *product) emit(marks []normalform.Mark, mu2 []normalform.Mu) {
+	mv := p.mv
+	var work *tracker
+	if mv.Rank == 0 {
+		work = &p.work
+		work.copyFrom(p.level[0])
+		if !work.barrier(mv, marks) {
+			return
+		}
+	} else {
+		work = p.level[len(mv.Events)]
+		if work != &p.buf[len(mv.Events)] {
+			p.buf[len(mv.Events)].copyFrom(work)
+			work = &p.buf[len(mv.Events)]
+		}
+	}
+	if !p.prune(work, mv.Target) {
+		return
+	}
+	target := p.target
+	copy(target, mv.Target)
+	clear(target[p.y.Words():])
+	for r := 1; r <= p.y.N; r++ {
+		p.mu[r-1].Set(target, uint64(mu2[r-1]))
+	}
+	p.tl.store(target, work)
+	p.f(mv, marks, target)
 }
 
 func (t *tracker) copyFrom(o *tracker) {
@@ -148,4 +205,50 @@ func (p *product) explain(s automata.State, l automata.Label) (normalform.Move, 
 		n++
 	})
 	return mv, mk
+}
+
+// prune drops states in which some pair can no longer be completed: the
+// rank that must still produce its marked event can no longer touch the
+// pair's cell (or, for a pair not started, the two ranks share no cell they
+// may still touch and cannot both reach a barrier). It also forgets the
+// writes of parts 2–4 to cells that no pair can ask about any more. Both
+// only remove states from which no accepting state is reachable, or merge
+// states that accept the same continuations.
+func (p *product) prune(t *tracker, y automata.State) bool {
+	fut := p.future
+	rel := p.relevant
+	clear(rel)
+	for k := range t.pairs {
+		pr := &t.pairs[k]
+		r1, r2 := int(pr.r1), int(pr.r2)
+		q1, q2 := p.y.Control(y, r1), p.y.Control(y, r2)
+		switch pr.st {
+		case stWait:
+			f1, f2 := fut.Cells(r1, q1), fut.Cells(r2, q2)
+			shared := false
+			for w := range rel {
+				x := f1[w] & f2[w]
+				rel[w] |= x
+				shared = shared || x != 0
+			}
+			if !shared && !(fut.Barrier(q1) && fut.Barrier(q2)) {
+				return false
+			}
+		case stD, stA:
+			other := fut.Cells(r2, q2) // the enter event of r2 is missing
+			if pr.st == stA {
+				other = fut.Cells(r1, q1) // the leave event of r1 is missing
+			}
+			if other[pr.cell/64]&(1<<(pr.cell%64)) == 0 {
+				return false
+			}
+			rel[pr.cell/64] |= 1 << (pr.cell % 64)
+		}
+	}
+	for h := 2; h <= normalform.Heads; h++ {
+		for w := range t.written[h] {
+			t.written[h][w] &= rel[w]
+		}
+	}
+	return true
 }

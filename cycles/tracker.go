@@ -34,19 +34,15 @@ const (
 
 type pairState struct {
 	st     status
-	cell   int  // cell index (rank-1)*|ADR| + addr, for stD, stA, stWatch
-	write  bool // whether the event seen first writes the cell
-	h, hi  int  // stD/stA: part of the event seen first; stWatch: lo = h, hi
-	r1, r2 int
+	write  bool  // whether the event seen first writes the cell
+	h, hi  int8  // stD/stA: part of the event seen first; stWatch: lo = h, hi
+	r1, r2 int16 // the pair of ranks
+	cell   int32 // cell index (rank-1)*|ADR| + addr, for stD, stA, stWatch
 }
 
 func (p pairState) accepted() bool {
 	return p.st == stWatch || p.st == stAccCf || p.st == stAccBar
 }
-
-// needsHistory reports whether the pair may still have to look at writes
-// that were generated before its cell was known.
-func (p pairState) needsHistory() bool { return p.st == stWait || p.st == stD || p.st == stA }
 
 type tracker struct {
 	pairs   []pairState
@@ -67,29 +63,37 @@ func (t *tracker) advance(mv *normalform.Move, marks []normalform.Mark) bool {
 	if mv.Rank == 0 {
 		return t.barrier(mv, marks)
 	}
-	for i, he := range mv.Events {
-		h, e, mk := he.Head, he.Event, marks[i]
-		cell := -1
-		if e.HasCell {
-			cell = t.cellIndex(e.Cell)
-		}
-		write := e.Kind.IsWrite()
-		for k := range t.pairs {
-			if !t.pairs[k].event(t, h, e, mk, cell, write) {
-				return false
-			}
-		}
-		if write && h >= 2 {
-			t.written[h][cell/64] |= 1 << (cell % 64)
+	for i := range mv.Events {
+		if !t.step(mv, i, marks[i]) {
+			return false
 		}
 	}
-	t.forgetHistory()
 	return true
 }
 
-func (p *pairState) event(t *tracker, h int, e pgas.Event, mk normalform.Mark, cell int, write bool) bool {
-	leave := e.Rank == p.r1 && mk&normalform.Leave != 0
-	enter := e.Rank == p.r2 && mk&normalform.Enter != 0
+// step feeds event i of a (non-barrier) move with its mark to every pair.
+func (t *tracker) step(mv *normalform.Move, i int, mk normalform.Mark) bool {
+	h, e := mv.Events[i].Head, mv.Events[i].Event
+	cell := -1
+	if e.HasCell {
+		cell = t.cellIndex(e.Cell)
+	}
+	write := e.Kind.IsWrite()
+	for k := range t.pairs {
+		if !t.pairs[k].event(t, int8(h), e, mk, int32(cell), write) {
+			return false
+		}
+	}
+	if write && h >= 2 {
+		t.written[h][cell/64] |= 1 << (cell % 64)
+	}
+	return true
+}
+
+func (p *pairState) event(t *tracker, h8 int8, e pgas.Event, mk normalform.Mark, cell int32, write bool) bool {
+	leave := e.Rank == int(p.r1) && mk&normalform.Leave != 0
+	enter := e.Rank == int(p.r2) && mk&normalform.Enter != 0
+	h := h8
 	switch p.st {
 	case stWait:
 		switch {
@@ -101,7 +105,7 @@ func (p *pairState) event(t *tracker, h int, e pgas.Event, mk normalform.Mark, c
 			// d must come before a, so it will be generated later in an
 			// earlier part: impossible if a is in part 1, and every
 			// write to the cell already in a's part lies between them.
-			if h == 1 || t.wrote(h, cell) {
+			if h == 1 || t.wrote(int(h), int(cell)) {
 				return false
 			}
 			*p = pairState{st: stA, cell: cell, write: write, h: h, r1: p.r1, r2: p.r2}
@@ -112,7 +116,7 @@ func (p *pairState) event(t *tracker, h int, e pgas.Event, mk normalform.Mark, c
 				return false
 			}
 			for hh := p.h + 1; hh <= h; hh++ {
-				if t.wrote(hh, cell) {
+				if t.wrote(int(hh), int(cell)) {
 					return false
 				}
 			}
@@ -131,7 +135,7 @@ func (p *pairState) event(t *tracker, h int, e pgas.Event, mk normalform.Mark, c
 				return false
 			}
 			for hh := h + 1; hh < p.h; hh++ {
-				if t.wrote(hh, cell) {
+				if t.wrote(int(hh), int(cell)) {
 					return false
 				}
 			}
@@ -153,6 +157,7 @@ func (t *tracker) barrier(mv *normalform.Move, marks []normalform.Mark) bool {
 		p := &t.pairs[k]
 		d := marks[p.r1-1]&normalform.Leave != 0
 		a := marks[p.r2-1]&normalform.Enter != 0
+		// (marks are indexed by rank: a barrier move has one bar per rank)
 		switch p.st {
 		case stWait:
 			switch {
@@ -171,36 +176,20 @@ func (t *tracker) barrier(mv *normalform.Move, marks []normalform.Mark) bool {
 			}
 		}
 	}
-	t.forgetHistory()
 	return true
 }
 
-func (t *tracker) forgetHistory() {
-	for _, p := range t.pairs {
-		if p.needsHistory() {
-			return
-		}
-	}
-	for h := 2; h <= normalform.Heads; h++ {
-		clear(t.written[h])
-	}
-}
-
-// trackerLayout packs a tracker into state fields.
+// trackerLayout packs a tracker into state fields: one field per pair
+// (status, write bit, parts and cell together) and the written-cell sets.
 type trackerLayout struct {
-	st, cell, write, h, hi []automata.Field
-	written                [normalform.Heads + 1][]automata.Field // 64-bit fields
+	pair    []automata.Field
+	written [normalform.Heads + 1][]automata.Field // 64-bit fields
 }
 
 func newTrackerLayout(l *automata.Layout, pairs, cells int) *trackerLayout {
 	tl := &trackerLayout{}
-	cb := automata.BitsFor(cells)
 	for i := 0; i < pairs; i++ {
-		tl.st = append(tl.st, l.Field(3))
-		tl.cell = append(tl.cell, l.Field(cb))
-		tl.write = append(tl.write, l.Field(1))
-		tl.h = append(tl.h, l.Field(2))
-		tl.hi = append(tl.hi, l.Field(2))
+		tl.pair = append(tl.pair, l.Field(8+automata.BitsFor(cells)))
 	}
 	words := (cells + 63) / 64
 	for h := 2; h <= normalform.Heads; h++ {
@@ -215,11 +204,12 @@ func newTrackerLayout(l *automata.Layout, pairs, cells int) *trackerLayout {
 func (tl *trackerLayout) load(s automata.State, t *tracker) {
 	for i := range t.pairs {
 		p := &t.pairs[i]
-		p.st = status(tl.st[i].Get(s))
-		p.cell = int(tl.cell[i].Get(s))
-		p.write = tl.write[i].Get(s) != 0
-		p.h = int(tl.h[i].Get(s)) + 1
-		p.hi = int(tl.hi[i].Get(s)) + 1
+		v := tl.pair[i].Get(s)
+		p.st = status(v & 7)
+		p.write = v&8 != 0
+		p.h = int8(v>>4&3) + 1
+		p.hi = int8(v>>6&3) + 1
+		p.cell = int32(v >> 8)
 	}
 	for h := 2; h <= normalform.Heads; h++ {
 		for w, f := range tl.written[h] {
@@ -232,23 +222,17 @@ func (tl *trackerLayout) store(s automata.State, t *tracker) {
 	for i, p := range t.pairs {
 		// Fields a status does not use are zeroed so that equivalent
 		// states pack to the same key.
+		v := uint64(p.st)
 		switch p.st {
-		case stWait, stAccCf, stAccBar:
-			p.cell, p.write, p.h, p.hi = 0, false, 0, 0
 		case stD, stA:
-			p.hi = 0
+			if p.write {
+				v |= 8
+			}
+			v |= uint64(p.h-1)<<4 | uint64(p.cell)<<8
 		case stWatch:
-			p.write = false
+			v |= uint64(p.h-1)<<4 | uint64(p.hi-1)<<6 | uint64(p.cell)<<8
 		}
-		tl.st[i].Set(s, uint64(p.st))
-		tl.cell[i].Set(s, uint64(max(p.cell, 0)))
-		b := uint64(0)
-		if p.write {
-			b = 1
-		}
-		tl.write[i].Set(s, b)
-		tl.h[i].Set(s, uint64(max(p.h-1, 0)))
-		tl.hi[i].Set(s, uint64(max(p.hi-1, 0)))
+		tl.pair[i].Set(s, v)
 	}
 	for h := 2; h <= normalform.Heads; h++ {
 		for w, f := range tl.written[h] {

@@ -33,6 +33,8 @@ type Y struct {
 	pa, pb [][]automata.Field // pa[r-1][q]: part (0..3 for τ1..τ4) of the next popa
 	words  int
 	barIdx []int // transitions that are barriers
+	live   liveness
+	future *Future
 }
 
 // New lays out the states of Y(P,N).
@@ -55,6 +57,8 @@ func New(p *pgas.Program, n int) (*Y, error) {
 	if y.words > MaxWords {
 		return nil, fmt.Errorf("program too large for the state encoding: a state of Y needs %d words (limit %d); reduce N, values, addresses, registers or queues", y.words, MaxWords)
 	}
+	y.live = computeLiveness(p)
+	y.future = y.Future()
 	for i, t := range p.Trans {
 		if t.Cmd.Op == pgas.OpBarrier {
 			y.barIdx = append(y.barIdx, i)
@@ -129,7 +133,49 @@ func (y *Y) Moves(s automata.State) (moves []Move, errs []error) {
 		}
 	}
 	moves = append(moves, y.barriers(s)...)
+	for i := range moves {
+		y.forgetDead(moves[i].Target)
+	}
 	return moves, errs
+}
+
+// forgetDead zeroes registers, queue counters and memory cells that cannot
+// matter any more (see liveness and Future): a value nobody will read
+// again cannot influence any event, since events carry no values.
+func (y *Y) forgetDead(s automata.State) {
+	// Moves runs concurrently for several products: no shared scratch.
+	var buf [8]uint64
+	live := buf[:0]
+	if y.future.Words <= len(buf) {
+		live = buf[:y.future.Words]
+	} else {
+		live = make([]uint64, y.future.Words)
+	}
+	for r := 1; r <= y.N; r++ {
+		for w, x := range y.future.Reads(r, y.Control(s, r)) {
+			live[w] |= x
+		}
+	}
+	na := len(y.P.Addrs)
+	for c := 0; c < y.N*na; c++ {
+		if live[c/64]&(1<<(c%64)) == 0 {
+			y.mem[c/na][c%na].Set(s, 0)
+		}
+	}
+	for r := 1; r <= y.N; r++ {
+		q := y.Control(s, r)
+		for i, live := range y.live.regs[q] {
+			if !live {
+				y.reg[r-1][i].Set(s, 0)
+			}
+		}
+		for k, live := range y.live.queues[q] {
+			if !live {
+				y.pa[r-1][k].Set(s, 0)
+				y.pb[r-1][k].Set(s, 0)
+			}
+		}
+	}
 }
 
 func (y *Y) target(s automata.State) automata.State {

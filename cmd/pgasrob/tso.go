@@ -1,0 +1,282 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"pgasrob/tso"
+)
+
+func init() {
+	register(subcommand{name: "tso", summary: "decide robustness of a Trencher-format program against TSO or PSO", run: runTSO})
+}
+
+const tsoHelp = `usage: pgasrob tso FILE [flags]
+
+Decides whether the program in FILE (Trencher's input format, see
+docs/tso.md) is robust against the TSO or PSO memory model: whether every
+relaxed computation has the happens-before relation of some sequentially
+consistent one. Each attack (attacker thread, delayed store, last action)
+is either refuted by a syntactic check or decided by SC reachability in the
+program instrumented for it; attacks run in parallel.
+
+For NOT ROBUST it prints the feasible attack and a relaxed computation of
+the program (issue and store actions, the delayed store marked) with its
+happens-before cycle, after replaying it in the relaxed semantics.
+
+Exit status: 0 robust, 1 not robust, 2 usage or input error,
+3 unknown (a budget ran out), 4 internal error (a witness failed its replay).
+
+flags:
+`
+
+type tsoJSON struct {
+	File     string         `json:"file"`
+	Model    string         `json:"model"`
+	Attacker string         `json:"attacker"`
+	Verdict  string         `json:"verdict"`
+	Reason   string         `json:"reason,omitempty"`
+	Attacks  tsoJSONAttacks `json:"attacks"`
+	Stats    tsoJSONStats   `json:"stats"`
+	Feasible []string       `json:"feasible_attacks,omitempty"`
+	Witness  *tsoJSONWit    `json:"witness,omitempty"`
+	Error    string         `json:"error,omitempty"`
+}
+
+type tsoJSONAttacks struct {
+	Generated            int `json:"generated"`
+	RefutedSyntactically int `json:"refuted_syntactically"`
+	RefutedBySearch      int `json:"refuted_by_search"`
+	Feasible             int `json:"feasible"`
+	Undecided            int `json:"undecided"`
+	NotStarted           int `json:"not_started"`
+}
+
+type tsoJSONStats struct {
+	States        int64   `json:"visited_states"`
+	Transitions   int64   `json:"transitions"`
+	Bytes         int64   `json:"bytes"`
+	CPUMillis     int64   `json:"search_cpu_ms"`
+	WallMillis    int64   `json:"wall_ms"`
+	StatesPerSec  float64 `json:"states_per_second"`
+	BytesPerState float64 `json:"bytes_per_state"`
+}
+
+type tsoJSONWit struct {
+	Attack string        `json:"attack"`
+	Steps  []tsoJSONStep `json:"steps"`
+	Cycle  []tsoJSONEdge `json:"cycle"`
+	Text   string        `json:"text"`
+}
+
+type tsoJSONStep struct {
+	Thread  string `json:"thread"`
+	Action  string `json:"action"` // isu, ld, st, adv, local
+	Instr   string `json:"instruction,omitempty"`
+	Addr    *int64 `json:"address,omitempty"`
+	Value   *int64 `json:"value,omitempty"`
+	Delayed bool   `json:"delayed,omitempty"`
+	Attack  string `json:"attack_role,omitempty"`
+}
+
+type tsoJSONEdge struct {
+	From string `json:"from"`
+	Kind string `json:"kind"`
+	To   string `json:"to"`
+}
+
+func runTSO(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("tso", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	model := fs.String("model", "tso", "memory model: tso or pso")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	dot := fs.String("dot", "", "write the program (and the witness's attack) as a Graphviz graph to this file")
+	maxStates := fs.Int64("max-states", 0, "bound on the states of each attack's search (0: none)")
+	timeout := fs.Duration("timeout", 0, "bound on the whole check, e.g. 30s (0: none)")
+	maxMem := fs.Int64("max-memory", 1536, "bound in MiB on the memory of all searches together")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "attacks checked in parallel")
+	all := fs.Bool("all", false, "decide every attack instead of stopping at the first feasible one")
+	help := fs.BoolP("help", "h", false, "show this help")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, tsoHelp)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if *help {
+		fmt.Fprint(stdout, tsoHelp)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitRobust
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "pgasrob tso: want exactly one FILE")
+		fs.Usage()
+		return exitUsage
+	}
+	m, err := tso.ParseModel(*model)
+	if err != nil {
+		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		return exitUsage
+	}
+	if *jobs < 1 || *maxMem < 1 || *maxStates < 0 || *timeout < 0 {
+		fmt.Fprintln(stderr, "pgasrob tso: --jobs and --max-memory must be positive, --max-states and --timeout not negative")
+		return exitUsage
+	}
+	file := fs.Arg(0)
+	src, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		return exitUsage
+	}
+	prog, err := tso.ParseProgram(file, src)
+	if err != nil {
+		var pe *tso.Error
+		if !errors.As(err, &pe) {
+			fmt.Fprintf(stderr, "%s:1:1: %v\n", file, err)
+		} else {
+			fmt.Fprintln(stderr, err)
+		}
+		return exitUsage
+	}
+	opt := tso.Options{MaxStates: *maxStates, MaxBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all}
+	progress := newProgress(stderr)
+	opt.Progress = func(done, total int, states int64) {
+		progress.show("attacks searched %d/%d, states %d", done, total, states)
+	}
+	res := tso.Check(prog, m, opt)
+	progress.clear()
+	if *dot != "" {
+		if err := os.WriteFile(*dot, []byte(tsoDot(prog, res)), 0o644); err != nil {
+			fmt.Fprintln(stderr, "pgasrob tso:", err)
+			return exitUsage
+		}
+	}
+	code := exitRobust
+	switch res.Verdict {
+	case tso.NotRobust:
+		code = exitNotRobust
+		if res.WitnessErr != nil {
+			code = exitInternal
+		}
+	case tso.Unknown:
+		code = exitUnknown
+	}
+	if *asJSON {
+		writeJSON(stdout, tsoResultJSON(prog, res))
+		return code
+	}
+	fmt.Fprintf(stdout, "%s: %s under %s\n", file, res.Verdict, m)
+	if res.Verdict == tso.Unknown {
+		fmt.Fprintf(stdout, "reason: %s\n", res.Reason)
+	}
+	fmt.Fprintf(stdout, "attacker: %s; attacks: %d generated, %d refuted syntactically, %d refuted by search, %d feasible",
+		res.Attacker, res.Generated, res.RefutedSyntactic, res.RefutedSearch, res.Found)
+	if res.Undecided+res.Skipped > 0 {
+		fmt.Fprintf(stdout, ", %d undecided, %d not started", res.Undecided, res.Skipped)
+	}
+	fmt.Fprintf(stdout, "\nsearch: %d states, %.0f states/s, %.1f bytes/state, %v wall\n",
+		res.Stats.States, res.Stats.StatesPerSecond(), res.Stats.BytesPerState(), res.Elapsed.Round(time.Millisecond))
+	if res.WitnessErr != nil {
+		fmt.Fprintf(stderr, "pgasrob tso: internal error: %v\n", res.WitnessErr)
+	}
+	if res.Witness != nil {
+		fmt.Fprint(stdout, res.Witness.Format(prog))
+	}
+	return code
+}
+
+func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
+	out := tsoJSON{File: p.File, Model: r.Model.String(), Attacker: r.Attacker.String(), Verdict: strings.ToLower(r.Verdict.String()), Reason: r.Reason,
+		Attacks: tsoJSONAttacks{Generated: r.Generated, RefutedSyntactically: r.RefutedSyntactic, RefutedBySearch: r.RefutedSearch,
+			Feasible: r.Found, Undecided: r.Undecided, NotStarted: r.Skipped},
+		Stats: tsoJSONStats{States: r.Stats.States, Transitions: r.Stats.Transitions, Bytes: r.Stats.Bytes,
+			CPUMillis: r.Stats.Elapsed.Milliseconds(), WallMillis: r.Elapsed.Milliseconds(),
+			StatesPerSec: r.Stats.StatesPerSecond(), BytesPerState: r.Stats.BytesPerState()}}
+	for _, a := range r.FeasibleAttacks() {
+		out.Feasible = append(out.Feasible, p.AttackString(a))
+	}
+	if r.WitnessErr != nil {
+		out.Error = "internal error: " + r.WitnessErr.Error()
+	}
+	if w := r.Witness; w != nil {
+		jw := &tsoJSONWit{Attack: p.AttackString(w.Attack), Text: w.Format(p)}
+		for _, s := range w.Steps {
+			th := p.Threads[s.Thread]
+			js := tsoJSONStep{Thread: th.Name, Delayed: s.Delayed}
+			if s.Event >= 0 && s.Event < len(w.Events) {
+				e := w.Events[s.Event]
+				a, v := p.Cells[e.Cell], e.Val
+				js.Addr, js.Value = &a, &v
+				if s.Event == w.StoreEvent {
+					js.Attack = "attacking store"
+				} else if s.Event == w.LastEvent && s.Kind == tso.StepExec {
+					js.Attack = "last action"
+				}
+			}
+			switch s.Kind {
+			case tso.StepExec:
+				t := th.Trans[s.Trans]
+				js.Instr = th.Labels[t.From] + "->" + th.Labels[t.To] + " " + t.Text
+				switch t.Op {
+				case tso.OpWrite:
+					js.Action = "isu"
+				case tso.OpRead:
+					js.Action = "ld"
+				default:
+					js.Action = t.Op.String()
+				}
+			case tso.StepAdvance:
+				js.Action = "adv"
+				a := p.Cells[s.Cell]
+				js.Addr = &a
+			case tso.StepFlush:
+				js.Action = "st"
+				if js.Value == nil {
+					js.Action = "fence"
+				}
+			}
+			jw.Steps = append(jw.Steps, js)
+		}
+		for _, e := range w.Cycle {
+			jw.Cycle = append(jw.Cycle, tsoJSONEdge{From: p.DescribeEvent(w.Events[e.From]), Kind: e.Kind.String(), To: p.DescribeEvent(w.Events[e.To])})
+		}
+		out.Witness = jw
+	}
+	return out
+}
+
+// tsoDot renders each thread as a cluster of its control states; the
+// attack of a witness, if any, is drawn in red.
+func tsoDot(p *tso.Program, r *tso.Result) string {
+	var b strings.Builder
+	b.WriteString("digraph program {\n  rankdir=TB;\n  node [shape=circle, fontsize=10];\n  edge [fontsize=9];\n")
+	for ti, th := range p.Threads {
+		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%q;\n", ti, th.Name)
+		for qi, q := range th.Labels {
+			shape := ""
+			if qi == th.Init {
+				shape = ", shape=doublecircle"
+			}
+			fmt.Fprintf(&b, "    n%d_%d [label=%q%s];\n", ti, qi, q, shape)
+		}
+		for ki, t := range th.Trans {
+			attr := ""
+			if w := r.Witness; w != nil && w.Attack.Thread == ti && (w.Attack.Store == ki || w.Attack.Last == ki) {
+				attr = ", color=red, fontcolor=red, penwidth=2"
+			}
+			fmt.Fprintf(&b, "    n%d_%d -> n%d_%d [label=%q%s];\n", ti, t.From, ti, t.To, t.Text, attr)
+		}
+		b.WriteString("  }\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}

@@ -1,0 +1,22 @@
+package cycles
+
+import (
+	"testing"
+
+	"pgasrob/normalform"
+	"pgasrob/pgas"
+)
+
+type (
+	normalformMove = normalform.Move
+	normalformMark = normalform.Mark
+)
+
+func mustY(t *testing.T, p *pgas.Program, n int) *normalform.Y {
+	t.Helper()
+	y, err := normalform.New(p, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return y
+}

@@ -1,0 +1,133 @@
+package cycles
+
+import "pgasrob/pgas"
+
+// Rank symmetry. Every rank runs the same code, so when the code treats
+// ranks uniformly, renaming the ranks by a permutation π maps computations
+// to computations, happens-before to happens-before, and the product for
+// cycle type c onto the product for π(c). Then c and π(c) have the same
+// verdict, and only one cycle type per orbit needs a search.
+//
+// The code treats ranks uniformly under π when every expression that reads
+// `rank` is register-free and either (a) is the rank argument of a remote
+// command and commutes with π: e(π(r)) = π(e(r)) for every rank r (as
+// `rank` and `rank % N + 1` do under rotation), or (b) does not depend on
+// the rank at all: e(π(r)) = e(r). Expressions that mix `rank` with
+// registers are not analysed, and then no symmetry is used. The order of
+// the bar events inside one barrier changes under renaming; happens-before
+// and the tracker treat a barrier as a whole, so that order is immaterial.
+
+func mentionsRank(e *pgas.Expr) bool {
+	if e == nil {
+		return false
+	}
+	for _, in := range e.Code {
+		if in.Op == pgas.XRank {
+			return true
+		}
+	}
+	return false
+}
+
+// respects reports whether the program is invariant under the permutation
+// perm of 1..n (perm[r] is the image of r; perm[0] unused).
+func respects(p *pgas.Program, n int, perm []int) bool {
+	eval := func(e *pgas.Expr, r int) (int64, bool) {
+		v, err := e.Eval(pgas.Env{Rank: int64(r), N: int64(n)})
+		return v, err == nil
+	}
+	for _, t := range p.Trans {
+		c := &t.Cmd
+		for _, e := range []*pgas.Expr{c.Addr, c.Val, c.Guard, c.Local, c.Remote, c.Queue, c.Rank} {
+			if !mentionsRank(e) {
+				continue
+			}
+			if len(e.Regs()) > 0 {
+				return false
+			}
+			for r := 1; r <= n; r++ {
+				a, ok1 := eval(e, r)
+				b, ok2 := eval(e, perm[r])
+				if !ok1 || !ok2 {
+					return false
+				}
+				if e == c.Rank {
+					if a < 1 || a > int64(n) || b != int64(perm[a]) {
+						return false
+					}
+				} else if a != b {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// symmetries returns generators of a group of rank permutations the program
+// is invariant under: the rotation r ↦ r mod N + 1 and the swap of ranks 1
+// and 2, each if the program respects it (together they generate every
+// permutation).
+func symmetries(p *pgas.Program, n int) [][]int {
+	if n < 2 {
+		return nil
+	}
+	rot := make([]int, n+1)
+	swap := make([]int, n+1)
+	for r := 1; r <= n; r++ {
+		rot[r] = r%n + 1
+		swap[r] = r
+	}
+	swap[1], swap[2] = 2, 1
+	var gens [][]int
+	for _, g := range [][]int{rot, swap} {
+		if respects(p, n, g) {
+			gens = append(gens, g)
+		}
+	}
+	return gens
+}
+
+func (c CycleType) apply(perm []int) CycleType {
+	d := make(CycleType, len(c))
+	for i, r := range c {
+		d[i] = perm[r]
+	}
+	m := 0
+	for i := range d {
+		if d[i] < d[m] {
+			m = i
+		}
+	}
+	return append(d[m:], d[:m]...)
+}
+
+// orbits maps every cycle type to the index of the first cycle type of its
+// orbit under the generators (itself when no symmetry applies).
+func orbits(types []CycleType, gens [][]int) []int {
+	rep := make([]int, len(types))
+	index := map[string]int{}
+	for i, c := range types {
+		index[c.String()] = i
+		rep[i] = -1
+	}
+	for i := range types {
+		if rep[i] >= 0 {
+			continue
+		}
+		queue := []int{i}
+		rep[i] = i
+		for len(queue) > 0 {
+			c := types[queue[0]]
+			queue = queue[1:]
+			for _, g := range gens {
+				j, ok := index[c.apply(g).String()]
+				if ok && rep[j] < 0 {
+					rep[j] = i
+					queue = append(queue, j)
+				}
+			}
+		}
+	}
+	return rep
+}

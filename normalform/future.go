@@ -1,0 +1,132 @@
+package normalform
+
+import "pgasrob/pgas"
+
+// Future summarises, for every rank and control state, which cells the
+// rank may still access from there (by its own loads and stores and by the
+// pops of the remote commands it may still issue) and whether it may still
+// take part in a barrier. Expressions that do not read registers are
+// evaluated exactly (rank and N are known); the others stand for every
+// address or every rank. Consumers use it to drop guesses that can no
+// longer be completed, which never changes a verdict.
+type Future struct {
+	cells   [][][]uint64 // cells[r-1][q]: bit set over (rank-1)*|ADR| + addr
+	reads   [][][]uint64 // reads[r-1][q]: the cells whose value the rank may still read
+	barrier []bool       // barrier[q]: a barrier is reachable from q
+	Words   int          // words per cell set
+}
+
+// Cells returns the cell set of rank r at control state q.
+func (f *Future) Cells(r, q int) []uint64 { return f.cells[r-1][q] }
+
+// Reads returns the cells whose current value rank r may still read from
+// control state q: by a load, or as the source of a remote command (Y
+// copies the value when the command executes, for a popb in part 1).
+func (f *Future) Reads(r, q int) []uint64 { return f.reads[r-1][q] }
+
+// Barrier reports whether a barrier is reachable from q.
+func (f *Future) Barrier(q int) bool { return f.barrier[q] }
+
+// Future computes the summary for y's program and N.
+func (y *Y) Future() *Future {
+	p, n := y.P, y.N
+	na := len(p.Addrs)
+	cells := n * na
+	f := &Future{Words: (cells + 63) / 64, barrier: make([]bool, len(p.Labels))}
+	set := func(s []uint64, c int) { s[c/64] |= 1 << (c % 64) }
+	for r := 1; r <= n; r++ {
+		env := pgas.Env{Rank: int64(r), N: int64(n)}
+		ranks := func(e *pgas.Expr) []int {
+			if len(e.Regs()) == 0 {
+				if v, err := e.Eval(env); err == nil && v >= 1 && v <= int64(n) {
+					return []int{int(v)}
+				}
+				return nil // out of range: the command cannot run
+			}
+			all := make([]int, n)
+			for i := range all {
+				all[i] = i + 1
+			}
+			return all
+		}
+		addrs := func(e *pgas.Expr) []int {
+			if len(e.Regs()) == 0 {
+				if v, err := e.Eval(env); err == nil && v >= 0 && v < int64(na) {
+					return []int{int(v)}
+				}
+				return nil
+			}
+			all := make([]int, na)
+			for i := range all {
+				all[i] = i
+			}
+			return all
+		}
+		// Cells touched by each transition itself.
+		own := make([][]uint64, len(p.Trans))
+		ownReads := make([][]uint64, len(p.Trans))
+		for i, t := range p.Trans {
+			s := make([]uint64, f.Words)
+			rd := make([]uint64, f.Words)
+			c := &t.Cmd
+			switch c.Op {
+			case pgas.OpLoad, pgas.OpStore:
+				for _, a := range addrs(c.Addr) {
+					set(s, (r-1)*na+a)
+					if c.Op == pgas.OpLoad {
+						set(rd, (r-1)*na+a)
+					}
+				}
+			case pgas.OpRead, pgas.OpWrite:
+				for _, a := range addrs(c.Local) {
+					set(s, (r-1)*na+a)
+					if c.Op == pgas.OpWrite {
+						set(rd, (r-1)*na+a)
+					}
+				}
+				for _, rr := range ranks(c.Rank) {
+					for _, a := range addrs(c.Remote) {
+						set(s, (rr-1)*na+a)
+						if c.Op == pgas.OpRead {
+							set(rd, (rr-1)*na+a)
+						}
+					}
+				}
+			}
+			own[i], ownReads[i] = s, rd
+		}
+		f.cells = append(f.cells, closure(p, own, f.Words))
+		f.reads = append(f.reads, closure(p, ownReads, f.Words))
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, t := range p.Trans {
+			b := t.Cmd.Op == pgas.OpBarrier || f.barrier[t.To]
+			if b && !f.barrier[t.From] {
+				f.barrier[t.From], changed = true, true
+			}
+		}
+	}
+	return f
+}
+
+// closure propagates per-transition cell sets backwards: the set of a
+// control state is the union over every path leaving it.
+func closure(p *pgas.Program, own [][]uint64, words int) [][]uint64 {
+	fs := make([][]uint64, len(p.Labels))
+	for q := range fs {
+		fs[q] = make([]uint64, words)
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, t := range p.Trans {
+			for w := range fs[t.From] {
+				v := fs[t.From][w] | own[i][w] | fs[t.To][w]
+				if v != fs[t.From][w] {
+					fs[t.From][w], changed = v, true
+				}
+			}
+		}
+	}
+	return fs
+}

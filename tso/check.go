@@ -1,0 +1,317 @@
+package tso
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"pgasrob/automata"
+)
+
+// Verdict is the answer of Check.
+type Verdict int
+
+const (
+	Robust Verdict = iota
+	NotRobust
+	Unknown // a budget ran out, or the value domain could not be bounded
+)
+
+func (v Verdict) String() string {
+	return [...]string{"ROBUST", "NOT ROBUST", "UNKNOWN"}[v]
+}
+
+// DefaultMaxBytes is the memory budget of a check when Options.MaxBytes is
+// zero: well below the 2 GiB a run may use on the project's machines.
+var DefaultMaxBytes int64 = 1536 << 20
+
+// Options configure Check. Zero values mean: no state bound, no time
+// bound, DefaultMaxBytes of memory, runtime.NumCPU() jobs.
+type Options struct {
+	// MaxStates bounds each attack's search.
+	MaxStates int64
+	// MaxBytes bounds the memory of all searches together; each of the
+	// Jobs concurrent searches gets an equal share.
+	MaxBytes int64
+	// Timeout bounds the whole check.
+	Timeout time.Duration
+	Jobs    int
+	// All keeps checking after the first feasible attack, to count them.
+	All bool
+	// NoPrune decides syntactically refuted attacks by search as well
+	// (for tests and benchmarks of the search itself).
+	NoPrune bool
+	// ValueBits is the width of a packed value; 0 starts at 4 bits and
+	// doubles (up to 32) whenever a value does not fit.
+	ValueBits int
+	Context   context.Context
+	// Progress, if set, is called from the searches now and then with the
+	// work done so far by all of them.
+	Progress func(done, total int, states int64)
+}
+
+// Outcome of one attack.
+type Outcome int
+
+const (
+	RefutedSyntactically Outcome = iota
+	Infeasible
+	Feasible
+	Undecided
+)
+
+func (o Outcome) String() string {
+	return [...]string{"refuted syntactically", "infeasible", "feasible", "undecided"}[o]
+}
+
+// AttackResult is what the check found out about one attack.
+type AttackResult struct {
+	Attack  Attack
+	Outcome Outcome
+	Reason  string // for Undecided
+	Stats   automata.Stats
+	Bits    int // value width of the last search
+	path    []automata.Step
+	sys     *scSystem
+}
+
+// Result is the answer of Check.
+type Result struct {
+	Verdict  Verdict
+	Model    Model
+	Attacker Attacker
+	Reason   string // for Unknown
+	// Counts of attacks.
+	Generated, RefutedSyntactic, RefutedSearch, Found, Undecided, Skipped int
+	Stats                                                                 automata.Stats // summed over all searches (Elapsed is CPU time)
+	Elapsed                                                               time.Duration  // wall time
+	Attacks                                                               []AttackResult
+	// Witness is set for NotRobust: a replayed relaxed computation with its
+	// happens-before cycle.
+	Witness *Witness
+	// WitnessErr is set when a feasible attack's witness failed its replay:
+	// an internal error, never a verdict.
+	WitnessErr error
+}
+
+// Check decides robustness of p against model m (Theorem 3 of
+// tso-robustness-attacks.md for TSO; Proposition 2 with Theorems 1 and 2 of
+// locality-singularity.md for PSO): p is robust iff no attack's
+// instrumentation reaches its goal under SC.
+func Check(p *Program, m Model, opt Options) *Result {
+	start := time.Now()
+	shape := attackerFor(p, m)
+	attacks, refuted := Attacks(p, m)
+	res := &Result{Model: m, Attacker: shape, Generated: len(attacks)}
+	res.Attacks = make([]AttackResult, len(attacks))
+	var todo []int
+	for i, a := range attacks {
+		res.Attacks[i] = AttackResult{Attack: a, Outcome: RefutedSyntactically}
+		if refuted[i] && !opt.NoPrune {
+			res.RefutedSyntactic++
+			continue
+		}
+		todo = append(todo, i)
+	}
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	if jobs > len(todo) {
+		jobs = max(len(todo), 1)
+	}
+	maxBytes := opt.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		defer cancel()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var mu sync.Mutex
+	done := 0
+	var states int64
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				ar := checkAttack(ctx, p, attacks[i], shape, opt, maxBytes/int64(jobs))
+				mu.Lock()
+				res.Attacks[i] = ar
+				done++
+				states += ar.Stats.States
+				if opt.Progress != nil {
+					opt.Progress(done, len(todo), states)
+				}
+				if ar.Outcome == Feasible && !opt.All {
+					cancel()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+	}
+	close(next)
+	wg.Wait()
+
+	first := -1
+	for _, i := range todo {
+		ar := &res.Attacks[i]
+		res.Stats.Add(ar.Stats)
+		switch {
+		case ar.Outcome == Feasible:
+			res.Found++
+			if first < 0 {
+				first = i
+			}
+		case ar.Outcome == Infeasible:
+			res.RefutedSearch++
+		case ar.Outcome == Undecided && ar.Reason != "":
+			res.Undecided++
+			if res.Reason == "" {
+				res.Reason = fmt.Sprintf("attack %s: %s", p.AttackString(ar.Attack), ar.Reason)
+			}
+		default:
+			// Never started, or cancelled because another attack was
+			// found feasible first.
+			ar.Outcome = Undecided
+			res.Skipped++
+		}
+	}
+	switch {
+	case first >= 0:
+		res.Verdict = NotRobust
+		w, err := BuildWitness(p, m, &res.Attacks[first])
+		res.Witness, res.WitnessErr = w, err
+	case res.Undecided > 0 || res.Skipped > 0:
+		res.Verdict = Unknown
+		if res.Reason == "" {
+			res.Reason = "not every attack was decided"
+			if ctx.Err() != nil {
+				res.Reason = "time budget reached: " + ctx.Err().Error()
+			}
+		}
+	default:
+		res.Verdict = Robust
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+// checkAttack decides one attack by SC reachability of its goal, widening
+// the value domain while values overflow it.
+func checkAttack(ctx context.Context, p *Program, a Attack, shape Attacker, opt Options, maxBytes int64) AttackResult {
+	ar := AttackResult{Attack: a}
+	bits := opt.ValueBits
+	fixed := bits > 0
+	if !fixed {
+		bits = 4
+	}
+	for {
+		sys := newSCSystem(p, instrument(p, a, shape), shape, true, bits)
+		r := automata.Search(sys, automata.Options{
+			Budget:  automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes},
+			Context: ctx,
+		})
+		ar.Stats.Add(r.Stats)
+		ar.Bits = bits
+		switch {
+		case r.Outcome == automata.NonEmpty:
+			ar.Outcome, ar.path, ar.sys = Feasible, r.Path, sys
+			return ar
+		case r.Outcome == automata.Unknown:
+			ar.Outcome = Undecided
+			if ctx.Err() == nil || r.Reason[:min(9, len(r.Reason))] != "cancelled" {
+				ar.Reason = r.Reason
+			}
+			if ctx.Err() == context.DeadlineExceeded {
+				ar.Reason = "time budget reached"
+			}
+			return ar
+		case sys.badAddr != "":
+			ar.Outcome, ar.Reason = Undecided, sys.badAddr
+			return ar
+		case sys.overflow && (fixed || bits >= 32):
+			ar.Outcome, ar.Reason = Undecided, fmt.Sprintf("values do not fit in %d bits", bits)
+			return ar
+		case sys.overflow:
+			bits *= 2
+		default:
+			ar.Outcome = Infeasible
+			return ar
+		}
+	}
+}
+
+// AttackString names an attack for people.
+func (p *Program) AttackString(a Attack) string {
+	th := p.Threads[a.Thread]
+	st, l := th.Trans[a.Store], th.Trans[a.Last]
+	return fmt.Sprintf("(%s, %s->%s %s, %s->%s %s)", th.Name,
+		th.Labels[st.From], th.Labels[st.To], st.Text, th.Labels[l.From], th.Labels[l.To], l.Text)
+}
+
+// FeasibleAttacks lists the attacks found feasible, in enumeration order.
+func (r *Result) FeasibleAttacks() []Attack {
+	var out []Attack
+	for _, ar := range r.Attacks {
+		if ar.Outcome == Feasible {
+			out = append(out, ar.Attack)
+		}
+	}
+	return out
+}
+
+// ReachSC explores the program's own SC state space on the search engine:
+// accept, if not nil, is tested on every state's labels (one per thread)
+// and the search stops at the first state it accepts.
+func ReachSC(p *Program, accept func(labels []int) bool, opt Options) automata.Result {
+	bits := opt.ValueBits
+	if bits <= 0 {
+		bits = 8
+	}
+	sys := &reachSystem{scSystem: newSCSystem(p, plainThreads(p), AttackerTSO, false, bits), accept: accept}
+	maxBytes := opt.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	return automata.Search(sys, automata.Options{Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes, Timeout: opt.Timeout}, Context: opt.Context})
+}
+
+type reachSystem struct {
+	*scSystem
+	accept func([]int) bool
+	labels []int
+}
+
+func (r *reachSystem) Accepting(st automata.State) bool {
+	if r.accept == nil {
+		return false
+	}
+	r.labels = r.labels[:0]
+	for _, f := range r.pc {
+		r.labels = append(r.labels, int(f.Get(st)))
+	}
+	return r.accept(r.labels)
+}

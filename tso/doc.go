@@ -1,0 +1,40 @@
+// Package tso decides robustness of concurrent programs against the TSO and
+// PSO memory models by reducing it to state reachability under sequential
+// consistency (SC).
+//
+// The input is Trencher's plain-text program format (docs/tso.md), extended
+// with the sfence and address-list fence instructions of the store-atomic
+// framework. The pipeline has the shape of regexp/syntax: Parse reads the
+// text into a syntax tree, Compile checks it and produces a small explicit
+// Program (one finite automaton per thread over read, write, fence, local,
+// check, noop, lock and unlock), and the engines run that Program.
+//
+// What the package implements, and from where:
+//
+//   - Attacks, TSO witnesses and the attacker/helper instrumentation of
+//     tso-robustness-attacks.md (Section 4, Definition 1, Theorem 1; Section 5,
+//     Figs. 5 and 7, Theorems 2 and 3) for the TSO model.
+//   - The store-atomic framework of locality-singularity.md (Section 4 and
+//     Appendix A: per-address buffers, an all-addresses buffer, sfence and
+//     address-list fence), locality (Theorem 1), singularity (Theorem 2) and the
+//     attacker instrumentations of Figs. 4 (locality) and 5 (singularity) with
+//     the helpers of Fig. 6, for PSO. Singularity fails for TSO (Figure 1 of
+//     that paper), so TSO always uses the multi-store attacker.
+//   - The happens-before relation (program order, store order, source,
+//     conflict) and Shasha and Snir's criterion that a relaxed computation has
+//     an SC equivalent iff its happens-before relation is acyclic.
+//   - Trencher's lock/unlock (locked sections run alone, with empty buffers
+//     at both ends). The papers leave locks out; the helpers need one extra
+//     rule for them (instrument.go, docs/tso.md), found by the differential
+//     tests against the oracle.
+//
+// Engines: every state-space search (the SC reachability query of each
+// instrumented program) runs on the one engine of package automata over
+// bit-packed states (sc.go). The relaxed machine (machine.go) executes the
+// TSO/PSO semantics step by step; it replays witnesses and drives the
+// bounded oracle (oracle.go), which enumerates relaxed computations and looks
+// for happens-before cycles directly. The oracle shares no code with the
+// instrumentation, so the two can be tested against each other (DiffTest).
+//
+// Imports: the standard library and pgasrob/automata only.
+package tso

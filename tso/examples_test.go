@@ -1,0 +1,53 @@
+package tso
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+var expectRE = regexp.MustCompile(`(?m)^# expect: tso=(robust|not-robust) pso=(robust|not-robust)$`)
+
+// TestExamples checks the hand-derived verdicts written in the header of
+// every program in examples/tso, under both models, and cross-checks them
+// with the oracle where it terminates (loop-free programs).
+func TestExamples(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "examples", "tso", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples found in ../examples/tso: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := expectRE.FindSubmatch(src)
+			if m == nil {
+				t.Fatalf("no \"# expect: tso=... pso=...\" header")
+			}
+			p, err := ParseProgram(file, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, model := range []Model{TSO, PSO} {
+				want := Robust
+				if string(m[i+1]) == "not-robust" {
+					want = NotRobust
+				}
+				r := Check(p, model, Options{MaxStates: 1_000_000, Jobs: 2, All: true})
+				if r.Verdict != want {
+					t.Errorf("%v: verdict %v, want %v (%s)", model, r.Verdict, want, r.Reason)
+				}
+				if want == NotRobust && (r.Witness == nil || r.WitnessErr != nil) {
+					t.Errorf("%v: no replayed witness: %v", model, r.WitnessErr)
+				}
+				o := Oracle(p, model, OracleBudget{MaxNodes: 100_000})
+				if o.Verdict != Unknown && o.Verdict != want {
+					t.Errorf("%v: oracle says %v, header says %v", model, o.Verdict, want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,263 @@
+package tso
+
+import "fmt"
+
+// Model is the relaxed memory model a program is checked against.
+type Model int
+
+const (
+	TSO Model = iota // one FIFO store buffer per thread
+	PSO              // one FIFO buffer per thread and address (the store-atomic framework run unmodified)
+)
+
+func (m Model) String() string {
+	if m == PSO {
+		return "PSO"
+	}
+	return "TSO"
+}
+
+// ParseModel reads "tso" or "pso" (any case).
+func ParseModel(s string) (Model, error) {
+	switch s {
+	case "tso", "TSO":
+		return TSO, nil
+	case "pso", "PSO":
+		return PSO, nil
+	}
+	return TSO, fmt.Errorf("unknown memory model %q (want tso or pso)", s)
+}
+
+// Attack is the syntactic object of Definition 1 of tso-robustness-attacks.md
+// (and Section 8 of locality-singularity.md): the attacker thread, the
+// store instruction whose instance is delayed first, and the instruction
+// that is the attacker's last action before the helpers close the
+// happens-before cycle. Store and Last index Thread's transitions.
+type Attack struct {
+	Thread, Store, Last int
+}
+
+// Attacker is the shape of attacker instrumentation used.
+type Attacker int
+
+const (
+	// AttackerTSO is Fig. 5 of tso-robustness-attacks.md: any number of
+	// delayed stores kept in auxiliary addresses (x,d); the last action is
+	// a load.
+	AttackerTSO Attacker = iota
+	// AttackerLocality is Fig. 4 of locality-singularity.md: per-address
+	// delayed stores, non-delayed stores and fences, delayed fences.
+	AttackerLocality
+	// AttackerSingularity is Fig. 5 of locality-singularity.md: exactly one
+	// delayed store, kept in two registers.
+	AttackerSingularity
+)
+
+func (a Attacker) String() string {
+	return [...]string{"tso", "locality", "singularity"}[a]
+}
+
+// attackerFor picks the instrumentation: singularity holds for the
+// store-atomic framework without address-list fences, locality with them,
+// and TSO needs its own (Figure 1 of locality-singularity.md).
+func attackerFor(p *Program, m Model) Attacker {
+	switch {
+	case m == TSO:
+		return AttackerTSO
+	case p.HasFence:
+		return AttackerLocality
+	}
+	return AttackerSingularity
+}
+
+// role says what an instrumented transition does with its original
+// instruction.
+type role uint8
+
+const (
+	rExec          role = iota // run the instruction under SC
+	rHelperPre                 // H0: only while the hb flag is down
+	rHelperEnter               // H1: first action that depends on the attacker's last one
+	rHelperCopy                // H2: later actions, maintaining the access levels
+	rAttStart                  // A1: the attacking store is delayed
+	rAttLast                   // A2: the attacker's last action; raises the hb flag
+	rAttCopy                   // A3: load (buffer first), delayed store, local action
+	rAttDirect                 // A3: a store or fence that is not delayed
+	rAttFenceDelay             // A3: a delayed address-list fence
+	rHelperLock                // a helper starts a locked section after the hb flag is up
+	rHelperTent                // inside that section, an action not (yet) dependent on the attacker
+)
+
+var roleNames = [...]string{"exec", "helper", "helper-enter", "helper-hb", "attack-store", "attack-last", "attacker", "attacker-direct", "attacker-fence-delay", "helper-lock", "helper-locked"}
+
+func (r role) String() string { return roleNames[r] }
+
+// itrans is a transition of an instrumented thread. Labels 0..L-1 are the
+// original code, L..2L-1 its copy; 2L is the attacker's wait label, and
+// 2L..3L-1 a second copy for helpers (locked sections, see instrument).
+type itrans struct {
+	from, to int32
+	role     role
+	orig     int32
+}
+
+type ithread struct {
+	labels int
+	trans  []itrans
+	out    [][]int32
+}
+
+func (it *ithread) add(from, to int, r role, orig int) {
+	it.trans = append(it.trans, itrans{from: int32(from), to: int32(to), role: r, orig: int32(orig)})
+}
+
+func (it *ithread) index() {
+	it.out = make([][]int32, it.labels)
+	for i, t := range it.trans {
+		it.out[t.from] = append(it.out[t.from], int32(i))
+	}
+}
+
+// plainThreads is the program itself under SC.
+func plainThreads(p *Program) []ithread {
+	out := make([]ithread, len(p.Threads))
+	for i, th := range p.Threads {
+		it := ithread{labels: len(th.Labels)}
+		for k, t := range th.Trans {
+			it.add(t.From, t.To, rExec, k)
+		}
+		it.index()
+		out[i] = it
+	}
+	return out
+}
+
+// instrument builds the program P_A of an attack: the attacker of the given
+// shape and every other thread as a helper (Fig. 7 of
+// tso-robustness-attacks.md, Fig. 6 of locality-singularity.md). Goal
+// detection (Eq. (13) of the first paper, "wait" of the second) is the
+// accepting predicate of the SC system rather than extra instructions, so it
+// adds no states.
+func instrument(p *Program, a Attack, shape Attacker) []ithread {
+	out := make([]ithread, len(p.Threads))
+	for ti, th := range p.Threads {
+		L := len(th.Labels)
+		it := ithread{labels: 2*L + 1}
+		if ti != a.Thread {
+			// A locked section is one atomic action: it cannot be split
+			// around the attacker's last action, so after the hb flag is
+			// up it may run as a whole as soon as one of its accesses
+			// depends on that action. Until then the helper runs in the
+			// second copy (T..) without raising access levels, and it
+			// may not unlock there. The papers leave locks out ("straight
+			// forward to add"); the random differential tests against
+			// the oracle found that the plain H0/H1 rules miss such
+			// violations.
+			it.labels = 3 * L
+			T := 2 * L
+			for k, t := range th.Trans {
+				it.add(t.From, t.To, rHelperPre, k)
+				if t.Op == OpRead || t.Op == OpWrite {
+					it.add(t.From, L+t.To, rHelperEnter, k)
+					it.add(T+t.From, L+t.To, rHelperEnter, k)
+				}
+				it.add(L+t.From, L+t.To, rHelperCopy, k)
+				switch t.Op {
+				case OpLock:
+					it.add(t.From, T+t.To, rHelperLock, k)
+				case OpUnlock:
+				default:
+					it.add(T+t.From, T+t.To, rHelperTent, k)
+				}
+			}
+			it.index()
+			out[ti] = it
+			continue
+		}
+		for k, t := range th.Trans {
+			it.add(t.From, t.To, rExec, k)
+		}
+		st, last := th.Trans[a.Store], th.Trans[a.Last]
+		it.add(st.From, L+st.To, rAttStart, a.Store)
+		it.add(L+last.From, 2*L, rAttLast, a.Last)
+		for k, t := range th.Trans {
+			from, to := L+t.From, L+t.To
+			switch t.Op {
+			case OpRead, OpLocal, OpCheck, OpNoop:
+				it.add(from, to, rAttCopy, k)
+			case OpWrite:
+				if shape != AttackerSingularity {
+					it.add(from, to, rAttCopy, k)
+				}
+				if shape != AttackerTSO {
+					it.add(from, to, rAttDirect, k)
+				}
+			case OpFence:
+				switch shape {
+				case AttackerTSO:
+					// Under TSO the one FIFO buffer already orders every
+					// store, so an address-list fence constrains nothing.
+					it.add(from, to, rAttCopy, k)
+				case AttackerLocality:
+					it.add(from, to, rAttFenceDelay, k)
+					it.add(from, to, rAttDirect, k)
+				}
+			}
+			// mfence, sfence, lock and unlock need an empty buffer: they
+			// cannot be executed while the attacking store is delayed.
+		}
+		it.index()
+		out[ti] = it
+	}
+	return out
+}
+
+// fenceFree[q] is the set of labels reachable from q by transitions a
+// delayed store can cross.
+func fenceFree(th *Thread) [][]bool {
+	n := len(th.Labels)
+	reach := make([][]bool, n)
+	for q := 0; q < n; q++ {
+		r := make([]bool, n)
+		r[q] = true
+		stack := []int{q}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, ti := range th.Out[x] {
+				t := th.Trans[ti]
+				if t.Op.IsFull() || r[t.To] {
+					continue
+				}
+				r[t.To] = true
+				stack = append(stack, t.To)
+			}
+		}
+		reach[q] = r
+	}
+	return reach
+}
+
+// Attacks enumerates the attacks of a program for a model, and reports for
+// each whether the cheap syntactic check refutes it: no path from the
+// store's target to the last instruction avoids mfence, sfence, lock and
+// unlock (the NR1 column of the TSO paper's Table 2). Under TSO the last
+// instruction is a load; under PSO a load or a store.
+func Attacks(p *Program, m Model) (attacks []Attack, refuted []bool) {
+	for ti, th := range p.Threads {
+		reach := fenceFree(th)
+		for si, st := range th.Trans {
+			if st.Op != OpWrite {
+				continue
+			}
+			for li, lt := range th.Trans {
+				if lt.Op != OpRead && (m == TSO || lt.Op != OpWrite) {
+					continue
+				}
+				attacks = append(attacks, Attack{Thread: ti, Store: si, Last: li})
+				refuted = append(refuted, !reach[st.To][lt.From])
+			}
+		}
+	}
+	return attacks, refuted
+}

@@ -1,0 +1,392 @@
+package tso
+
+import (
+	"fmt"
+
+	"pgasrob/automata"
+)
+
+// Access levels of the auxiliary addresses (x,hb), ordered as in Section
+// 5.2 of tso-robustness-attacks.md: no access < load access < store access.
+const (
+	lvNone  = 0
+	lvLoad  = 1
+	lvStore = 2
+)
+
+// scSystem runs a (possibly instrumented) program under SC as an
+// automata.System. A state packs, per thread, the control label and the
+// live registers; per cell the memory value; and for instrumented programs
+// the auxiliary addresses of the papers: the buffered value (x,d) with its
+// "set" bit, the access level (x,hb), the flag hb, the attacker's registers
+// r_stA (a cell), r_delayval and r_fence, and the owner of the lock.
+type scSystem struct {
+	p       *Program
+	threads []ithread
+	shape   Attacker
+	attack  bool
+	vbits   int
+	live    [][][]bool // live[t][label][reg]
+
+	pc     []automata.Field
+	regs   [][]automata.Field
+	mem    []automata.Field
+	bufSet []automata.Field
+	bufVal []automata.Field
+	level  []automata.Field
+	hb     automata.Field
+	lock   automata.Field
+	stAddr automata.Field
+	delay  automata.Field
+	rFence automata.Field
+	width  int
+
+	// Trouble found while exploring: a value that does not fit vbits, or
+	// an address outside the memory. Either makes an empty answer unsound.
+	overflow bool
+	badAddr  string
+
+	buf     automata.State
+	scratch []int64
+}
+
+func newSCSystem(p *Program, threads []ithread, shape Attacker, attack bool, vbits int) *scSystem {
+	s := &scSystem{p: p, threads: threads, shape: shape, attack: attack, vbits: vbits}
+	var l automata.Layout
+	for ti, th := range p.Threads {
+		s.pc = append(s.pc, l.Field(automata.BitsFor(threads[ti].labels)))
+		s.regs = append(s.regs, l.Fields(len(th.Regs), vbits))
+		s.live = append(s.live, liveRegs(th, threads[ti].labels, attack && threads[ti].labels == 2*len(th.Labels)+1))
+	}
+	nc := len(p.Cells)
+	s.mem = l.Fields(nc, vbits)
+	if attack {
+		if shape != AttackerSingularity {
+			s.bufSet = l.Fields(nc, 1)
+			s.bufVal = l.Fields(nc, vbits)
+		}
+		s.level = l.Fields(nc, 2)
+		s.hb = l.Field(1)
+		s.stAddr = l.Field(automata.BitsFor(nc))
+		if shape == AttackerSingularity {
+			s.delay = l.Field(vbits)
+		}
+		if shape == AttackerLocality {
+			s.rFence = l.Field(1)
+		}
+	}
+	s.lock = l.Field(automata.BitsFor(len(p.Threads) + 1))
+	s.width = l.Words()
+	s.buf = make(automata.State, s.width)
+	max := 0
+	for _, th := range p.Threads {
+		if len(th.Regs) > max {
+			max = len(th.Regs)
+		}
+	}
+	s.scratch = make([]int64, max)
+	return s
+}
+
+// liveRegs is the classic backward liveness analysis on a thread's control
+// flow, extended to the instrumented labels: a copy label has the liveness
+// of its original, the attacker's wait label has none. Clearing dead registers keeps
+// states that differ only in values nobody reads from being told apart.
+func liveRegs(th *Thread, labels int, attacker bool) [][]bool {
+	L := len(th.Labels)
+	live := make([][]bool, L)
+	for q := range live {
+		live[q] = make([]bool, len(th.Regs))
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, t := range th.Trans {
+			for r := range th.Regs {
+				if live[t.From][r] {
+					continue
+				}
+				used := false
+				for _, e := range []*Expr{t.Addr, t.Val} {
+					if e != nil && e.UsesReg(r) {
+						used = true
+					}
+				}
+				for _, e := range t.Addrs {
+					if e.UsesReg(r) {
+						used = true
+					}
+				}
+				if used || (live[t.To][r] && t.Reg != r) {
+					live[t.From][r] = true
+					changed = true
+				}
+			}
+		}
+	}
+	out := make([][]bool, labels)
+	for q := 0; q < labels; q++ {
+		if !attacker || q < 2*L {
+			out[q] = live[q%L]
+		} else {
+			out[q] = make([]bool, len(th.Regs))
+		}
+	}
+	return out
+}
+
+func (s *scSystem) Width() int { return s.width }
+
+func (s *scSystem) Initial(emit func(automata.State)) {
+	st := make(automata.State, s.width)
+	for ti, th := range s.p.Threads {
+		s.pc[ti].Set(st, uint64(th.Init))
+	}
+	emit(st)
+}
+
+func (s *scSystem) Accepting(st automata.State) bool {
+	// A helper inside a locked section would keep the delayed stores from
+	// reaching memory, so the cycle is only complete once the lock is free.
+	if !s.attack || s.hb.Get(st) == 0 || s.lock.Get(st) != 0 {
+		return false
+	}
+	return s.level[s.stAddr.Get(st)].Get(st) != lvNone
+}
+
+// Labels of the SC system name the thread and the instrumented transition.
+func scLabel(thread, trans int) automata.Label {
+	return automata.Label(thread)<<32 | automata.Label(trans)
+}
+
+func splitLabel(l automata.Label) (thread, trans int) { return int(l >> 32), int(l & 0xffffffff) }
+
+func (s *scSystem) Successors(st automata.State, emit func(automata.Label, automata.State)) {
+	owner := int(s.lock.Get(st)) - 1
+	for ti := range s.threads {
+		if owner >= 0 && owner != ti {
+			continue
+		}
+		q := int(s.pc[ti].Get(st))
+		regs := s.scratch[:len(s.regs[ti])]
+		for r, f := range s.regs[ti] {
+			regs[r] = s.get(f, st)
+		}
+		for _, k := range s.threads[ti].out[q] {
+			it := &s.threads[ti].trans[k]
+			copy(s.buf, st)
+			if !s.exec(ti, it, regs) {
+				continue
+			}
+			s.pc[ti].Set(s.buf, uint64(it.to))
+			live := s.live[ti][it.to]
+			for r, f := range s.regs[ti] {
+				if !live[r] {
+					f.Set(s.buf, 0)
+				}
+			}
+			emit(scLabel(ti, int(k)), s.buf)
+		}
+	}
+}
+
+func (s *scSystem) get(f automata.Field, st automata.State) int64 {
+	v := f.Get(st)
+	sh := 64 - uint(s.vbits)
+	return int64(v<<sh) >> sh
+}
+
+// put stores v into field f of the successor, or records an overflow.
+func (s *scSystem) put(f automata.Field, v int64) bool {
+	lim := int64(1) << uint(s.vbits-1)
+	if v < -lim || v >= lim {
+		s.overflow = true
+		return false
+	}
+	f.Set(s.buf, uint64(v))
+	return true
+}
+
+func (s *scSystem) cell(e *Expr, regs []int64) (int, bool) {
+	a := e.Eval(regs)
+	c, ok := s.p.CellOf(a)
+	if !ok && s.badAddr == "" {
+		s.badAddr = fmt.Sprintf("%v: address %d is outside the memory", e.Pos, a)
+	}
+	return c, ok
+}
+
+// plain executes an original instruction under SC on s.buf.
+func (s *scSystem) plain(ti int, t *Trans, regs []int64) bool {
+	switch t.Op {
+	case OpRead:
+		c, ok := s.cell(t.Addr, regs)
+		return ok && s.put(s.regs[ti][t.Reg], s.get(s.mem[c], s.buf))
+	case OpWrite:
+		c, ok := s.cell(t.Addr, regs)
+		return ok && s.put(s.mem[c], t.Val.Eval(regs))
+	case OpLocal:
+		return s.put(s.regs[ti][t.Reg], t.Val.Eval(regs))
+	case OpCheck:
+		return t.Val.Eval(regs) != 0
+	case OpLock:
+		if s.lock.Get(s.buf) != 0 {
+			return false
+		}
+		s.lock.Set(s.buf, uint64(ti+1))
+	case OpUnlock:
+		if s.lock.Get(s.buf) != uint64(ti+1) {
+			return false
+		}
+		s.lock.Set(s.buf, 0)
+	case OpFence:
+		for _, e := range t.Addrs {
+			if _, ok := s.cell(e, regs); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (s *scSystem) exec(ti int, it *itrans, regs []int64) bool {
+	t := &s.p.Threads[ti].Trans[it.orig]
+	b := s.buf
+	switch it.role {
+	case rExec:
+		return s.plain(ti, t, regs)
+	case rHelperPre:
+		return s.hb.Get(b) == 0 && s.plain(ti, t, regs)
+	case rHelperLock:
+		return s.hb.Get(b) != 0 && s.plain(ti, t, regs)
+	case rHelperTent:
+		if t.Op == OpRead || t.Op == OpWrite {
+			c, ok := s.cell(t.Addr, regs)
+			if !ok {
+				return false
+			}
+			lv := s.level[c].Get(b)
+			if t.Op == OpRead && lv == lvStore || t.Op == OpWrite && lv >= lvLoad {
+				return false // dependent: rHelperEnter takes it
+			}
+		}
+		return s.plain(ti, t, regs)
+	case rHelperEnter, rHelperCopy:
+		c := -1
+		if t.Op == OpRead || t.Op == OpWrite {
+			var ok bool
+			if c, ok = s.cell(t.Addr, regs); !ok {
+				return false
+			}
+		}
+		lv := -1
+		if c >= 0 {
+			lv = int(s.level[c].Get(b))
+		}
+		if it.role == rHelperEnter {
+			if t.Op == OpRead && lv != lvStore || t.Op == OpWrite && lv < lvLoad {
+				return false
+			}
+		}
+		if !s.plain(ti, t, regs) {
+			return false
+		}
+		switch {
+		case t.Op == OpWrite:
+			s.level[c].Set(b, lvStore)
+		case t.Op == OpRead && lv < lvLoad:
+			s.level[c].Set(b, lvLoad)
+		}
+		return true
+	case rAttStart:
+		c, ok := s.cell(t.Addr, regs)
+		if !ok {
+			return false
+		}
+		s.stAddr.Set(b, uint64(c))
+		v := t.Val.Eval(regs)
+		if s.shape == AttackerSingularity {
+			return s.put(s.delay, v)
+		}
+		s.bufSet[c].Set(b, 1)
+		return s.put(s.bufVal[c], v)
+	case rAttLast:
+		c, ok := s.cell(t.Addr, regs)
+		if !ok || !s.notBuffered(c) {
+			return false
+		}
+		if t.Op == OpWrite {
+			if s.shape == AttackerLocality && s.rFence.Get(b) != 0 {
+				return false
+			}
+			if !s.put(s.mem[c], t.Val.Eval(regs)) {
+				return false
+			}
+			s.level[c].Set(b, lvStore)
+		} else {
+			s.level[c].Set(b, lvLoad)
+		}
+		s.hb.Set(b, 1)
+		return true
+	case rAttCopy:
+		switch t.Op {
+		case OpRead:
+			c, ok := s.cell(t.Addr, regs)
+			if !ok {
+				return false
+			}
+			var v int64
+			switch {
+			case s.shape == AttackerSingularity && int(s.stAddr.Get(b)) == c:
+				v = s.get(s.delay, b)
+			case s.shape != AttackerSingularity && s.bufSet[c].Get(b) != 0:
+				v = s.get(s.bufVal[c], b)
+			default:
+				v = s.get(s.mem[c], b)
+			}
+			return s.put(s.regs[ti][t.Reg], v)
+		case OpWrite:
+			c, ok := s.cell(t.Addr, regs)
+			if !ok {
+				return false
+			}
+			s.bufSet[c].Set(b, 1)
+			return s.put(s.bufVal[c], t.Val.Eval(regs))
+		}
+		return s.plain(ti, t, regs)
+	case rAttDirect:
+		if t.Op == OpFence {
+			for _, e := range t.Addrs {
+				c, ok := s.cell(e, regs)
+				if !ok || s.bufSet[c].Get(b) != 0 {
+					return false
+				}
+			}
+			return true
+		}
+		c, ok := s.cell(t.Addr, regs)
+		if !ok || !s.notBuffered(c) {
+			return false
+		}
+		if s.shape == AttackerLocality && s.rFence.Get(b) != 0 {
+			return false
+		}
+		return s.put(s.mem[c], t.Val.Eval(regs))
+	case rAttFenceDelay:
+		for _, e := range t.Addrs {
+			if _, ok := s.cell(e, regs); !ok {
+				return false
+			}
+		}
+		s.rFence.Set(b, 1)
+		return true
+	}
+	return false
+}
+
+// notBuffered reports that the attacker holds no delayed store to cell c.
+func (s *scSystem) notBuffered(c int) bool {
+	if s.shape == AttackerSingularity {
+		return int(s.stAddr.Get(s.buf)) != c
+	}
+	return s.bufSet[c].Get(s.buf) == 0
+}

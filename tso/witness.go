@@ -1,0 +1,266 @@
+package tso
+
+import (
+	"fmt"
+	"strings"
+)
+
+// StepKind is the kind of a step of a relaxed computation.
+type StepKind uint8
+
+const (
+	StepExec    StepKind = iota // an instruction (for a store: its issue)
+	StepAdvance                 // PSO: a store moves to the all-addresses buffer
+	StepFlush                   // a buffered store (or fence) reaches memory
+)
+
+// Step of a relaxed computation, as replayed on the Machine.
+type Step struct {
+	Kind    StepKind
+	Thread  int
+	Trans   int  // StepExec
+	Cell    int  // StepAdvance
+	Event   int  // the load or store event the step created or landed, -1 if none
+	Delayed bool // a store issued now but reaching memory after later actions of its thread
+}
+
+// Witness is a relaxed computation of the original program whose
+// happens-before relation is cyclic, found through an attack.
+type Witness struct {
+	Attack Attack
+	Model  Model
+	Steps  []Step
+	Events []Event
+	Cycle  []Edge // edge by edge, recomputed from the replay
+	// StoreEvent is the attacking (first delayed) store, LastEvent the
+	// attacker's last action.
+	StoreEvent, LastEvent int
+}
+
+// BuildWitness turns the SC path of a feasible attack's instrumentation
+// into a relaxed computation of the original program (Theorem 2 of
+// tso-robustness-attacks.md read backwards), replays it on the Machine and
+// recomputes happens-before. Any mismatch is an error: the instrumentation
+// and the semantics disagree, which is an internal error, not a verdict.
+func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
+	if ar.Outcome != Feasible || ar.sys == nil {
+		return nil, fmt.Errorf("attack is not feasible")
+	}
+	w := &Witness{Attack: ar.Attack, Model: m, StoreEvent: -1, LastEvent: -1}
+	mc := NewMachine(p, m)
+	do := func(s Step) error {
+		var err error
+		before := len(mc.Events)
+		switch s.Kind {
+		case StepExec:
+			err = mc.Exec(s.Thread, s.Trans)
+		case StepAdvance:
+			err = mc.Advance(s.Thread, s.Cell)
+		case StepFlush:
+			var head int
+			if len(mc.all[s.Thread]) > 0 {
+				head = mc.all[s.Thread][0].ev
+			}
+			err = mc.Flush(s.Thread)
+			s.Event = head
+		}
+		if err != nil {
+			return fmt.Errorf("witness replay, step %d: %v", len(w.Steps)+1, err)
+		}
+		if s.Kind == StepExec {
+			s.Event = -1
+			if len(mc.Events) > before {
+				s.Event = before
+			}
+		}
+		w.Steps = append(w.Steps, s)
+		return nil
+	}
+	// land issues the store just executed by t and lets it reach memory at
+	// once, as SC would.
+	land := func(t int) error {
+		if m == PSO {
+			c := mc.Events[len(mc.Events)-1].Cell
+			if err := do(Step{Kind: StepAdvance, Thread: t, Cell: c, Event: -1}); err != nil {
+				return err
+			}
+		}
+		return do(Step{Kind: StepFlush, Thread: t})
+	}
+	a := ar.Attack
+	for _, st := range ar.path[1:] {
+		t, k := splitLabel(st.Label)
+		it := ar.sys.threads[t].trans[k]
+		orig := int(it.orig)
+		op := p.Threads[t].Trans[orig].Op
+		exec := Step{Kind: StepExec, Thread: t, Trans: orig}
+		switch it.role {
+		case rExec, rHelperPre, rHelperEnter, rHelperCopy, rHelperLock, rHelperTent:
+			if err := do(exec); err != nil {
+				return nil, err
+			}
+			switch {
+			case op == OpWrite:
+				if err := land(t); err != nil {
+					return nil, err
+				}
+			case op == OpFence && m == PSO:
+				// Under SC a fence leaves the buffer at once.
+				if err := do(Step{Kind: StepFlush, Thread: t}); err != nil {
+					return nil, err
+				}
+			}
+		case rAttStart, rAttCopy:
+			exec.Delayed = op == OpWrite
+			if err := do(exec); err != nil {
+				return nil, err
+			}
+			if it.role == rAttStart {
+				w.StoreEvent = w.Steps[len(w.Steps)-1].Event
+			}
+		case rAttDirect, rAttLast:
+			if err := do(exec); err != nil {
+				return nil, err
+			}
+			if it.role == rAttLast {
+				w.LastEvent = w.Steps[len(w.Steps)-1].Event
+			}
+			switch {
+			case op == OpWrite:
+				if err := land(t); err != nil {
+					return nil, err
+				}
+			case op == OpFence && m == PSO:
+				if err := do(Step{Kind: StepFlush, Thread: t}); err != nil {
+					return nil, err
+				}
+			}
+		case rAttFenceDelay:
+			// The fence waits in the all-addresses buffer behind the
+			// delayed stores to its addresses, which must move there first.
+			tr := p.Threads[t].Trans[orig]
+			for _, e := range tr.Addrs {
+				c, err := mc.cell(e, t)
+				if err != nil {
+					return nil, err
+				}
+				for len(mc.per[t][c]) > 0 {
+					if err := do(Step{Kind: StepAdvance, Thread: t, Cell: c, Event: -1}); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if err := do(exec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// τ4: the delayed stores reach memory, oldest first.
+	for t := range p.Threads {
+		for !mc.Empty(t) {
+			if len(mc.all[t]) == 0 {
+				best := -1
+				for c, q := range mc.per[t] {
+					if len(q) > 0 && (best < 0 || q[0].ev < mc.per[t][best][0].ev) {
+						best = c
+					}
+				}
+				if err := do(Step{Kind: StepAdvance, Thread: t, Cell: best, Event: -1}); err != nil {
+					return nil, err
+				}
+			}
+			if err := do(Step{Kind: StepFlush, Thread: t}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	w.Events = mc.Events
+	if w.StoreEvent < 0 || w.LastEvent < 0 {
+		return nil, fmt.Errorf("witness replay: the path does not contain the attack")
+	}
+	if se := w.Events[w.StoreEvent]; se.Thread != a.Thread || se.Trans != a.Store || se.Kind != EvStore {
+		return nil, fmt.Errorf("witness replay: the delayed store is not the attack's store")
+	}
+	if le := w.Events[w.LastEvent]; le.Thread != a.Thread || le.Trans != a.Last {
+		return nil, fmt.Errorf("witness replay: the last action is not the attack's")
+	}
+	if w.Events[w.StoreEvent].Land < 0 {
+		return nil, fmt.Errorf("witness replay: the delayed store never reached memory")
+	}
+	w.Cycle = FindCycle(len(w.Events), HappensBefore(w.Events), w.StoreEvent)
+	if w.Cycle == nil {
+		return nil, fmt.Errorf("witness replay: the computation's happens-before relation is acyclic")
+	}
+	return w, nil
+}
+
+// DescribeEvent prints an event with names from the program.
+func (p *Program) DescribeEvent(e Event) string {
+	th := p.Threads[e.Thread]
+	t := th.Trans[e.Trans]
+	addr := p.Cells[e.Cell]
+	if e.Kind == EvLoad {
+		from := "initial value"
+		if e.Src >= 0 {
+			from = "a store"
+		}
+		if e.Early {
+			from = "own buffer"
+		}
+		return fmt.Sprintf("%s: ld [%d] = %d (%s)  %s->%s %s", th.Name, addr, e.Val, from, th.Labels[t.From], th.Labels[t.To], t.Text)
+	}
+	return fmt.Sprintf("%s: st [%d] := %d  %s->%s %s", th.Name, addr, e.Val, th.Labels[t.From], th.Labels[t.To], t.Text)
+}
+
+// Format prints the witness: the attack, the computation with issue and
+// store actions (delayed stores marked), and the cycle edge by edge.
+func (w *Witness) Format(p *Program) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "attack: %s\n", p.AttackString(w.Attack))
+	fmt.Fprintf(&b, "relaxed computation (%s):\n", w.Model)
+	for i, s := range w.Steps {
+		th := p.Threads[s.Thread]
+		switch s.Kind {
+		case StepExec:
+			t := th.Trans[s.Trans]
+			what := "   "
+			switch {
+			case t.Op == OpWrite:
+				what = "isu"
+			case t.Op == OpRead:
+				what = "ld "
+			}
+			line := fmt.Sprintf("%s %s %s->%s %s", th.Name, what, th.Labels[t.From], th.Labels[t.To], t.Text)
+			if t.Op == OpRead {
+				line += fmt.Sprintf("  = %d", w.Events[s.Event].Val)
+			}
+			if s.Event == w.StoreEvent {
+				line += "   <- attacking store, delayed"
+			} else if s.Delayed {
+				line += "   <- delayed"
+			}
+			if s.Event == w.LastEvent && s.Event >= 0 {
+				line += "   <- attacker's last action"
+			}
+			fmt.Fprintf(&b, "  %3d  %s\n", i+1, line)
+		case StepAdvance:
+			fmt.Fprintf(&b, "  %3d  %s adv [%d] to the all-addresses buffer\n", i+1, th.Name, p.Cells[s.Cell])
+		case StepFlush:
+			if s.Event < 0 || s.Event >= len(w.Events) || w.Events[s.Event].Kind != EvStore || w.Events[s.Event].Thread != s.Thread {
+				fmt.Fprintf(&b, "  %3d  %s fence leaves the buffer\n", i+1, th.Name)
+				continue
+			}
+			e := w.Events[s.Event]
+			mark := ""
+			if s.Event == w.StoreEvent {
+				mark = "   <- attacking store reaches memory"
+			}
+			fmt.Fprintf(&b, "  %3d  %s st  [%d] := %d%s\n", i+1, th.Name, p.Cells[e.Cell], e.Val, mark)
+		}
+	}
+	fmt.Fprintf(&b, "happens-before cycle:\n")
+	for _, e := range w.Cycle {
+		fmt.Fprintf(&b, "  %-50s --%s--> %s\n", p.DescribeEvent(w.Events[e.From]), e.Kind, p.DescribeEvent(w.Events[e.To]))
+	}
+	return b.String()
+}
