@@ -39,7 +39,7 @@ type Options struct {
 	// NoSymmetry checks every cycle type even when the program is
 	// invariant under a renaming of ranks (symmetry.go).
 	NoSymmetry bool
-	Only       []CycleType   // check only these cycle types
+	Only       []CycleType // check only these cycle types
 	Context    context.Context
 	// Progress is called from the searching goroutines (serialise it
 	// yourself) with the total visited states so far and the number of

@@ -22,12 +22,12 @@ type product struct {
 	// While a move's marks are chosen, level[i] is the tracker after its
 	// first i events: it points either to buf[i] or, when event i-1
 	// changed nothing, to the level before (copy on write).
-	buf   []tracker
-	level []*tracker
-	mv    *normalform.Move // the move being marked
-	f     func(mv *normalform.Move, marks []normalform.Mark, t automata.State)
-	stepF func(i int, mk normalform.Mark) bool
-	emitF func(marks []normalform.Mark, mu []normalform.Mu)
+	buf       []tracker
+	level     []*tracker
+	mv        *normalform.Move // the move being marked
+	f         func(mv *normalform.Move, marks []normalform.Mark, t automata.State)
+	stepF     func(i int, mk normalform.Mark) bool
+	emitF     func(marks []normalform.Mark, mu []normalform.Mu)
 	muBuf     []normalform.Mu
 	marker    normalform.Marker
 	target    automata.State
