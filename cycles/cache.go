@@ -31,7 +31,7 @@ func newMoveCache(y *normalform.Y, maxBytes int64) (*moveCache, error) {
 		return &moveCache{y: y}, nil
 	}
 	c, err := ristretto.NewCache(&ristretto.Config[uint64, *moveEntry]{
-		NumCounters: max(maxBytes/32, 1024), // about ten counters per expected entry
+		NumCounters: max(maxBytes/64, 1024), // entries cost ~600 bytes: about ten counters per entry
 		MaxCost:     maxBytes,
 		BufferItems: 64,
 	})

@@ -91,6 +91,10 @@ type Result struct {
 	Reason    string // for Unknown: which budget ran out
 }
 
+// DefaultCacheBytes bounds the shared move cache when Options.CacheBytes is
+// zero.
+const DefaultCacheBytes = 256 << 20
+
 // ErrInternal marks failures of the procedure itself, such as a witness
 // that does not replay.
 var ErrInternal = errors.New("internal error")
@@ -142,7 +146,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	}
 	cacheBytes := opt.CacheBytes
 	if cacheBytes == 0 {
-		cacheBytes = maxBytes / 4
+		cacheBytes = min(maxBytes/8, DefaultCacheBytes)
 	}
 	cache, err := newMoveCache(y, cacheBytes)
 	if err != nil {

@@ -35,6 +35,9 @@ type Y struct {
 	barIdx []int // transitions that are barriers
 	live   liveness
 	future *Future
+	// keepDead disables forgetDead (for the test that shows it does not
+	// change the language).
+	keepDead bool
 }
 
 // New lays out the states of Y(P,N).
@@ -134,7 +137,9 @@ func (y *Y) Moves(s automata.State) (moves []Move, errs []error) {
 	}
 	moves = append(moves, y.barriers(s)...)
 	for i := range moves {
-		y.forgetDead(moves[i].Target)
+		if !y.keepDead {
+			y.forgetDead(moves[i].Target)
+		}
 	}
 	return moves, errs
 }

@@ -1,0 +1,180 @@
+package automata
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// grid is a test system: states (x, y) in 0..size-1, moves +1 in x or y,
+// accepting at the goal (or nowhere when goal < 0).
+type grid struct {
+	size, goal int
+	layout     Layout
+	x, y       Field
+}
+
+func newGrid(size, goal int) *grid {
+	g := &grid{size: size, goal: goal}
+	g.x = g.layout.Field(BitsFor(size))
+	g.y = g.layout.Field(BitsFor(size))
+	return g
+}
+
+func (g *grid) Width() int { return g.layout.Words() }
+func (g *grid) Initial(emit func(State)) {
+	emit(make(State, g.Width()))
+}
+func (g *grid) Successors(s State, emit func(Label, State)) {
+	t := make(State, len(s))
+	for l, f := range []Field{g.x, g.y} {
+		if v := f.Get(s); v+1 < uint64(g.size) {
+			copy(t, s)
+			f.Set(t, v+1)
+			emit(Label(l), t)
+		}
+	}
+}
+func (g *grid) Accepting(s State) bool {
+	return g.goal >= 0 && int(g.x.Get(s)) == g.goal && int(g.y.Get(s)) == g.goal
+}
+
+func TestSearchFindsShortestPath(t *testing.T) {
+	g := newGrid(10, 4)
+	r := Search(g, Options{})
+	if r.Outcome != NonEmpty {
+		t.Fatalf("outcome %v, want non-empty", r.Outcome)
+	}
+	// Breadth-first: the path has exactly 8 moves (4 in x, 4 in y).
+	if len(r.Path) != 9 {
+		t.Fatalf("path of %d states, want 9", len(r.Path))
+	}
+	xs := 0
+	for _, st := range r.Path[1:] {
+		if st.Label == 0 {
+			xs++
+		}
+	}
+	if xs != 4 {
+		t.Errorf("%d moves in x, want 4", xs)
+	}
+	last := r.Path[len(r.Path)-1].State
+	if !g.Accepting(last) {
+		t.Error("path does not end in an accepting state")
+	}
+}
+
+func TestSearchEmptyVisitsEverything(t *testing.T) {
+	g := newGrid(12, -1)
+	r := Search(g, Options{})
+	if r.Outcome != Empty {
+		t.Fatalf("outcome %v, want empty", r.Outcome)
+	}
+	if r.Stats.States != 144 {
+		t.Errorf("visited %d states, want 144", r.Stats.States)
+	}
+	if r.Stats.Transitions != 2*11*12 {
+		t.Errorf("followed %d transitions, want %d", r.Stats.Transitions, 2*11*12)
+	}
+}
+
+func TestSearchBudgets(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		name string
+		opt  Options
+		want string
+	}{
+		{"states", Options{Budget: Budget{MaxStates: 50}}, "state budget"},
+		{"memory", Options{Budget: Budget{MaxBytes: 1}}, "memory budget"},
+		{"cancel", Options{Context: ctx}, "cancelled"},
+		{"time", Options{Budget: Budget{Timeout: time.Nanosecond}}, "time budget"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := Search(newGrid(200, -1), c.opt)
+			if r.Outcome != Unknown || !strings.Contains(r.Reason, c.want) {
+				t.Fatalf("got %v (%q), want unknown with %q", r.Outcome, r.Reason, c.want)
+			}
+			if r.Stats.States == 0 {
+				t.Error("no statistics for an unknown outcome")
+			}
+		})
+	}
+}
+
+func TestSearchProgress(t *testing.T) {
+	calls := 0
+	Search(newGrid(100, -1), Options{ProgressEvery: 1000, Progress: func(s Stats) {
+		calls++
+		if s.States == 0 {
+			t.Error("progress without states")
+		}
+	}})
+	if calls != 10 {
+		t.Errorf("%d progress reports for 10000 states every 1000, want 10", calls)
+	}
+}
+
+func TestLayout(t *testing.T) {
+	var l Layout
+	a := l.Field(3)
+	b := l.Field(62) // does not fit after a: starts word 2
+	// c fits after b in word 2; Align puts d in word 3.
+	c := l.Field(1)
+	l.Align()
+	d := l.Field(64)
+	if l.Words() != 3 {
+		t.Fatalf("%d words, want 3", l.Words())
+	}
+	s := make(State, l.Words())
+	a.Set(s, 5)
+	b.Set(s, 1<<61|7)
+	c.Set(s, 1)
+	d.Set(s, ^uint64(0))
+	if a.Get(s) != 5 || b.Get(s) != 1<<61|7 || c.Get(s) != 1 || d.Get(s) != ^uint64(0) {
+		t.Fatalf("fields interfere: %d %d %d %d", a.Get(s), b.Get(s), c.Get(s), d.Get(s))
+	}
+	a.Set(s, 2)
+	if b.Get(s) != 1<<61|7 || a.Get(s) != 2 {
+		t.Fatal("Set disturbed a neighbour")
+	}
+	for n, want := range map[int]int{0: 1, 1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 256: 8, 257: 9} {
+		if got := BitsFor(n); got != want {
+			t.Errorf("BitsFor(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+// TestStoreGrows checks the visited set across many resizes against a map.
+func TestStoreGrows(t *testing.T) {
+	st := newStore(2)
+	seen := map[[2]uint64]int{}
+	for i := 0; i < 50000; i++ {
+		k := [2]uint64{uint64(i * 7919 % 20011), uint64(i % 3)}
+		idx, fresh := st.insert(State(k[:]), noParent)
+		if j, ok := seen[k]; ok {
+			if fresh || idx != j {
+				t.Fatalf("state %v inserted twice (%d, %d)", k, idx, j)
+			}
+		} else {
+			if !fresh {
+				t.Fatalf("new state %v reported as known", k)
+			}
+			seen[k] = idx
+		}
+	}
+	if st.len() != len(seen) {
+		t.Fatalf("store has %d states, map %d", st.len(), len(seen))
+	}
+}
+
+// BenchmarkSearch measures the engine alone on a grid of 1M states.
+func BenchmarkSearch(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		r := Search(newGrid(1000, -1), Options{})
+		b.ReportMetric(r.Stats.StatesPerSecond(), "states/s")
+		b.ReportMetric(r.Stats.BytesPerState(), "B/state")
+	}
+}

@@ -1,0 +1,92 @@
+package cycles
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pgasrob/pgas"
+)
+
+// The ring family of issue 2: every rank copies x into y of its right
+// neighbour, meets the others at a barrier and reads y. examples/1to1.pgas
+// is not robust (the barrier does not wait for the write);
+// examples/1to1-fixed.pgas waits for the write first and is robust. N is a
+// parameter of the decision, so one program gives the whole family.
+//
+//	go test ./cycles -run '^$' -bench Ring -benchtime 1x
+//
+// Each benchmark reports the states explored, states per second, bytes per
+// visited state, the hit rate of the shared move cache and the peak
+// resident memory of the process (VmHWM; run one N per process for a
+// per-N figure).
+func BenchmarkRing(b *testing.B) {
+	for _, prog := range []string{"1to1", "1to1-fixed"} {
+		for n := 2; n <= 6; n++ {
+			b.Run(fmt.Sprintf("%s/N=%d", prog, n), func(b *testing.B) {
+				if n >= 5 && os.Getenv("PGASROB_BENCH_BIG") == "" {
+					b.Skip("N >= 5 takes minutes; set PGASROB_BENCH_BIG=1")
+				}
+				benchDecide(b, "../examples/"+prog+".pgas", n, Options{})
+			})
+		}
+	}
+}
+
+// BenchmarkRingVariants compares, in one run, the shared move cache and the
+// rank symmetry against running without them (robust ring, N = 3).
+func BenchmarkRingVariants(b *testing.B) {
+	for _, v := range []struct {
+		name string
+		opt  Options
+	}{
+		{"default", Options{}},
+		{"no-cache", Options{CacheBytes: -1}},
+		{"no-symmetry", Options{NoSymmetry: true}},
+		{"one-job", Options{Jobs: 1}},
+	} {
+		b.Run(v.name, func(b *testing.B) { benchDecide(b, "../examples/1to1-fixed.pgas", 3, v.opt) })
+	}
+}
+
+func benchDecide(b *testing.B, file string, n int, opt Options) {
+	p, err := pgas.Load(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var r *Result
+	for i := 0; i < b.N; i++ {
+		if r, err = Decide(p, n, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st := r.Stats
+	b.ReportMetric(float64(st.States), "states")
+	b.ReportMetric(float64(st.States)/r.Elapsed.Seconds(), "states/s")
+	b.ReportMetric(st.BytesPerState(), "B/state")
+	if h, m := r.CacheHits, r.CacheMiss; h+m > 0 {
+		b.ReportMetric(100*float64(h)/float64(h+m), "cache-hit-%")
+	}
+	if hwm := peakRSS(); hwm > 0 {
+		b.ReportMetric(float64(hwm)/(1<<20), "peak-MiB")
+	}
+	b.Logf("%s N=%d: %v, %d states, %v", file, n, r.Verdict, st.States, r.Elapsed)
+}
+
+// peakRSS reads the process's peak resident set size from /proc (0 if it
+// cannot).
+func peakRSS() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
