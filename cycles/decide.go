@@ -95,6 +95,10 @@ type Result struct {
 // zero.
 const DefaultCacheBytes = 256 << 20
 
+// skippedReason is the Reason of cycle types not searched (or not to the
+// end) because a violation was found first; they have Checked == false.
+const skippedReason = "skipped: a violation was found in another cycle type"
+
 // ErrInternal marks failures of the procedure itself, such as a witness
 // that does not replay.
 var ErrInternal = errors.New("internal error")
@@ -187,8 +191,9 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 			for i := range next {
 				tr := TypeResult{Cycle: types[i]}
 				if searchCtx.Err() != nil && ctx.Err() == nil {
+					tr.Outcome, tr.Reason = automata.Unknown, skippedReason
 					mu.Lock()
-					res.Types[i] = tr // skipped: a violation was found
+					res.Types[i] = tr
 					mu.Unlock()
 					continue
 				}
@@ -205,7 +210,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 				})
 				tr.Checked, tr.Outcome, tr.Reason, tr.Stats = true, r.Outcome, r.Reason, r.Stats
 				if r.Outcome == automata.Unknown && searchCtx.Err() != nil && ctx.Err() == nil {
-					tr.Checked = false // cancelled because a violation was found elsewhere
+					tr.Checked, tr.Reason = false, skippedReason
 				}
 				if r.Outcome == automata.NonEmpty {
 					tr.Witness = buildWitness(prod, r.Path)

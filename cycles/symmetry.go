@@ -8,11 +8,12 @@ import "pgasrob/pgas"
 // cycle type c onto the product for π(c). Then c and π(c) have the same
 // verdict, and only one cycle type per orbit needs a search.
 //
-// The code treats ranks uniformly under π when every expression that reads
-// `rank` is register-free and either (a) is the rank argument of a remote
-// command and commutes with π: e(π(r)) = π(e(r)) for every rank r (as
-// `rank` and `rank % N + 1` do under rotation), or (b) does not depend on
-// the rank at all: e(π(r)) = e(r). Expressions that mix `rank` with
+// The code treats ranks uniformly under π when (a) every rank argument of
+// a remote command is register-free and commutes with π: e(π(r)) = π(e(r))
+// for every rank r (as `rank` and `rank % N + 1` do under rotation, and a
+// constant such as `1` or `N` does not), and (b) every other expression
+// that reads `rank` is register-free and does not depend on the rank:
+// e(π(r)) = e(r). Expressions that mix `rank` with
 // registers are not analysed, and then no symmetry is used. The order of
 // the bar events inside one barrier changes under renaming; happens-before
 // and the tracker treat a barrier as a whole, so that order is immaterial.
@@ -39,7 +40,10 @@ func respects(p *pgas.Program, n int, perm []int) bool {
 	for _, t := range p.Trans {
 		c := &t.Cmd
 		for _, e := range []*pgas.Expr{c.Addr, c.Val, c.Guard, c.Local, c.Remote, c.Queue, c.Rank} {
-			if !mentionsRank(e) {
+			// A rank argument must commute with the renaming even when it
+			// does not read `rank`: a constant rank such as 1 or N names
+			// one particular process.
+			if e == nil || (e != c.Rank && !mentionsRank(e)) {
 				continue
 			}
 			if len(e.Regs()) > 0 {
