@@ -227,9 +227,17 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 			}
 		}()
 	}
-	// Longest cycle types first: they are usually the most expensive, and
-	// starting them early balances the workers.
-	for i := len(types) - 1; i >= 0; i-- {
+	// Alternate between the longest cycle types (usually the most
+	// expensive: starting them early balances the workers) and the
+	// shortest (usually the first to show a violation).
+	var order []int
+	for lo, hi := 0, len(types)-1; lo <= hi; lo, hi = lo+1, hi-1 {
+		order = append(order, hi)
+		if lo != hi {
+			order = append(order, lo)
+		}
+	}
+	for _, i := range order {
 		if rep[i] == i {
 			next <- i
 		}
