@@ -39,6 +39,9 @@ type Options struct {
 	// NoSymmetry checks every cycle type even when the program is
 	// invariant under a renaming of ranks (symmetry.go).
 	NoSymmetry bool
+	// NoReduction explores every interleaving instead of using the
+	// partial-order reduction of reduce.go.
+	NoReduction bool
 	Only       []CycleType // check only these cycle types
 	Context    context.Context
 	// Progress is called from the searching goroutines (serialise it
@@ -198,6 +201,9 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 					continue
 				}
 				prod := newProduct(y, types[i], cache.moves)
+				if !opt.NoReduction {
+					prod.reduce = newReducer(p, prod.future.Words)
+				}
 				r := automata.Search(prod, automata.Options{
 					Budget:  automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes / int64(jobs)},
 					Context: searchCtx,

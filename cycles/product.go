@@ -34,6 +34,8 @@ type product struct {
 	eligibleF func(int) bool
 	future    *normalform.Future
 	relevant  []uint64
+	reduce    *reducer // nil: explore every move (no partial-order reduction)
+	base      tracker  // for cell indices
 }
 
 func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []normalform.Move) *product {
@@ -60,6 +62,7 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 	p.eligibleF = func(r int) bool { return p.eligible[r] }
 	p.future = y.Future()
 	p.relevant = make([]uint64, p.future.Words)
+	p.base = p.newTracker()
 	return p
 }
 
@@ -124,8 +127,12 @@ func (p *product) each(s automata.State, f func(mv *normalform.Move, marks []nor
 	p.tl.load(s, &p.buf[0])
 	p.level[0] = &p.buf[0]
 	p.f = f
+	only := p.ample(s, moves, &p.buf[0])
 	for i := range moves {
 		p.mv = &moves[i]
+		if only != 0 && p.mv.Rank != only {
+			continue
+		}
 		if p.mv.Rank == 0 {
 			p.marker.Step = nil // a barrier is judged as a whole
 		} else {

@@ -1,6 +1,3 @@
-// Command pgasrob decides robustness of PGAS programs against their relaxed
-// one-sided memory model, and of TSO/PSO programs against store buffering.
-// Run "pgasrob help" for the subcommands.
 package main
 
 import (

@@ -1,0 +1,143 @@
+package cycles
+
+import (
+	"pgasrob/automata"
+	"pgasrob/normalform"
+	"pgasrob/pgas"
+)
+
+// Partial-order reduction with ample sets. In a state s, if some rank r is
+// "alone" — every move it can make touches only cells that no other rank
+// may ever touch again, none of them a barrier — then its moves commute
+// with everything the other ranks can still do, so it is enough to explore
+// the moves of r from s. The conditions, and why each is needed:
+//
+//   - r is not at a barrier: a barrier moves every rank at once.
+//   - The cells of r's enabled moves (every event, every part) are outside
+//     the future cells of every other rank (normalform.Future): other ranks
+//     can then neither enable nor disable r's moves (their guards read only
+//     r's registers and those cells) nor be affected by them, and for the
+//     tracker events on different cells commute (its decisions compare the
+//     order of events on one cell only).
+//   - Those cells are not the cell of a pair that has already seen one of
+//     its events: an accepting run that never moves r again must not be
+//     spoilt by a write of r to a watched cell. Pairs not started need no
+//     such care: a cell only r can touch cannot join r to another rank,
+//     and the written-cell sets forget it (prune).
+//   - r has at least one enabled move (its disabled commands stay disabled
+//     until r moves, since nobody else touches what they read).
+//   - r's control state is on no cycle of the program: every reduced step
+//     moves a rank forward in the acyclic part of its code, so no cycle of
+//     the reduced graph consists of reduced steps only, and no rank is
+//     postponed forever (the cycle proviso).
+//
+// Every marking of r's moves is kept, so the guesses of Y^M are intact.
+
+type reducer struct {
+	cyclic  []bool // cyclic[q]: q lies on a cycle of the program automaton
+	barrier []bool // barrier[q]: a barrier transition leaves q
+	mine    []uint64
+	others  []uint64
+}
+
+func newReducer(p *pgas.Program, words int) *reducer {
+	rd := &reducer{
+		cyclic:  onCycle(p),
+		barrier: make([]bool, len(p.Labels)),
+		mine:    make([]uint64, words),
+		others:  make([]uint64, words),
+	}
+	for _, t := range p.Trans {
+		if t.Cmd.Op == pgas.OpBarrier {
+			rd.barrier[t.From] = true
+		}
+	}
+	return rd
+}
+
+// onCycle marks the control states that can reach themselves.
+func onCycle(p *pgas.Program) []bool {
+	n := len(p.Labels)
+	res := make([]bool, n)
+	for q := 0; q < n; q++ {
+		seen := make([]bool, n)
+		stack := []int{}
+		for _, ti := range p.Out[q] {
+			stack = append(stack, p.Trans[ti].To)
+		}
+		for len(stack) > 0 && !res[q] {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if x == q {
+				res[q] = true
+			}
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			for _, ti := range p.Out[x] {
+				stack = append(stack, p.Trans[ti].To)
+			}
+		}
+	}
+	return res
+}
+
+// ample returns a rank whose moves alone may be explored from s, or 0.
+func (p *product) ample(s automata.State, moves []normalform.Move, t *tracker) int {
+	rd := p.reduce
+	if rd == nil {
+		return 0
+	}
+	for r := 1; r <= p.y.N; r++ {
+		q := p.y.Control(s, r)
+		if rd.cyclic[q] || rd.barrier[q] {
+			continue
+		}
+		clear(rd.mine)
+		any := false
+		for i := range moves {
+			if moves[i].Rank != r {
+				continue
+			}
+			any = true
+			for _, he := range moves[i].Events {
+				if he.Event.HasCell {
+					c := p.base.cellIndex(he.Event.Cell)
+					rd.mine[c/64] |= 1 << (c % 64)
+				}
+			}
+		}
+		if !any {
+			continue
+		}
+		clear(rd.others)
+		for r2 := 1; r2 <= p.y.N; r2++ {
+			if r2 != r {
+				for w, x := range p.future.Cells(r2, p.y.Control(s, r2)) {
+					rd.others[w] |= x
+				}
+			}
+		}
+		ok := true
+		for w := range rd.mine {
+			if rd.mine[w]&rd.others[w] != 0 {
+				ok = false
+				break
+			}
+		}
+		for k := 0; ok && k < len(t.pairs); k++ {
+			pr := &t.pairs[k]
+			if pr.st == stD || pr.st == stA || pr.st == stWatch {
+				c := int(pr.cell)
+				if rd.mine[c/64]&(1<<(c%64)) != 0 {
+					ok = false
+				}
+			}
+		}
+		if ok {
+			return r
+		}
+	}
+	return 0
+}
