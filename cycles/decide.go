@@ -42,8 +42,8 @@ type Options struct {
 	// NoReduction explores every interleaving instead of using the
 	// partial-order reduction of reduce.go.
 	NoReduction bool
-	Only       []CycleType // check only these cycle types
-	Context    context.Context
+	Only        []CycleType // check only these cycle types
+	Context     context.Context
 	// Progress is called from the searching goroutines (serialise it
 	// yourself) with the total visited states so far and the number of
 	// cycle types finished.

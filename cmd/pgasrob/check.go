@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"pgasrob/pgas"
 )
 
@@ -55,12 +53,8 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	dump := fs.Bool("automaton", false, "also print the compiled automaton: every transition with its core command")
 	nArg := fs.StringP("n", "n", "", "also check that the program can run on `N` ranks (or each N of a range LO..HI)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitRobust
-		}
-		fmt.Fprintf(stderr, "pgasrob check: %v\nRun \"pgasrob check --help\" for usage.\n", err)
-		return exitUsage
+	if done, code := parseFlags(fs, args); done {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,12 +27,15 @@ func newFlags(name, synopsis, description string, stderr io.Writer) *pflag.FlagS
 }
 
 // parseFlags parses args; it returns done=true with the exit code when the
-// command must stop (help was asked for, or the flags were wrong).
+// command must stop: help was asked for (the usage text is already
+// printed), or the flags were wrong (the error is printed here, since a
+// ContinueOnError flag set only returns it).
 func parseFlags(fs *pflag.FlagSet, args []string) (done bool, code int) {
 	if err := fs.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
+		if errors.Is(err, pflag.ErrHelp) {
 			return true, exitRobust
 		}
+		fmt.Fprintf(fs.Output(), "pgasrob %s: %v\nRun \"pgasrob %s --help\" for usage.\n", fs.Name(), err, fs.Name())
 		return true, exitUsage
 	}
 	return false, 0
