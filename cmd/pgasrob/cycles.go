@@ -1,0 +1,203 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"pgasrob/cycles"
+)
+
+func init() {
+	register(subcommand{name: "cycles", summary: "list every cycle type of a .pgas program with its verdict (research)", run: runCycles})
+}
+
+const cyclesDescription = `For research: decide, for every cycle type of N ranks (a sequence of
+distinct ranks up to rotation, Section 5.3 of pgas-theory-full.md), whether
+a happens-before cycle of that type exists, that is whether the product of
+Y^M(P,N) with Z^cyc is non-empty (Theorem 16). Every cycle type is searched;
+there is no stop at the first violation. Each is reported as feasible,
+infeasible, unknown (its budget ran out) or, when a renaming of ranks that
+leaves the program unchanged maps it onto an already searched one, with
+that one's verdict (turn this off with --no-symmetry). --type restricts
+the search to some cycle types. Use "pgasrob decide" to see a witness.
+
+The exit code is that of "pgasrob decide --all" (see docs/cli.md).`
+
+func runCycles(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("cycles", "cycles FILE -n N|LO..HI [flags]", cyclesDescription, stderr)
+	b := addBudgetFlags(fs)
+	asJSON := fs.Bool("json", false, "print one JSON object (schema "+cyclesSchema+", docs/cli.md) instead of text")
+	only := fs.StringArray("type", nil, "search only this cycle `TYPE`, written like \"1 2 3\" or \"(1,2)\" (repeatable)")
+	j, ie, code := prepare("cycles", fs, b, args, stderr)
+	if j == nil {
+		return code
+	}
+	out := cyclesJSON{Schema: cyclesSchema, File: j.file, NArg: *b.n, Results: []cyclesNJSON{}, Restricted: len(*only) > 0}
+	if ie != nil {
+		if *asJSON {
+			out.Verdict, out.ExitCode, out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
+			writeJSON(stdout, out)
+		}
+		return exitUsage
+	}
+	if len(*only) > 0 {
+		// Cycle types name ranks, so check them against every N up front.
+		for n := j.lo; n <= j.hi; n++ {
+			for _, s := range *only {
+				if _, err := cycles.ParseCycleType(s, n); err != nil {
+					fmt.Fprintf(stderr, "pgasrob cycles: --type: N = %d: %v\n", n, err)
+					return exitUsage
+				}
+			}
+		}
+	}
+	out.Program = j.prog.Name
+	j.opt.All = true
+	if len(*only) > 0 {
+		j.onlyFor = func(n int) []cycles.CycleType {
+			var types []cycles.CycleType
+			seen := map[string]bool{}
+			for _, s := range *only {
+				c, _ := cycles.ParseCycleType(s, n) // checked above
+				if !seen[c.String()] {
+					seen[c.String()] = true
+					types = append(types, c)
+				}
+			}
+			return types
+		}
+	}
+	var codes []int
+	j.decideEach(stderr, func(o outcome) {
+		codes = append(codes, o.Code)
+		if o.Err != nil {
+			fmt.Fprintf(stderr, "pgasrob cycles: N = %d: %v\n", o.N, o.Err)
+		}
+		if *asJSON {
+			out.Results = append(out.Results, cyclesToJSON(o, *b.timeout))
+		} else {
+			writeCyclesText(stdout, j.file, o, *b.timeout, len(*only) > 0)
+		}
+	})
+	code = overallCode(codes)
+	if *asJSON {
+		out.Verdict, out.ExitCode = overallVerdict(code), code
+		writeJSON(stdout, out)
+	}
+	return code
+}
+
+func writeCyclesText(w io.Writer, file string, o outcome, timeout time.Duration, restricted bool) {
+	fmt.Fprintf(w, "%s, N = %d: ", file, o.N)
+	if o.Res == nil {
+		fmt.Fprintln(w, "INTERNAL ERROR (no verdict)")
+		return
+	}
+	r := o.Res
+	if r.Verdict == cycles.RunError {
+		fmt.Fprintf(w, "RUN-TIME ERROR: %v\n  (no cycle type searched; run \"pgasrob decide\" for the computation that reaches it)\n", r.RunError.Err)
+		return
+	}
+	c := countTypes(r)
+	verdict := r.Verdict.String()
+	if restricted {
+		// Robustness needs every cycle type; a subset only answers for itself.
+		verdict = "NO VIOLATION OF THESE TYPES"
+		switch r.Verdict {
+		case cycles.NotRobust:
+			verdict = "NOT ROBUST"
+		case cycles.Unknown:
+			verdict = "UNKNOWN"
+		}
+	}
+	fmt.Fprintf(w, "%s (%d of %d cycle types feasible, %d infeasible, %d unknown)\n", verdict, c.Feasible, c.Total, c.Infeasible, c.Unknown+c.Skipped)
+	if r.Verdict == cycles.Unknown && len(r.Types) == 0 {
+		fmt.Fprintf(w, "  stopped before any cycle type: %s\n", explainReason(r.Reason, timeout))
+	}
+	fmt.Fprintf(w, "  %-14s %-11s %12s %12s %10s\n", "cycle type", "verdict", "states", "transitions", "time")
+	for _, t := range r.Types {
+		word := typeWord(t)
+		if t.SymmetricTo != nil {
+			fmt.Fprintf(w, "  %-14v %-11s %12s %12s %10s  same as %v by symmetry\n", t.Cycle, word, "", "", "", t.SymmetricTo)
+			continue
+		}
+		note := ""
+		if word == "unknown" && t.Reason != "" {
+			note = "  " + explainReason(t.Reason, timeout)
+		}
+		fmt.Fprintf(w, "  %-14v %-11s %12d %12d %10v%s\n", t.Cycle, word, t.Stats.States, t.Stats.Transitions, roundDur(t.Stats.Elapsed), note)
+	}
+	fmt.Fprintf(w, "  total: %s\n", statsLine(r))
+}
+
+// cyclesJSON is the --json output of "pgasrob cycles" (docs/cli.md).
+type cyclesJSON struct {
+	Schema   string        `json:"schema"`
+	File     string        `json:"file"`
+	Program  string        `json:"program"`
+	NArg     string        `json:"n"`
+	Results  []cyclesNJSON `json:"results"`
+	Verdict  string        `json:"verdict"`
+	ExitCode int           `json:"exit_code"`
+	Errors   []checkError  `json:"errors,omitempty"`
+	// Restricted is true with --type: then "robust" only means that none
+	// of the given cycle types is feasible.
+	Restricted bool `json:"restricted"`
+}
+
+type cyclesNJSON struct {
+	N            int               `json:"n"`
+	Verdict      string            `json:"verdict"`
+	ExitCode     int               `json:"exit_code"`
+	Reason       string            `json:"reason,omitempty"`
+	Stats        statsJSON         `json:"stats"`
+	Cache        cacheJSON         `json:"cache"`
+	CycleTypes   typeCounts        `json:"cycle_types"`
+	Types        []cycleTypeJSON   `json:"types"`
+	RuntimeError *runtimeErrorJSON `json:"runtime_error,omitempty"`
+	Error        string            `json:"error,omitempty"`
+}
+
+type cycleTypeJSON struct {
+	CycleType   []int     `json:"cycle_type"`
+	Verdict     string    `json:"verdict"` // feasible, infeasible, unknown, skipped
+	Reason      string    `json:"reason,omitempty"`
+	SymmetricTo []int     `json:"symmetric_to,omitempty"`
+	Stats       statsJSON `json:"stats"`
+}
+
+func cyclesToJSON(o outcome, timeout time.Duration) cyclesNJSON {
+	d := resultToJSON(nil, outcome{N: o.N, Res: withoutWitness(o.Res), Err: o.Err, Code: o.Code}, timeout)
+	j := cyclesNJSON{N: d.N, Verdict: d.Verdict, ExitCode: d.ExitCode, Reason: d.Reason, Stats: d.Stats,
+		Cache: d.Cache, CycleTypes: d.CycleTypes, Error: d.Error, Types: []cycleTypeJSON{}}
+	if o.Res == nil {
+		return j
+	}
+	if re := o.Res.RunError; re != nil {
+		// The path is printed by "pgasrob decide"; here the message is enough.
+		j.RuntimeError = &runtimeErrorJSON{Message: re.Err.Error(), Path: []eventJSON{}}
+	}
+	for _, t := range o.Res.Types {
+		tj := cycleTypeJSON{CycleType: append([]int{}, t.Cycle...), Verdict: typeWord(t), Stats: statsToJSON(t.Stats, t.Stats.Elapsed)}
+		if tj.Verdict == "unknown" {
+			tj.Reason = explainReason(t.Reason, timeout)
+		}
+		if t.SymmetricTo != nil {
+			tj.SymmetricTo = append([]int{}, t.SymmetricTo...)
+		}
+		j.Types = append(j.Types, tj)
+	}
+	return j
+}
+
+// withoutWitness hides the witness and run-time error path, which this
+// command does not print and which would need the program to render.
+func withoutWitness(r *cycles.Result) *cycles.Result {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	c.Witness, c.RunError = nil, nil
+	return &c
+}

@@ -1,0 +1,312 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"pgasrob/cycles"
+	"pgasrob/normalform"
+	"pgasrob/pgas"
+)
+
+func init() {
+	register(subcommand{name: "decide", summary: "decide robustness of a .pgas program for N ranks (Theorem 16)", run: runDecide})
+}
+
+// maxCycleTypes bounds the cycle types of one N. cycles.Decide lists them
+// all in memory, and their number grows like N!: 1112083 at N = 10,
+// 10976184 at N = 11. Beyond the bound the list alone would take gigabytes
+// before any budget can act, so such an N is refused up front.
+const maxCycleTypes = 2_000_000
+
+// decideFunc is cycles.Decide; tests replace it to reach the paths that
+// the real procedure only takes when it is broken (internal errors).
+var decideFunc = cycles.Decide
+
+// budgetFlags are the flags decide and cycles share.
+type budgetFlags struct {
+	n          *string
+	maxStates  *int64
+	timeout    *time.Duration
+	jobs       *int
+	maxMemory  *int64
+	noSymmetry *bool
+}
+
+func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
+	return &budgetFlags{
+		n:          fs.StringP("n", "n", "", "number of ranks `N`, or a range LO..HI to decide each N in it (required)"),
+		maxStates:  fs.Int64("max-states", 0, "bound on the states of each cycle type's search (0: none)"),
+		timeout:    fs.Duration("timeout", 0, "bound on the time spent on each N, e.g. 30s or 5m (0: none)"),
+		jobs:       fs.Int("jobs", runtime.NumCPU(), "cycle types searched in parallel"),
+		maxMemory:  fs.Int64("max-memory", 1536, "bound in MiB on the visited states of each N (the move cache adds up to an eighth)"),
+		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched"),
+	}
+}
+
+func (b *budgetFlags) options() cycles.Options {
+	return cycles.Options{Jobs: *b.jobs, MaxStates: *b.maxStates, Timeout: *b.timeout, MaxBytes: *b.maxMemory << 20, NoSymmetry: *b.noSymmetry}
+}
+
+// job is a checked request: the program and the Ns to decide.
+type job struct {
+	cmd    string
+	file   string
+	prog   *pgas.Program
+	lo, hi int
+	opt    cycles.Options
+	// onlyFor, when set, gives the cycle types to search for each N.
+	onlyFor func(n int) []cycles.CycleType
+}
+
+// inputError is an error in the user's input, with positions when the
+// compiler gave them.
+type inputError struct {
+	err  error
+	list pgas.ErrorList
+}
+
+// prepare validates flags and arguments, loads the program and checks it
+// for every N, so that nothing long starts on input that will fail later.
+// On failure it prints the message and returns the exit code.
+func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stderr io.Writer) (*job, *inputError, int) {
+	if done, code := parseFlags(fs, args); done {
+		return nil, nil, code
+	}
+	usageErr := func(format string, a ...any) (*job, *inputError, int) {
+		fmt.Fprintf(stderr, "pgasrob %s: %s\nRun \"pgasrob %s --help\" for usage.\n", cmd, fmt.Sprintf(format, a...), cmd)
+		return nil, nil, exitUsage
+	}
+	switch {
+	case fs.NArg() == 0:
+		return usageErr("missing FILE")
+	case fs.NArg() > 1:
+		return usageErr("want exactly one FILE, got %d arguments", fs.NArg())
+	case *b.n == "":
+		return usageErr("missing -n N (the number of ranks, or a range like 2..4)")
+	case *b.jobs < 1 || *b.jobs > 1024:
+		return usageErr("--jobs must be in 1..1024")
+	case *b.maxMemory < 1 || *b.maxMemory > 1<<20:
+		return usageErr("--max-memory must be in 1..1048576 (MiB)")
+	case *b.maxStates < 0 || *b.timeout < 0:
+		return usageErr("--max-states and --timeout must not be negative")
+	}
+	lo, hi, err := parseRange(*b.n)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	j := &job{cmd: cmd, file: fs.Arg(0), lo: lo, hi: hi, opt: b.options()}
+	fail := func(err error) (*job, *inputError, int) {
+		ie := &inputError{err: err}
+		if !errors.As(err, &ie.list) {
+			// No position to give: say which file it is about.
+			ie.err = fmt.Errorf("%s: %w", j.file, err)
+		}
+		fmt.Fprintln(stderr, ie.err)
+		return j, ie, exitUsage
+	}
+	if j.prog, err = pgas.Load(j.file); err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			fmt.Fprintf(stderr, "pgasrob %s: %v\n", cmd, err)
+			return j, &inputError{err: err}, exitUsage
+		}
+		return fail(err)
+	}
+	for n := lo; n <= hi; n++ {
+		if err := pgas.CheckN(j.prog, n); err != nil {
+			return fail(err)
+		}
+		if c := countCycleTypes(n); c > maxCycleTypes {
+			return fail(fmt.Errorf("N = %d: %d cycle types, more than this tool enumerates (%d, that is N <= 10)", n, c, maxCycleTypes))
+		}
+		if _, err := normalform.New(j.prog, n); err != nil {
+			return fail(fmt.Errorf("N = %d: %w", n, err))
+		}
+	}
+	return j, nil, 0
+}
+
+// decideEach runs cycles.Decide for every N of the job, calling done after
+// each. It stops after an internal error: the procedure is then not to be
+// trusted for the other N either. Ctrl-C stops the running search, which
+// then reports UNKNOWN.
+func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var all []outcome
+	for n := j.lo; n <= j.hi; n++ {
+		opt := j.opt
+		opt.Context = ctx
+		if j.onlyFor != nil {
+			opt.Only = j.onlyFor(n)
+		}
+		prog := newProgress(stderr)
+		opt.Progress = func(p cycles.Progress) {
+			// cycles.Decide serialises its calls.
+			prog.show("pgasrob %s: N = %d: %d states, %s states/s, cycle types %d/%d done",
+				j.cmd, n, p.States, human(p.StatesPerSc), p.TypesDone, p.TypesTotal)
+		}
+		res, err := safeDecide(j.prog, n, opt)
+		prog.clear()
+		if err == nil {
+			err = incoherent(res)
+		}
+		o := outcome{N: n, Res: res, Err: err}
+		if err != nil {
+			o.Res = nil
+			if !errors.Is(err, cycles.ErrInternal) {
+				o.Err = fmt.Errorf("%w: %v", cycles.ErrInternal, err)
+			}
+			o.Code = exitInternal
+		} else {
+			o.Code = codeOf(res.Verdict)
+		}
+		all = append(all, o)
+		done(o)
+		if o.Code == exitInternal {
+			break
+		}
+	}
+	return all
+}
+
+const decideDescription = `Decide whether the .pgas program in FILE is robust for N ranks: whether
+every computation under the PGAS memory model (asynchronous remote reads
+and writes through FIFO queues, Table 1 of pgas-theory-full.md) has the
+happens-before relation of a sequentially consistent one. The procedure is
+Theorem 16 of the paper: for each cycle type, search the product of the
+marked normal-form automaton Y^M(P,N) and the cycle automaton Z^cyc.
+
+ROBUST prints one line per N with statistics. NOT ROBUST prints the cycle
+type, the violating computation in normal form τ1·τ2·τ3·τ4 event by event
+(kind, rank, cell, source line, enter/leave mark) and its happens-before
+cycle edge by edge; every such witness has been replayed in the plain
+semantics and its cycle recomputed from the definitions before it is shown.
+UNKNOWN says which budget ran out and what was explored. A reachable
+run-time error (a value, address, rank or queue out of range) is reported
+with a sequentially consistent computation that reaches it.
+
+With a range -n LO..HI each N is decided in turn. The exit code is the
+most severe over all N: 4 internal error, then 2 run-time error, then 1
+not robust, then 3 unknown, then 0 robust. See docs/cli.md.`
+
+func runDecide(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("decide", "decide FILE -n N|LO..HI [flags]", decideDescription, stderr)
+	b := addBudgetFlags(fs)
+	all := fs.Bool("all", false, "search every cycle type instead of stopping at the first violation")
+	asJSON := fs.Bool("json", false, "print one JSON object (schema "+decideSchema+", docs/cli.md) instead of text")
+	dot := fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
+	j, ie, code := prepare("decide", fs, b, args, stderr)
+	if j == nil {
+		return code
+	}
+	out := decideJSON{Schema: decideSchema, File: j.file, NArg: *b.n, Results: []nResultJSON{}}
+	if ie != nil {
+		if *asJSON {
+			out.Verdict, out.ExitCode, out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
+			writeJSON(stdout, out)
+		}
+		return exitUsage
+	}
+	j.opt.All = *all
+	out.Program = j.prog.Name
+	dotFailed := false
+	outcomes := j.decideEach(stderr, func(o outcome) {
+		if o.Err != nil {
+			fmt.Fprintf(stderr, "pgasrob decide: N = %d: %v\n", o.N, o.Err)
+		}
+		dotFile := ""
+		if *dot != "" && o.Res != nil && o.Res.Witness != nil {
+			dotFile = dotPath(*dot, o.N, j.lo < j.hi)
+			if err := os.WriteFile(dotFile, []byte(witnessDot(j.prog, j.file, o.N, o.Res.Witness)), 0o644); err != nil {
+				fmt.Fprintf(stderr, "pgasrob decide: %v\n", err)
+				dotFailed, dotFile = true, ""
+			}
+		}
+		if *asJSON {
+			r := resultToJSON(j.prog, o, *b.timeout)
+			r.DotFile = dotFile
+			out.Results = append(out.Results, r)
+			return
+		}
+		writeText(stdout, j.file, j.prog, o, *b.timeout)
+		if dotFile != "" {
+			fmt.Fprintf(stdout, "  Graphviz graph of the cycle written to %s\n", dotFile)
+		}
+	})
+	codes := make([]int, len(outcomes))
+	for i, o := range outcomes {
+		codes[i] = o.Code
+	}
+	code = overallCode(codes)
+	if dotFailed && code != exitInternal {
+		code = exitUsage
+	}
+	if *asJSON {
+		out.Verdict, out.ExitCode = overallVerdict(overallCode(codes)), code
+		writeJSON(stdout, out)
+	}
+	return code
+}
+
+// decideJSON is the --json output of "pgasrob decide" (docs/cli.md).
+type decideJSON struct {
+	Schema   string        `json:"schema"`
+	File     string        `json:"file"`
+	Program  string        `json:"program"`
+	NArg     string        `json:"n"`
+	Results  []nResultJSON `json:"results"`
+	Verdict  string        `json:"verdict"`
+	ExitCode int           `json:"exit_code"`
+	Errors   []checkError  `json:"errors,omitempty"`
+}
+
+// errorsToJSON lists input errors with their positions (0 when unknown).
+func errorsToJSON(file string, ie *inputError) []checkError {
+	if len(ie.list) == 0 {
+		return []checkError{{File: file, Msg: ie.err.Error()}}
+	}
+	var out []checkError
+	for _, e := range ie.list {
+		out = append(out, checkError{e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg})
+	}
+	return out
+}
+
+// safeDecide turns a panic of the procedure (in the calling goroutine)
+// into an internal error, so that the user gets exit 4 and a message to
+// report instead of a crash.
+func safeDecide(p *pgas.Program, n int, opt cycles.Options) (res *cycles.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			res, err = nil, fmt.Errorf("%w: panic: %v\n%s", cycles.ErrInternal, v, debug.Stack())
+		}
+	}()
+	return decideFunc(p, n, opt)
+}
+
+// incoherent catches a result that contradicts itself, which the renderers
+// could not show without guessing: a verdict without the evidence it needs.
+func incoherent(r *cycles.Result) error {
+	switch {
+	case r == nil:
+		return fmt.Errorf("%w: no result", cycles.ErrInternal)
+	case r.Verdict == cycles.NotRobust && (r.Witness == nil || len(r.Witness.HB) == 0):
+		return fmt.Errorf("%w: NOT ROBUST without a certified witness", cycles.ErrInternal)
+	case r.Verdict == cycles.RunError && (r.RunError == nil || r.RunError.Err == nil):
+		return fmt.Errorf("%w: run-time error without its description", cycles.ErrInternal)
+	case r.Verdict < cycles.Robust || r.Verdict > cycles.RunError:
+		return fmt.Errorf("%w: unknown verdict %d", cycles.ErrInternal, int(r.Verdict))
+	}
+	return nil
+}
