@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pgasrob/pgas"
+	"pgasrob/pgas/internal/progbuild"
 )
 
 // tau1to1 is the computation of Example 1:
@@ -102,9 +103,9 @@ func TestExample9(t *testing.T) {
 // popa -cf-> popb inside one ↔-class. That edge is explained by ↔ and is
 // not a violation.
 func TestSameCellWrite(t *testing.T) {
-	b := newProg("self", 2, []string{"a"}, nil, []string{"q"})
-	b.seq(b.write("a", "rank", "a", "q"))
-	p := b.build()
+	b := progbuild.New("self", 2, []string{"a"}, nil, []string{"q"})
+	b.Seq(b.Write("a", "rank", "a", "q"))
+	p := b.Build()
 	evs := []pgas.Event{
 		{Kind: pgas.KWrite, Rank: 1, Trans: 0, Queue: 0},
 		{Kind: pgas.KPopa, Rank: 1, HasCell: true, Cell: pgas.Cell{Rank: 1, Addr: 0}, Trans: 0, Queue: 0},
@@ -167,11 +168,11 @@ func TestIdentityFIFO(t *testing.T) {
 // TestBarriersOnly: a program of barriers only is never violating: its
 // classes are the barriers, and po only goes from the k-th to the k+1-th.
 func TestBarriersOnly(t *testing.T) {
-	b := newProg("bars", 1, []string{"a"}, nil, []string{"q"})
-	b.edge("start", "start", barrier())
-	b.edge("start", "other", barrier())
-	b.edge("other", "start", barrier())
-	p := b.build()
+	b := progbuild.New("bars", 1, []string{"a"}, nil, []string{"q"})
+	b.Edge("start", "start", progbuild.Barrier())
+	b.Edge("start", "other", progbuild.Barrier())
+	b.Edge("other", "start", progbuild.Barrier())
+	p := b.Build()
 	m := pgas.NewMachine(p, 3)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for run := 0; run < 50; run++ {
@@ -220,7 +221,7 @@ func randomRun(t *testing.T, m *pgas.Machine, rng *rand.Rand, steps int, sc bool
 func TestSCNeverViolating(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 300; i++ {
-		p := randomProg(rng, 6, i%2 == 0, false)
+		p := progbuild.Random(rng, 6, i%2 == 0, false)
 		n := 1 + rng.IntN(3)
 		m := pgas.NewMachine(p, n)
 		evs := randomRun(t, m, rng, 40, true)
@@ -240,7 +241,7 @@ func TestCycleWellFormed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	violating := 0
 	for i := 0; i < 400; i++ {
-		p := randomProg(rng, 6, i%2 == 0, false)
+		p := progbuild.Random(rng, 6, i%2 == 0, false)
 		n := 2 + rng.IntN(2)
 		evs := randomRun(t, pgas.NewMachine(p, n), rng, 40, false)
 		h := pgas.HappensBefore(evs)

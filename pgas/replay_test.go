@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pgasrob/pgas"
+	"pgasrob/pgas/internal/progbuild"
 )
 
 func TestReplayAccepts(t *testing.T) {
@@ -73,9 +74,9 @@ func TestReplayRejects(t *testing.T) {
 // TestReplayRandom: every run of the machine replays to the same state;
 // cutting it before the end replays as a prefix.
 func TestReplayRandom(t *testing.T) {
-	rng := newRand(7)
+	rng := progbuild.NewRand(7)
 	for i := 0; i < 200; i++ {
-		p := randomProg(rng, 6, i%2 == 1, false)
+		p := progbuild.Random(rng, 6, i%2 == 1, false)
 		n := 1 + rng.IntN(3)
 		m := pgas.NewMachine(p, n)
 		s := m.Initial()
@@ -112,7 +113,7 @@ func FuzzReplay(f *testing.F) {
 		alphabet = append(alphabet, e)
 	}
 	// Map order is random; fix it so that inputs mean the same each run.
-	sortEvents(alphabet)
+	progbuild.SortEvents(alphabet)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var evs []pgas.Event
 		for _, b := range data {

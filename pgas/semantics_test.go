@@ -7,20 +7,21 @@ import (
 	"testing"
 
 	"pgasrob/pgas"
+	"pgasrob/pgas/internal/progbuild"
 )
 
 // oneToOne is program 1to1 of Figure 1: every rank copies its x to y of its
 // right neighbour, waits at the barrier and then asserts on y (a load
 // followed by an assume).
 func oneToOne() (*pgas.Program, []int) {
-	b := newProg("1to1", 2, []string{"x", "y"}, []string{"r"}, []string{"q"})
-	ts := b.seq(
-		b.write("x", "rank N % 1 +", "y", "q"), // t0
-		barrier(),                              // t1
-		b.load("r", "y"),                       // t2
-		b.assume("r 1 =="),                     // t3
+	b := progbuild.New("1to1", 2, []string{"x", "y"}, []string{"r"}, []string{"q"})
+	ts := b.Seq(
+		b.Write("x", "rank N % 1 +", "y", "q"), // t0
+		progbuild.Barrier(),                    // t1
+		b.Load("r", "y"),                       // t2
+		b.Assume("r 1 =="),                     // t3
 	)
-	return b.build(), ts
+	return b.Build(), ts
 }
 
 // Events of 1to1 by name; rank 1 unless the name ends in 2.
@@ -64,13 +65,13 @@ func mustApply(t *testing.T, m *pgas.Machine, s *pgas.XState, mv pgas.Move) (*pg
 // TestRemoteRules follows one write and one read through fa and fb (rules
 // (write), (read), (popa), (popb)) and checks every intermediate state.
 func TestRemoteRules(t *testing.T) {
-	b := newProg("copy", 4, []string{"x", "y", "z"}, []string{"r"}, []string{"q"})
-	b.seq(
-		b.store("x", "rank 1 +"),               // x := rank+1
-		b.write("x", "rank N % 1 +", "y", "q"), // copy own x to y of the right neighbour
-		b.read("z", "rank N % 1 +", "x", "q"),  // copy x of the right neighbour to own z
+	b := progbuild.New("copy", 4, []string{"x", "y", "z"}, []string{"r"}, []string{"q"})
+	b.Seq(
+		b.Store("x", "rank 1 +"),               // x := rank+1
+		b.Write("x", "rank N % 1 +", "y", "q"), // copy own x to y of the right neighbour
+		b.Read("z", "rank N % 1 +", "x", "q"),  // copy x of the right neighbour to own z
 	)
-	p := b.build()
+	p := b.Build()
 	m := pgas.NewMachine(p, 2)
 	s := m.Initial()
 	s, _ = mustApply(t, m, s, pgas.Move{Kind: pgas.MoveCmd, Rank: 1, Trans: 0})
@@ -138,14 +139,14 @@ func TestRemoteRules(t *testing.T) {
 
 // TestLocalRules checks (load), (store), (assign) and (assume).
 func TestLocalRules(t *testing.T) {
-	b := newProg("local", 5, []string{"a", "b"}, []string{"r", "s"}, []string{"q"})
-	b.seq(
-		b.assign("r", "rank 2 +"), // r := rank+2
-		b.store("b", "r"),         // mem[b] := r; the cell is (rank, b), not (rank, r)
-		b.load("s", "b"),          // s := mem[b]
-		b.assume("s 3 =="),        // only rank 1 gets past
+	b := progbuild.New("local", 5, []string{"a", "b"}, []string{"r", "s"}, []string{"q"})
+	b.Seq(
+		b.Assign("r", "rank 2 +"), // r := rank+2
+		b.Store("b", "r"),         // mem[b] := r; the cell is (rank, b), not (rank, r)
+		b.Load("s", "b"),          // s := mem[b]
+		b.Assume("s 3 =="),        // only rank 1 gets past
 	)
-	p := b.build()
+	p := b.Build()
 	m := pgas.NewMachine(p, 2)
 	for _, r := range []int{1, 2} {
 		s := m.Initial()
@@ -182,24 +183,24 @@ func TestLocalRules(t *testing.T) {
 func TestRangeErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		cmd  func(b *progBuilder) pgas.Cmd
+		cmd  func(b *progbuild.Builder) pgas.Cmd
 		what string
 		val  int64
 	}{
-		{"store value", func(b *progBuilder) pgas.Cmd { return b.store("x", "2") }, "value", 2},
-		{"assign value", func(b *progBuilder) pgas.Cmd { return b.assign("r", "1 neg") }, "value", -1},
-		{"load address", func(b *progBuilder) pgas.Cmd { return b.load("r", "2") }, "address", 2},
-		{"write rank", func(b *progBuilder) pgas.Cmd { return b.write("x", "N 1 +", "y", "q") }, "rank", 3},
-		{"read rank 0", func(b *progBuilder) pgas.Cmd { return b.read("x", "0", "y", "q") }, "rank", 0},
-		{"write remote", func(b *progBuilder) pgas.Cmd { return b.write("x", "1", "5", "q") }, "address", 5},
-		{"read queue", func(b *progBuilder) pgas.Cmd { return b.read("x", "1", "y", "1") }, "queue", 1},
-		{"assume division", func(b *progBuilder) pgas.Cmd { return b.assume("1 r /") }, "division", 0},
+		{"store value", func(b *progbuild.Builder) pgas.Cmd { return b.Store("x", "2") }, "value", 2},
+		{"assign value", func(b *progbuild.Builder) pgas.Cmd { return b.Assign("r", "1 neg") }, "value", -1},
+		{"load address", func(b *progbuild.Builder) pgas.Cmd { return b.Load("r", "2") }, "address", 2},
+		{"write rank", func(b *progbuild.Builder) pgas.Cmd { return b.Write("x", "N 1 +", "y", "q") }, "rank", 3},
+		{"read rank 0", func(b *progbuild.Builder) pgas.Cmd { return b.Read("x", "0", "y", "q") }, "rank", 0},
+		{"write remote", func(b *progbuild.Builder) pgas.Cmd { return b.Write("x", "1", "5", "q") }, "address", 5},
+		{"read queue", func(b *progbuild.Builder) pgas.Cmd { return b.Read("x", "1", "y", "1") }, "queue", 1},
+		{"assume division", func(b *progbuild.Builder) pgas.Cmd { return b.Assume("1 r /") }, "division", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newProg("bad", 2, []string{"x", "y"}, []string{"r"}, []string{"q"})
-			b.seq(tc.cmd(b))
-			m := pgas.NewMachine(b.build(), 2)
+			b := progbuild.New("bad", 2, []string{"x", "y"}, []string{"r"}, []string{"q"})
+			b.Seq(tc.cmd(b))
+			m := pgas.NewMachine(b.Build(), 2)
 			moves, errs := m.Moves(m.Initial())
 			if len(moves) != 0 {
 				t.Errorf("moves %v, want none", moves)
@@ -221,11 +222,11 @@ func TestRangeErrors(t *testing.T) {
 // TestBarrier: a barrier needs every rank at a barrier transition, and every
 // combination of choices is one move producing bar events 1..N.
 func TestBarrier(t *testing.T) {
-	b := newProg("bars", 2, []string{"x"}, []string{"r"}, []string{"q"})
-	b.edge("start", "a", b.store("x", "1"))
-	b.edge("a", "b1", barrier())
-	b.edge("a", "b2", barrier())
-	p := b.build()
+	b := progbuild.New("bars", 2, []string{"x"}, []string{"r"}, []string{"q"})
+	b.Edge("start", "a", b.Store("x", "1"))
+	b.Edge("a", "b1", progbuild.Barrier())
+	b.Edge("a", "b2", progbuild.Barrier())
+	p := b.Build()
 	m := pgas.NewMachine(p, 3)
 	s := m.Initial()
 	s, _ = mustApply(t, m, s, pgas.Move{Kind: pgas.MoveCmd, Rank: 1, Trans: 0})
@@ -293,9 +294,9 @@ func TestKey(t *testing.T) {
 // ends in a final state iff every request issued was popped twice.
 func TestFootnote1(t *testing.T) {
 	const maxP = 5
-	b := newProg("fn1", 1, []string{"a0"}, nil, []string{"q0"})
-	b.edge("start", "start", b.read("0", "1", "0", "0"))
-	p := b.build()
+	b := progbuild.New("fn1", 1, []string{"a0"}, nil, []string{"q0"})
+	b.Edge("start", "start", b.Read("0", "1", "0", "0"))
+	p := b.Build()
 	m := pgas.NewMachine(p, 1)
 	letter := map[pgas.Kind]byte{pgas.KRead: 'a', pgas.KPopa: 'b', pgas.KPopb: 'c'}
 	got := map[string]bool{}
@@ -346,13 +347,13 @@ func TestFootnote1(t *testing.T) {
 // all (a failed poll leaves no event), and a guard that divides by zero is
 // a range error.
 func TestAwait(t *testing.T) {
-	b := newProg("await", 3, []string{"h"}, []string{"t"}, []string{"q"})
-	b.seq(
-		b.await("t", "h", "t 1 =="),
-		b.store("h", "2"),
+	b := progbuild.New("await", 3, []string{"h"}, []string{"t"}, []string{"q"})
+	b.Seq(
+		b.Await("t", "h", "t 1 =="),
+		b.Store("h", "2"),
 	)
-	b.edge("start", "bad", b.await("t", "h", "1 t /"))
-	p := b.build()
+	b.Edge("start", "bad", b.Await("t", "h", "1 t /"))
+	p := b.Build()
 	m := pgas.NewMachine(p, 1)
 	s := m.Initial()
 	moves, errs := m.Moves(s)
@@ -360,9 +361,9 @@ func TestAwait(t *testing.T) {
 		t.Fatalf("h = 0: moves %v errs %v, want only the division error of the second await", moves, errs)
 	}
 	// Put 1 into h by hand through the machine: a program that stores it.
-	b2 := newProg("await2", 3, []string{"h"}, []string{"t"}, []string{"q"})
-	b2.seq(b2.store("h", "1"), b2.await("t", "h", "t 1 =="))
-	p2 := b2.build()
+	b2 := progbuild.New("await2", 3, []string{"h"}, []string{"t"}, []string{"q"})
+	b2.Seq(b2.Store("h", "1"), b2.Await("t", "h", "t 1 =="))
+	p2 := b2.Build()
 	m2 := pgas.NewMachine(p2, 1)
 	s2, _ := mustApply(t, m2, m2.Initial(), pgas.Move{Kind: pgas.MoveCmd, Rank: 1, Trans: 0})
 	s2, evs := mustApply(t, m2, s2, pgas.Move{Kind: pgas.MoveCmd, Rank: 1, Trans: 1})

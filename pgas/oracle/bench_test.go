@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"pgasrob/pgas"
+	"pgasrob/pgas/internal/progbuild"
 	"pgasrob/pgas/oracle"
 )
 
@@ -15,10 +16,10 @@ import (
 func BenchmarkExplore(b *testing.B) {
 	for _, n := range []int{2, 3} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			rng := newRand(17)
+			rng := progbuild.NewRand(17)
 			progs := make([]*pgas.Program, 64)
 			for i := range progs {
-				progs[i] = randomProg(rng, 4, false, false)
+				progs[i] = progbuild.Random(rng, 4, false, false)
 			}
 			var states int64
 			var slowest time.Duration

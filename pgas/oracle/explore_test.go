@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"pgasrob/pgas"
+	"pgasrob/pgas/internal/progbuild"
 	"pgasrob/pgas/oracle"
 )
 
@@ -14,14 +15,14 @@ var generous = oracle.Bounds{MaxNodes: 200_000, Timeout: 20 * time.Second}
 // oneToOne is 1to1 of Figure 1: write(x, right, y, q); barrier; r <- y;
 // assume(r == 1).
 func oneToOne() *pgas.Program {
-	b := newProg("1to1", 2, []string{"x", "y"}, []string{"r"}, []string{"q"})
-	b.seq(
-		b.write("x", "rank N % 1 +", "y", "q"),
-		barrier(),
-		b.load("r", "y"),
-		b.assume("r 1 =="),
+	b := progbuild.New("1to1", 2, []string{"x", "y"}, []string{"r"}, []string{"q"})
+	b.Seq(
+		b.Write("x", "rank N % 1 +", "y", "q"),
+		progbuild.Barrier(),
+		b.Load("r", "y"),
+		b.Assume("r 1 =="),
 	)
-	return b.build()
+	return b.Build()
 }
 
 // oneToOnePolls is 1to1 with the handle idiom of Section 2.4, taken
@@ -40,17 +41,17 @@ func oneToOne() *pgas.Program {
 // So this program is NOT robust, for every N, and the shortest violation
 // is one rank's store, write, read, load, popa, popa, popb, popb.
 func oneToOnePolls() *pgas.Program {
-	b := newProg("1to1poll", 2, []string{"x", "y", "one", "h"}, []string{"r"}, []string{"q"})
-	b.seq(
-		b.store("one", "1"),
-		b.write("x", "rank N % 1 +", "y", "q"),
-		b.read("h", "rank", "one", "q"),
-		b.load("r", "h"),
-		b.assume("r 1 =="),
-		barrier(),
-		b.load("r", "y"),
+	b := progbuild.New("1to1poll", 2, []string{"x", "y", "one", "h"}, []string{"r"}, []string{"q"})
+	b.Seq(
+		b.Store("one", "1"),
+		b.Write("x", "rank N % 1 +", "y", "q"),
+		b.Read("h", "rank", "one", "q"),
+		b.Load("r", "h"),
+		b.Assume("r 1 =="),
+		progbuild.Barrier(),
+		b.Load("r", "y"),
 	)
-	return b.build()
+	return b.Build()
 }
 
 // TestOneToOne: (1to1, 2) is not robust (Example 2). The shortest violating
@@ -132,16 +133,16 @@ func TestOneToOnePolls(t *testing.T) {
 // shadow popb, then read by the await), x (read by the write's popa, never
 // written), all in the order po imposes. No edge points backwards.
 func oneToOneWaits() *pgas.Program {
-	b := newProg("1to1wait", 2, []string{"x", "y", "one", "h"}, []string{"r"}, []string{"q"})
-	b.seq(
-		b.store("one", "1"),
-		b.write("x", "rank N % 1 +", "y", "q"),
-		b.read("h", "rank", "one", "q"),
-		b.await("r", "h", "r 1 =="),
-		barrier(),
-		b.load("r", "y"),
+	b := progbuild.New("1to1wait", 2, []string{"x", "y", "one", "h"}, []string{"r"}, []string{"q"})
+	b.Seq(
+		b.Store("one", "1"),
+		b.Write("x", "rank N % 1 +", "y", "q"),
+		b.Read("h", "rank", "one", "q"),
+		b.Await("r", "h", "r 1 =="),
+		progbuild.Barrier(),
+		b.Load("r", "y"),
 	)
-	return b.build()
+	return b.Build()
 }
 
 func TestOneToOneWaits(t *testing.T) {
@@ -174,15 +175,15 @@ func TestOneToOneWaits(t *testing.T) {
 // (older loads of y are dominated by newer ones), so the search ends and
 // is complete although the program loops.
 func messagePassing() *pgas.Program {
-	b := newProg("mp", 2, []string{"x", "y"}, []string{"r"}, []string{"q"})
-	b.edge("start", "send", b.assume("rank 1 =="))
-	b.edge("send", "s1", b.store("x", "1"))
-	b.edge("s1", "sent", b.write("x", "2", "y", "q"))
-	b.edge("start", "poll", b.assume("rank 2 =="))
-	b.edge("poll", "check", b.load("r", "y"))
-	b.edge("check", "poll", b.assume("r 0 =="))
-	b.edge("check", "got", b.assume("r 1 =="))
-	return b.build()
+	b := progbuild.New("mp", 2, []string{"x", "y"}, []string{"r"}, []string{"q"})
+	b.Edge("start", "send", b.Assume("rank 1 =="))
+	b.Edge("send", "s1", b.Store("x", "1"))
+	b.Edge("s1", "sent", b.Write("x", "2", "y", "q"))
+	b.Edge("start", "poll", b.Assume("rank 2 =="))
+	b.Edge("poll", "check", b.Load("r", "y"))
+	b.Edge("check", "poll", b.Assume("r 0 =="))
+	b.Edge("check", "got", b.Assume("r 1 =="))
+	return b.Build()
 }
 
 func TestMessagePassing(t *testing.T) {
@@ -208,9 +209,9 @@ func TestMessagePassing(t *testing.T) {
 // it). With MaxQueue 1 only one request can be in flight, which rules the
 // violation out, and the search must say it was truncated.
 func TestSelfRead(t *testing.T) {
-	b := newProg("fn1", 1, []string{"a0"}, nil, []string{"q0"})
-	b.edge("start", "start", b.read("0", "1", "0", "0"))
-	p := b.build()
+	b := progbuild.New("fn1", 1, []string{"a0"}, nil, []string{"q0"})
+	b.Edge("start", "start", b.Read("0", "1", "0", "0"))
+	p := b.Build()
 	res := oracle.Explore(p, 1, oracle.Bounds{MaxQueue: 3, MaxNodes: 10_000})
 	if res.Err != nil {
 		t.Fatal(res.Err)
@@ -228,13 +229,13 @@ func TestSelfRead(t *testing.T) {
 // loads address r. For rank 2 that is address 2, outside {x, y}; the
 // shortest path to it is rank 2's store and load.
 func TestRangeErrorPath(t *testing.T) {
-	b := newProg("oob", 3, []string{"x", "y"}, []string{"r", "s"}, []string{"q"})
-	ts := b.seq(
-		b.store("x", "rank"),
-		b.load("r", "x"),
-		b.load("s", "r"),
+	b := progbuild.New("oob", 3, []string{"x", "y"}, []string{"r", "s"}, []string{"q"})
+	ts := b.Seq(
+		b.Store("x", "rank"),
+		b.Load("r", "x"),
+		b.Load("s", "r"),
 	)
-	p := b.build()
+	p := b.Build()
 	res := oracle.Explore(p, 2, generous)
 	if res.Err != nil {
 		t.Fatal(res.Err)
@@ -280,9 +281,9 @@ func TestBounds(t *testing.T) {
 // state space is finite (one control state, summary of one class), so
 // the search is complete.
 func TestBarrierOnly(t *testing.T) {
-	b := newProg("bars", 1, []string{"a"}, nil, []string{"q"})
-	b.edge("start", "start", barrier())
-	res := oracle.Explore(b.build(), 3, generous)
+	b := progbuild.New("bars", 1, []string{"a"}, nil, []string{"q"})
+	b.Edge("start", "start", progbuild.Barrier())
+	res := oracle.Explore(b.Build(), 3, generous)
 	if res.Violation != nil || !res.Complete {
 		t.Fatalf("violation %v, complete %v (%q)", res.Violation, res.Complete, res.Truncated)
 	}
@@ -296,7 +297,7 @@ func FuzzExplore(f *testing.F) {
 	f.Add(uint64(2), uint8(4), uint8(3), false, false)
 	f.Add(uint64(3), uint8(5), uint8(1), true, false)
 	f.Fuzz(func(t *testing.T, seed uint64, ncmds, n uint8, loops, bad bool) {
-		p := randomProg(newRand(seed), 1+int(ncmds%5), loops, bad)
+		p := progbuild.Random(progbuild.NewRand(seed), 1+int(ncmds%5), loops, bad)
 		nr := 1 + int(n%3)
 		res := oracle.Explore(p, nr, oracle.Bounds{MaxEvents: 24, MaxQueue: 3, MaxNodes: 3000, Timeout: 5 * time.Second})
 		if res.Err != nil {

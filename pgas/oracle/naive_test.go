@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"pgasrob/pgas"
+	"pgasrob/pgas/internal/progbuild"
 	"pgasrob/pgas/oracle"
 )
 
@@ -66,7 +67,7 @@ var (
 // exists). The verdicts must agree, and so must the reachability of range
 // errors when there is no violation (Explore stops at a violation).
 func TestAgainstNaive(t *testing.T) {
-	rng := newRand(*naiveSeed)
+	rng := progbuild.NewRand(*naiveSeed)
 	count := *naiveCount
 	if testing.Short() {
 		count = min(count, 50)
@@ -74,7 +75,7 @@ func TestAgainstNaive(t *testing.T) {
 	compared, violating, withErr := 0, 0, 0
 	for i := 0; i < count; i++ {
 		loops := i%4 == 3
-		p := randomProg(rng, 2+rng.IntN(2), loops, i%3 == 0)
+		p := progbuild.Random(rng, 2+rng.IntN(2), loops, i%3 == 0)
 		n := 1 + rng.IntN(3)
 		nv := &naive{m: pgas.NewMachine(p, n), budget: 20_000}
 		b := oracle.Bounds{Timeout: 20 * time.Second}
@@ -119,10 +120,10 @@ func TestAgainstNaive(t *testing.T) {
 // relation. This tests HappensBefore's Violating against the definition it
 // replaces.
 func TestSemanticDefinition(t *testing.T) {
-	rng := newRand(13)
+	rng := progbuild.NewRand(13)
 	checked, violating := 0, 0
 	for i := 0; i < 80; i++ {
-		p := randomProg(rng, 2+rng.IntN(2), false, false)
+		p := progbuild.Random(rng, 2+rng.IntN(2), false, false)
 		n := 1 + rng.IntN(2)
 		m := pgas.NewMachine(p, n)
 		var all [][]pgas.Event
