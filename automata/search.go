@@ -209,7 +209,7 @@ func rebuild(sys System, st *store, i int) []Step {
 		prev := path[k-1].State
 		ok := false
 		sys.Successors(prev, func(l Label, t State) {
-			if !ok && equalStates(t, s) {
+			if !ok && Equal(t, s) {
 				path[k].Label, ok = l, true
 			}
 		})
@@ -220,7 +220,8 @@ func rebuild(sys System, st *store, i int) []Step {
 	return path
 }
 
-func equalStates(a, b State) bool {
+// Equal reports whether two packed states are the same.
+func Equal(a, b State) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -60,7 +60,7 @@ func (m *moveCache) moves(s automata.State) []normalform.Move {
 		return mv
 	}
 	h := hashWords(s)
-	if e, ok := m.c.Get(h); ok && equalWords(e.key, s) {
+	if e, ok := m.c.Get(h); ok && automata.Equal(e.key, s) {
 		m.hits.Add(1)
 		return e.moves
 	}
@@ -77,18 +77,6 @@ func entryCost(e *moveEntry) int64 {
 		c += int64(96 + 8*len(mv.Target) + 48*len(mv.Events) + 8*len(mv.BarTrans))
 	}
 	return c
-}
-
-func equalWords(a, b automata.State) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // HitRate is hits/(hits+misses).
