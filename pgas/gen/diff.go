@@ -1,0 +1,145 @@
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"pgasrob/cycles"
+	"pgasrob/pgas"
+	"pgasrob/pgas/oracle"
+)
+
+// Budget bounds one comparison, so that one slow program cannot stall a
+// long differential run.
+type Budget struct {
+	DecideStates int64         // cycles.Options.MaxStates (per cycle type)
+	DecideTime   time.Duration // cycles.Options.Timeout
+	Oracle       oracle.Bounds
+	NoSymmetry   bool // cycles.Options.NoSymmetry
+}
+
+// DefaultBudget suits the programs Generate makes with its defaults.
+var DefaultBudget = Budget{
+	DecideStates: 200_000,
+	DecideTime:   10 * time.Second,
+	Oracle:       oracle.Bounds{MaxQueue: 4, MaxNodes: 200_000, Timeout: 10 * time.Second},
+}
+
+// Status is the outcome of a comparison.
+type Status int
+
+const (
+	Agree    Status = iota // both sides decided and agree
+	Disagree               // both decided and disagree, or a side failed internally
+	Skipped                // a side ran out of budget: no evidence either way
+)
+
+func (s Status) String() string { return [...]string{"agree", "DISAGREE", "skipped"}[s] }
+
+// Comparison is what Compare found.
+type Comparison struct {
+	Status   Status
+	Decide   string // cycles verdict: ROBUST, NOT ROBUST, UNKNOWN, RUN-TIME ERROR, or "error"
+	Oracle   string // ROBUST, NOT ROBUST, RUN-TIME ERROR, or INCOMPLETE
+	Detail   string // why it disagrees or was skipped
+	Internal bool   // a side reported an internal error (cycles.ErrInternal, oracle.Err)
+	Elapsed  time.Duration
+}
+
+// Compare decides (p, n) with cycles.Decide and with the brute-force
+// oracle, and compares the answers. The rules follow from the two
+// definitions:
+//
+//   - Decide NOT ROBUST needs an oracle violation;
+//   - Decide ROBUST needs a complete oracle run with neither a violation
+//     nor a run-time error (an error reachable in X of a robust program is
+//     reachable in an SC run, which Decide checks first);
+//   - Decide RUN-TIME ERROR (found on an SC run, hence in X) needs an
+//     oracle range error or violation (the oracle stops at a violation);
+//   - an oracle that is incomplete and found nothing, or a Decide that ran
+//     out of budget, gives no evidence: Skipped.
+func Compare(p *pgas.Program, n int, b Budget) Comparison {
+	start := time.Now()
+	var c Comparison
+	defer func() { c.Elapsed = time.Since(start) }()
+	o := oracle.Explore(p, n, b.Oracle)
+	switch {
+	case o.Err != nil:
+		c.Oracle = "error"
+	case o.Violation != nil:
+		c.Oracle = cycles.NotRobust.String()
+	case o.RangeErr != nil:
+		c.Oracle = cycles.RunError.String()
+	case o.Complete:
+		c.Oracle = cycles.Robust.String()
+	default:
+		c.Oracle = "INCOMPLETE"
+	}
+	d, err := cycles.Decide(p, n, cycles.Options{Jobs: 1, MaxStates: b.DecideStates, Timeout: b.DecideTime, CacheBytes: -1, NoSymmetry: b.NoSymmetry})
+	if err != nil {
+		c.Decide = "error"
+		c.Status, c.Detail = Disagree, "decide: "+err.Error()
+		c.Internal = errors.Is(err, cycles.ErrInternal)
+		return c
+	}
+	c.Decide = d.Verdict.String()
+	if o.Err != nil {
+		c.Status, c.Detail, c.Internal = Disagree, "oracle: "+o.Err.Error(), true
+		return c
+	}
+	var why string
+	switch d.Verdict {
+	case cycles.Unknown:
+		c.Status, c.Detail = Skipped, "decide: "+d.Reason
+		return c
+	case cycles.NotRobust:
+		if o.Violation == nil && o.RangeErr == nil && !o.Complete {
+			c.Status, c.Detail = Skipped, "oracle incomplete: "+o.Truncated
+			return c
+		}
+		if o.Violation == nil {
+			why = "decide found a certified violation the oracle missed\n" + describeWitness(p, d.Witness)
+		}
+	case cycles.Robust:
+		if o.Violation != nil {
+			why = "the oracle found a violation:\n" + formatEvents(p, o.Violation, o.Cycle)
+		} else if o.RangeErr != nil {
+			why = fmt.Sprintf("the oracle reached a run-time error: %v", o.RangeErr)
+		} else if !o.Complete {
+			c.Status, c.Detail = Skipped, "oracle incomplete: "+o.Truncated
+			return c
+		}
+	case cycles.RunError:
+		if o.Violation == nil && o.RangeErr == nil {
+			if !o.Complete {
+				c.Status, c.Detail = Skipped, "oracle incomplete: "+o.Truncated
+				return c
+			}
+			why = fmt.Sprintf("decide reached a run-time error the oracle did not: %v", d.RunError.Err)
+		}
+	}
+	if why != "" {
+		c.Status, c.Detail = Disagree, why
+	}
+	return c
+}
+
+func describeWitness(p *pgas.Program, w *cycles.Witness) string {
+	if w == nil {
+		return ""
+	}
+	return formatEvents(p, w.Computation, w.HB)
+}
+
+func formatEvents(p *pgas.Program, evs []pgas.Event, cyc []pgas.HBEdge) string {
+	var b strings.Builder
+	for i, e := range evs {
+		fmt.Fprintf(&b, "  %2d %s\n", i, p.Describe(e))
+	}
+	if len(cyc) > 0 {
+		b.WriteString(pgas.HappensBefore(evs).FormatCycle(p, cyc))
+	}
+	return b.String()
+}

@@ -1,0 +1,17 @@
+// Package gen makes small random .pgas programs for differential testing,
+// and shrinks a program that makes a test fail to a small one.
+//
+// The programs are source text in the real language (docs/language.md), so
+// that they exercise the whole front end and can be written to a file and
+// rerun with the command-line tools. They are kept small on purpose: the
+// brute-force oracle (pgas/oracle) must explore them completely, and the
+// decision procedure of Theorem 16 of pgas-theory-full.md (package cycles)
+// must decide them quickly. Every command kind of Figure 2 occurs, barriers
+// included, and the sugar of Section 2.4 (handles, waits, get, put, waitq,
+// assert).
+//
+// Compare (diff.go) runs both checkers on one program and says whether
+// they agree; it is shared by proofs_test and "pgasrob difftest".
+//
+// Imports: pgas, pgas/oracle, cycles, and the standard library.
+package gen
