@@ -12,9 +12,11 @@
 // width*8 bytes for the state, 4 bytes for the parent link and about 8 bytes
 // of hash table per visited state.
 //
-// The package also holds explicit finite and n-headed automata and the
-// product of Lemma 10 (product.go). They are the reference against which the
-// specialised on-the-fly products of the checkers are tested.
+// The package also holds explicit finite and n-headed automata with bounded
+// language enumeration (explicit.go) and the literal product of Lemma 10,
+// with its guessing of the state each head starts in (product.go). They are
+// the reference against which the specialised on-the-fly products of the
+// checkers are tested (proofs_test).
 //
 // Imports: the standard library only. Every other package of pgasrob may
 // import this one; it imports none of them.

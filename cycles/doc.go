@@ -11,10 +11,14 @@
 // the leave event of r_i and the enter event of r_{i+1} were generated
 // (part and cell) and, while one of them is still missing, which cells the
 // pops of parts 2–4 have written. That is exactly the information the
-// guessed Z runs would check at the end. The explicit construction of
-// Lemma 10 (automata.Product) over the literal automata Z^{r1,r2} (z.go)
-// is kept as the reference, and proofs_test checks that both accept the
-// same marked computations.
+// guessed Z runs would check at the end. proofs_test runs the literal
+// automata Z^{r1,r2} (proofs_test/ztracker_test.go) over the marked
+// computations that reference.go enumerates and checks that both accept
+// the same ones; automata.Product is the literal Lemma 10 construction.
+//
+// The search is kept small by pruning guesses that can no longer complete
+// (product.go, using normalform.Future), by rank symmetry (symmetry.go)
+// and by a partial-order reduction (reduce.go); see docs/design.md.
 //
 // The rules HB1–HB8 are used in their intended form (docs/deviations.md):
 // HB1 waits in init until the leave-marked event of r1; the two barrier

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"pgasrob/pgas"
+	"pgasrob/pgas/gen"
+	"pgasrob/pgas/oracle"
+)
+
+func init() {
+	register(subcommand{name: "difftest", summary: "compare the decision procedure with the brute-force oracle on random or given programs", run: runDifftest})
+}
+
+// difftestJSON is the --json output of "pgasrob difftest" (docs/cli.md).
+type difftestJSON struct {
+	Schema        string         `json:"schema"`
+	Seed          uint64         `json:"seed"`
+	Ranks         int            `json:"ranks"`
+	Programs      int            `json:"programs"`
+	Agree         int            `json:"agree"`
+	Disagree      int            `json:"disagree"`
+	Skipped       int            `json:"skipped"`
+	Verdicts      map[string]int `json:"verdicts"` // decide's verdicts over compared programs
+	TSO           string         `json:"tso"`      // why the TSO checker did not run
+	ElapsedMS     int64          `json:"elapsed_ms"`
+	Disagreements []difftestCase `json:"disagreements"`
+}
+
+type difftestCase struct {
+	Program  string `json:"program"` // generated name (seed) or input file
+	Decide   string `json:"decide"`
+	Oracle   string `json:"oracle"`
+	Detail   string `json:"detail"`
+	Internal bool   `json:"internal"`
+	Repro    string `json:"repro,omitempty"` // file holding the shrunken reproducer
+	Source   string `json:"source"`          // the shrunken reproducer
+}
+
+// compare is gen.Compare; tests replace it to exercise the disagreement
+// path, which a correct decision procedure never takes.
+var compare = gen.Compare
+
+func runDifftest(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("difftest", "difftest [--seed S] [--count K] [--ranks N] [--dir DIR] [--out DIR] [--loops] [--no-symmetry] [--tso] [--json]",
+		`Generate small random .pgas programs (or read every .pgas file in --dir) and
+decide each with the automata procedure (Theorem 16) and with the
+brute-force oracle over the plain semantics X(P,N). Print every
+disagreement with a shrunken reproducer, written to --out.
+
+Each program gets its own budget; a side that runs out of it gives no
+evidence, and the program is counted as skipped. Exit 0 if no program
+disagreed, 1 if one did, 3 if nothing could be compared.
+
+With --tso, the programs are Trencher-format programs instead (generated,
+or every *.txt file in --dir), and the TSO/PSO attack checker (package
+tso) is compared with its own brute-force oracle under TSO and under PSO.
+The automata procedure reads .pgas only, so it does not take part then.`, stderr)
+	seed := fs.Uint64("seed", 1, "first `seed`; program i uses seed+i")
+	count := fs.Int("count", 100, "number of random programs")
+	ranks := fs.Int("ranks", 2, "number of ranks N")
+	dir := fs.String("dir", "", "check every .pgas file in `DIR` instead of random programs")
+	out := fs.String("out", "", "write each shrunken reproducer to `DIR`")
+	loops := fs.Bool("loops", false, "also generate programs with loops (the oracle may then be incomplete)")
+	states := fs.Int64("max-states", gen.DefaultBudget.DecideStates, "decision procedure: states per cycle type and program")
+	nodes := fs.Int64("oracle-nodes", gen.DefaultBudget.Oracle.MaxNodes, "oracle: states per program")
+	timeout := fs.Duration("timeout", gen.DefaultBudget.DecideTime, "per side and program")
+	noSym := fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
+	useTSO := fs.Bool("tso", false, "Trencher-format programs: compare the TSO/PSO checker with its oracle")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	if done, code := parseFlags(fs, args); done {
+		if code != exitRobust {
+			fmt.Fprintln(stderr, `Run "pgasrob difftest --help" for usage.`)
+		}
+		return code
+	}
+	if fs.NArg() != 0 || *count < 0 || *ranks < 1 || *ranks > pgas.MaxRanks || *states < 0 || *nodes < 0 || *timeout < 0 {
+		fmt.Fprintln(stderr, "pgasrob difftest: bad arguments (need --count >= 0, 1 <= --ranks <= 16, non-negative budgets, no positional arguments)")
+		return exitUsage
+	}
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			fmt.Fprintln(stderr, "pgasrob difftest:", err)
+			return exitUsage
+		}
+	}
+	budget := gen.Budget{
+		DecideStates: *states, DecideTime: *timeout,
+		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *nodes, Timeout: *timeout},
+		NoSymmetry: *noSym,
+	}
+
+	if *useTSO {
+		return difftestTSO(*seed, *count, *dir, *out, *states, *nodes, *timeout, *asJSON, stdout, stderr)
+	}
+	// A case is a program with a source text and a way to shrink it.
+	type tcase struct {
+		name string
+		src  string
+		gp   *gen.Program // nil for a user's file
+	}
+	var cases []tcase
+	if *dir != "" {
+		files, err := filepath.Glob(filepath.Join(*dir, "*.pgas"))
+		if err != nil || len(files) == 0 {
+			fmt.Fprintf(stderr, "pgasrob difftest: no .pgas files in %s\n", *dir)
+			return exitUsage
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				fmt.Fprintln(stderr, "pgasrob difftest:", err)
+				return exitUsage
+			}
+			cases = append(cases, tcase{name: f, src: string(b)})
+		}
+	}
+	res := difftestJSON{Schema: "pgasrob/difftest/v1", Seed: *seed, Ranks: *ranks, Verdicts: map[string]int{}, Disagreements: []difftestCase{},
+		TSO: "not applicable: the TSO/PSO checker reads Trencher programs, not .pgas (see --tso)"}
+	start := time.Now()
+	prog := newProgress(stderr)
+	total := *count
+	if *dir != "" {
+		total = len(cases)
+	}
+	for i := 0; i < total; i++ {
+		var tc tcase
+		if *dir != "" {
+			tc = cases[i]
+		} else {
+			s := *seed + uint64(i)
+			r := rand.New(rand.NewPCG(s, 0))
+			c := gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4, Loops: *loops && r.IntN(2) == 0}
+			gp := gen.Generate(r, c)
+			gp.Name = fmt.Sprintf("seed%d", s)
+			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
+		}
+		prog.show("difftest: %d/%d programs, %d disagreements", i, total, res.Disagree)
+		p, err := pgas.Compile(tc.name, []byte(tc.src))
+		if err == nil {
+			err = pgas.CheckN(p, *ranks)
+		}
+		if err != nil {
+			if *dir != "" {
+				fmt.Fprintln(stderr, err)
+				return exitUsage
+			}
+			fmt.Fprintf(stderr, "pgasrob difftest: internal error: generated program does not compile: %v\n%s", err, tc.src)
+			return exitInternal
+		}
+		res.Programs++
+		c := compare(p, *ranks, budget)
+		switch c.Status {
+		case gen.Skipped:
+			res.Skipped++
+			continue
+		case gen.Agree:
+			res.Agree++
+			res.Verdicts[c.Decide]++
+			continue
+		}
+		res.Disagree++
+		still := func(src string) bool {
+			q, err := pgas.Compile("repro.pgas", []byte(src))
+			return err == nil && pgas.CheckN(q, *ranks) == nil && compare(q, *ranks, budget).Status == gen.Disagree
+		}
+		small := tc.src
+		if tc.gp != nil {
+			small = gen.Shrink(tc.gp, func(g *gen.Program) bool { return still(g.String()) }, 500).String()
+		} else {
+			small = gen.ShrinkSource(tc.src, still, 500)
+		}
+		dc := difftestCase{Program: tc.name, Decide: c.Decide, Oracle: c.Oracle, Detail: c.Detail, Internal: c.Internal, Source: small}
+		if *out != "" {
+			base := strings.TrimSuffix(filepath.Base(tc.name), ".pgas")
+			dc.Repro = filepath.Join(*out, base+".repro.pgas")
+			header := fmt.Sprintf("# difftest reproducer for %s, N=%d: decide %s, oracle %s\n", tc.name, *ranks, c.Decide, c.Oracle)
+			if err := os.WriteFile(dc.Repro, []byte(header+small), 0o644); err != nil {
+				fmt.Fprintln(stderr, "pgasrob difftest:", err)
+				dc.Repro = ""
+			}
+		}
+		res.Disagreements = append(res.Disagreements, dc)
+		if !*asJSON {
+			fmt.Fprintf(stdout, "DISAGREEMENT %s (N=%d): decide %s, oracle %s\n%s\nshrunken reproducer", tc.name, *ranks, c.Decide, c.Oracle, indent(c.Detail))
+			if dc.Repro != "" {
+				fmt.Fprintf(stdout, " (%s)", dc.Repro)
+			}
+			fmt.Fprintf(stdout, ":\n%s\n", indent(small))
+		}
+	}
+	prog.clear()
+	res.ElapsedMS = time.Since(start).Milliseconds()
+	if *asJSON {
+		writeJSON(stdout, res)
+	} else {
+		fmt.Fprintf(stdout, "%d programs (N=%d): %d agree, %d disagree, %d skipped (budget), %v; verdicts %v\n",
+			res.Programs, *ranks, res.Agree, res.Disagree, res.Skipped, time.Since(start).Round(time.Millisecond), res.Verdicts)
+	}
+	switch {
+	case res.Disagree > 0:
+		return exitNotRobust
+	case res.Programs > 0 && res.Agree == 0:
+		return exitUnknown
+	}
+	return exitRobust
+}
+
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"pgasrob/tso"
+)
+
+// tsoDiff is tso.DiffTest; tests replace it.
+var tsoDiff = tso.DiffTest
+
+// difftestTSO is "pgasrob difftest --tso": the TSO/PSO attack checker
+// against its brute-force oracle, through the hook tso.DiffTest, on
+// Trencher-format programs. It shares the JSON shape of difftestJSON;
+// "verdicts" counts agreeing runs per model.
+func difftestTSO(seed uint64, count int, dir, out string, states, nodes int64, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) int {
+	type tcase struct{ name, src string }
+	var cases []tcase
+	if dir != "" {
+		files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+		if err != nil || len(files) == 0 {
+			fmt.Fprintf(stderr, "pgasrob difftest: no .txt (Trencher) files in %s\n", dir)
+			return exitUsage
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				fmt.Fprintln(stderr, "pgasrob difftest:", err)
+				return exitUsage
+			}
+			cases = append(cases, tcase{f, string(b)})
+		}
+	} else {
+		for i := 0; i < count; i++ {
+			s := seed + uint64(i)
+			r := rand.New(rand.NewPCG(s, 0))
+			cases = append(cases, tcase{fmt.Sprintf("seed%d", s), tso.Generate(r, tso.GenConfig{Fences: r.IntN(2) == 0})})
+		}
+	}
+	budget := tso.DiffBudget{MaxStates: states, OracleNodes: nodes, Timeout: timeout}
+	res := difftestJSON{Schema: "pgasrob/difftest/v1", Seed: seed, Verdicts: map[string]int{}, Disagreements: []difftestCase{},
+		TSO: "compared under TSO and PSO"}
+	start := time.Now()
+	for _, tc := range cases {
+		p, err := tso.ParseProgram(tc.name, []byte(tc.src))
+		if err != nil {
+			if dir != "" {
+				fmt.Fprintln(stderr, err)
+				return exitUsage
+			}
+			fmt.Fprintf(stderr, "pgasrob difftest: internal error: generated program does not parse: %v\n%s", err, tc.src)
+			return exitInternal
+		}
+		res.Programs++
+		for _, m := range []tso.Model{tso.TSO, tso.PSO} {
+			agree, report := tsoDiff(p, m, budget)
+			switch {
+			case agree && strings.Contains(report, "\nundecided:"):
+				res.Skipped++
+				continue
+			case agree:
+				res.Agree++
+				res.Verdicts[m.String()]++
+				continue
+			}
+			res.Disagree++
+			small := shrinkTSO(tc.src, func(src string) bool {
+				q, err := tso.ParseProgram("repro", []byte(src))
+				if err != nil {
+					return false
+				}
+				ok, _ := tsoDiff(q, m, budget)
+				return !ok
+			})
+			dc := difftestCase{Program: tc.name + " " + m.String(), Detail: report, Source: small}
+			if out != "" {
+				if err := os.MkdirAll(out, 0o755); err == nil {
+					base := strings.TrimSuffix(filepath.Base(tc.name), ".txt")
+					dc.Repro = filepath.Join(out, base+"."+strings.ToLower(m.String())+".repro.txt")
+					if err := os.WriteFile(dc.Repro, []byte(small), 0o644); err != nil {
+						dc.Repro = ""
+					}
+				}
+			}
+			res.Disagreements = append(res.Disagreements, dc)
+			if !asJSON {
+				fmt.Fprintf(stdout, "DISAGREEMENT %s under %s\n%s\nshrunken reproducer:\n%s\n", tc.name, m, indent(report), indent(small))
+			}
+		}
+	}
+	res.ElapsedMS = time.Since(start).Milliseconds()
+	if asJSON {
+		writeJSON(stdout, res)
+	} else {
+		fmt.Fprintf(stdout, "%d Trencher programs x {TSO, PSO}: %d agree, %d disagree, %d skipped (budget), %v; agreeing runs %v\n",
+			res.Programs, res.Agree, res.Disagree, res.Skipped, time.Since(start).Round(time.Millisecond), res.Verdicts)
+	}
+	switch {
+	case res.Disagree > 0:
+		return exitNotRobust
+	case res.Programs > 0 && res.Agree == 0:
+		return exitUnknown
+	}
+	return exitRobust
+}
+
+// shrinkTSO deletes lines of a Trencher program while it still parses and
+// still fails, at most 300 tries.
+func shrinkTSO(src string, fails func(string) bool) string {
+	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
+	tries := 0
+	for progress := true; progress && tries < 300; {
+		progress = false
+		for i := len(lines) - 1; i >= 0 && tries < 300; i-- {
+			cand := slices.Delete(slices.Clone(lines), i, i+1)
+			tries++
+			if fails(strings.Join(cand, "\n") + "\n") {
+				lines, progress = cand, true
+			}
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
