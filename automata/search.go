@@ -2,6 +2,7 @@ package automata
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -173,7 +174,7 @@ func Search(sys System, opt Options) Result {
 		case next&1023 == 0 && st.bytes() > maxBytes:
 			stop = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20)
 		case next&255 == 0 && ctx.Err() != nil:
-			stop = "cancelled: " + ctx.Err().Error()
+			stop = stopReason(ctx)
 		case next&255 == 0 && !deadline.IsZero() && time.Now().After(deadline):
 			stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
 		}
@@ -193,6 +194,17 @@ func Search(sys System, opt Options) Result {
 		res.Outcome = Empty
 	}
 	return res
+}
+
+// stopReason says why a context ended a search, in the terms of budgets.
+func stopReason(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		if d, ok := ctx.Deadline(); ok {
+			return fmt.Sprintf("time budget reached (deadline %s)", d.Format(time.TimeOnly))
+		}
+		return "time budget reached"
+	}
+	return "interrupted"
 }
 
 // rebuild turns the parent chain of state i into a labelled path by asking

@@ -89,7 +89,7 @@ func TestSearchBudgets(t *testing.T) {
 	}{
 		{"states", Options{Budget: Budget{MaxStates: 50}}, "state budget"},
 		{"memory", Options{Budget: Budget{MaxBytes: 1}}, "memory budget"},
-		{"cancel", Options{Context: ctx}, "cancelled"},
+		{"cancel", Options{Context: ctx}, "interrupted"},
 		{"time", Options{Budget: Budget{Timeout: time.Nanosecond}}, "time budget"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

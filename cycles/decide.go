@@ -143,7 +143,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		return res, nil
 	}
 	if reason != "" {
-		res.Verdict, res.Reason, res.Elapsed = Unknown, "run-time error check: "+reason, time.Since(start)
+		res.Verdict, res.Reason, res.Elapsed = Unknown, "run-time error check: "+budgetReason(ctx, opt, reason), time.Since(start)
 		return res, nil
 	}
 
@@ -284,10 +284,29 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 			}
 		}
 		if ctx.Err() != nil && res.Verdict == Robust {
-			res.Verdict, res.Reason = Unknown, ctx.Err().Error()
+			res.Verdict, res.Reason = Unknown, "interrupted"
+		}
+	}
+	if res.Verdict == Unknown && ctx.Err() != nil {
+		// Say which budget ran out in the user's terms, for the whole
+		// decision and for every cycle type it stopped.
+		res.Reason = budgetReason(ctx, opt, res.Reason)
+		for i := range res.Types {
+			if res.Types[i].Outcome == automata.Unknown && res.Types[i].Reason != skippedReason {
+				res.Types[i].Reason = budgetReason(ctx, opt, res.Types[i].Reason)
+			}
 		}
 	}
 	return res, nil
+}
+
+// budgetReason names the --timeout budget when the decision's deadline
+// stopped a search, and keeps the search's own reason otherwise.
+func budgetReason(ctx context.Context, opt Options, reason string) string {
+	if opt.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Sprintf("time budget of %v reached", opt.Timeout)
+	}
+	return reason
 }
 
 // errSystem is Y restricted to sequentially consistent computations, with

@@ -242,7 +242,10 @@ func checkAttack(ctx context.Context, p *Program, a Attack, shape Attacker, opt 
 			return ar
 		case r.Outcome == automata.Unknown:
 			ar.Outcome = Undecided
-			if ctx.Err() == nil || r.Reason[:min(9, len(r.Reason))] != "cancelled" {
+			if ctx.Err() == nil {
+				// A cancelled context means another attack was found
+				// feasible first: no reason, so the attack counts as
+				// skipped rather than undecided.
 				ar.Reason = r.Reason
 			}
 			if ctx.Err() == context.DeadlineExceeded {

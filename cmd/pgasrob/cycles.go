@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"pgasrob/cycles"
 )
@@ -75,9 +74,9 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pgasrob cycles: N = %d: %v\n", o.N, o.Err)
 		}
 		if *asJSON {
-			out.Results = append(out.Results, cyclesToJSON(o, *b.timeout))
+			out.Results = append(out.Results, cyclesToJSON(o))
 		} else {
-			writeCyclesText(stdout, j.file, o, *b.timeout, len(*only) > 0)
+			writeCyclesText(stdout, j.file, o, len(*only) > 0)
 		}
 	})
 	code = overallCode(codes)
@@ -88,7 +87,7 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-func writeCyclesText(w io.Writer, file string, o outcome, timeout time.Duration, restricted bool) {
+func writeCyclesText(w io.Writer, file string, o outcome, restricted bool) {
 	fmt.Fprintf(w, "%s, N = %d: ", file, o.N)
 	if o.Res == nil {
 		fmt.Fprintln(w, "INTERNAL ERROR (no verdict)")
@@ -113,7 +112,7 @@ func writeCyclesText(w io.Writer, file string, o outcome, timeout time.Duration,
 	}
 	fmt.Fprintf(w, "%s (%d of %d cycle types feasible, %d infeasible, %d unknown)\n", verdict, c.Feasible, c.Total, c.Infeasible, c.Unknown+c.Skipped)
 	if r.Verdict == cycles.Unknown && len(r.Types) == 0 {
-		fmt.Fprintf(w, "  stopped before any cycle type: %s\n", explainReason(r.Reason, timeout))
+		fmt.Fprintf(w, "  stopped before any cycle type: %s\n", r.Reason)
 	}
 	fmt.Fprintf(w, "  %-14s %-11s %12s %12s %10s\n", "cycle type", "verdict", "states", "transitions", "time")
 	for _, t := range r.Types {
@@ -124,7 +123,7 @@ func writeCyclesText(w io.Writer, file string, o outcome, timeout time.Duration,
 		}
 		note := ""
 		if word == "unknown" && t.Reason != "" {
-			note = "  " + explainReason(t.Reason, timeout)
+			note = "  " + t.Reason
 		}
 		fmt.Fprintf(w, "  %-14v %-11s %12d %12d %10v%s\n", t.Cycle, word, t.Stats.States, t.Stats.Transitions, roundDur(t.Stats.Elapsed), note)
 	}
@@ -167,8 +166,8 @@ type cycleTypeJSON struct {
 	Stats       statsJSON `json:"stats"`
 }
 
-func cyclesToJSON(o outcome, timeout time.Duration) cyclesNJSON {
-	d := resultToJSON(nil, outcome{N: o.N, Res: withoutWitness(o.Res), Err: o.Err, Code: o.Code}, timeout)
+func cyclesToJSON(o outcome) cyclesNJSON {
+	d := resultToJSON(nil, outcome{N: o.N, Res: withoutWitness(o.Res), Err: o.Err, Code: o.Code})
 	j := cyclesNJSON{N: d.N, Verdict: d.Verdict, ExitCode: d.ExitCode, Reason: d.Reason, Stats: d.Stats,
 		Cache: d.Cache, CycleTypes: d.CycleTypes, Error: d.Error, Types: []cycleTypeJSON{}}
 	if o.Res == nil {
@@ -181,7 +180,7 @@ func cyclesToJSON(o outcome, timeout time.Duration) cyclesNJSON {
 	for _, t := range o.Res.Types {
 		tj := cycleTypeJSON{CycleType: append([]int{}, t.Cycle...), Verdict: typeWord(t), Stats: statsToJSON(t.Stats, t.Stats.Elapsed)}
 		if tj.Verdict == "unknown" {
-			tj.Reason = explainReason(t.Reason, timeout)
+			tj.Reason = t.Reason
 		}
 		if t.SymmetricTo != nil {
 			tj.SymmetricTo = append([]int{}, t.SymmetricTo...)

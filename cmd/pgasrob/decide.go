@@ -234,12 +234,12 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if *asJSON {
-			r := resultToJSON(j.prog, o, *b.timeout)
+			r := resultToJSON(j.prog, o)
 			r.DotFile = dotFile
 			out.Results = append(out.Results, r)
 			return
 		}
-		writeText(stdout, j.file, j.prog, o, *b.timeout)
+		writeText(stdout, j.file, j.prog, o)
 		if dotFile != "" {
 			fmt.Fprintf(stdout, "  Graphviz graph of the cycle written to %s\n", dotFile)
 		}

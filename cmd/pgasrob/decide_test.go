@@ -69,7 +69,7 @@ func TestDecideCommand(t *testing.T) {
 		// Whatever the search got to, a robust verdict after the deadline
 		// is not trusted (cycles.Decide), so this is UNKNOWN every time.
 		{"time budget", []string{oneToOneFixed, "-n", "2", "--timeout", "1ns"}, exitUnknown,
-			[]string{"N = 2: UNKNOWN", "time budget of 1ns reached (--timeout)"}, nil},
+			[]string{"N = 2: UNKNOWN", "time budget of 1ns reached"}, nil},
 		{"static error", []string{bad, "-n", "2"}, exitUsage, nil, []string{bad + ":4:9: undefined name z"}},
 		{"missing file", []string{filepath.Join(t.TempDir(), "none.pgas"), "-n", "2"}, exitUsage, nil, []string{"pgasrob decide: open", "no such file"}},
 		{"N out of range for the program", []string{oneToOne, "-n", "17"}, exitUsage, nil, []string{"1to1.pgas: N = 17: at most 16 ranks"}},

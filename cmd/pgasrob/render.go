@@ -151,18 +151,6 @@ func typeWord(t cycles.TypeResult) string {
 	return "unknown"
 }
 
-// explainReason rewrites the budget messages of the search engine in the
-// words of the command line.
-func explainReason(reason string, timeout time.Duration) string {
-	if timeout > 0 {
-		reason = strings.ReplaceAll(reason, "cancelled: context deadline exceeded", fmt.Sprintf("time budget of %v reached (--timeout)", timeout))
-		reason = strings.ReplaceAll(reason, "context deadline exceeded", fmt.Sprintf("time budget of %v reached (--timeout)", timeout))
-	}
-	reason = strings.ReplaceAll(reason, "cancelled: context canceled", "interrupted")
-	reason = strings.ReplaceAll(reason, "context canceled", "interrupted")
-	return reason
-}
-
 // ---- events ----
 
 func addrName(p *pgas.Program, a int) string {
@@ -315,7 +303,7 @@ func human(x float64) string {
 }
 
 // writeText prints the result of one N for a person.
-func writeText(w io.Writer, file string, p *pgas.Program, o outcome, timeout time.Duration) {
+func writeText(w io.Writer, file string, p *pgas.Program, o outcome) {
 	head := fmt.Sprintf("%s, N = %d", file, o.N)
 	if o.Res == nil {
 		fmt.Fprintf(w, "%s: INTERNAL ERROR (no verdict)\n", head)
@@ -326,7 +314,7 @@ func writeText(w io.Writer, file string, p *pgas.Program, o outcome, timeout tim
 	case cycles.Robust:
 		fmt.Fprintf(w, "%s: ROBUST (%s)\n", head, statsLine(r))
 	case cycles.Unknown:
-		fmt.Fprintf(w, "%s: UNKNOWN: %s\n", head, explainReason(r.Reason, timeout))
+		fmt.Fprintf(w, "%s: UNKNOWN: %s\n", head, r.Reason)
 		fmt.Fprintf(w, "  explored before stopping: %s\n", statsLine(r))
 		c := countTypes(r)
 		fmt.Fprintf(w, "  no violation found so far; %d cycle types infeasible, %d undecided\n", c.Infeasible, c.Unknown+c.Skipped)
@@ -448,7 +436,7 @@ func statsToJSON(st automata.Stats, elapsed time.Duration) statsJSON {
 	return s
 }
 
-func resultToJSON(p *pgas.Program, o outcome, timeout time.Duration) nResultJSON {
+func resultToJSON(p *pgas.Program, o outcome) nResultJSON {
 	j := nResultJSON{N: o.N, Verdict: verdictWord(o), ExitCode: o.Code}
 	if o.Res == nil {
 		if o.Err != nil {
@@ -457,7 +445,7 @@ func resultToJSON(p *pgas.Program, o outcome, timeout time.Duration) nResultJSON
 		return j
 	}
 	r := o.Res
-	j.Reason = explainReason(r.Reason, timeout)
+	j.Reason = r.Reason
 	j.Stats = statsToJSON(r.Stats, r.Elapsed)
 	j.Cache = cacheJSON{Hits: r.CacheHits, Misses: r.CacheMiss}
 	if t := r.CacheHits + r.CacheMiss; t > 0 {

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"pgasrob/cycles"
 )
@@ -62,24 +61,6 @@ func TestCountCycleTypes(t *testing.T) {
 	// N = 10 is the largest N under maxCycleTypes.
 	if countCycleTypes(10) > maxCycleTypes || countCycleTypes(11) <= maxCycleTypes {
 		t.Errorf("maxCycleTypes %d does not fall between N = 10 and N = 11", maxCycleTypes)
-	}
-}
-
-func TestExplainReason(t *testing.T) {
-	tests := []struct {
-		in      string
-		timeout time.Duration
-		want    string
-	}{
-		{"cycle type (1 2): cancelled: context deadline exceeded", 3 * time.Second, "cycle type (1 2): time budget of 3s reached (--timeout)"},
-		{"context deadline exceeded", time.Second, "time budget of 1s reached (--timeout)"},
-		{"cancelled: context canceled", 0, "interrupted"},
-		{"state budget of 10 states reached", 0, "state budget of 10 states reached"},
-	}
-	for _, tt := range tests {
-		if got := explainReason(tt.in, tt.timeout); got != tt.want {
-			t.Errorf("explainReason(%q) = %q, want %q", tt.in, got, tt.want)
-		}
 	}
 }
 
