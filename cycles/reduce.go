@@ -24,8 +24,10 @@ import (
 //     spoilt by a write of r to a watched cell. Pairs not started need no
 //     such care: a cell only r can touch cannot join r to another rank,
 //     and the written-cell sets forget it (prune).
-//   - r has at least one enabled move (its disabled commands stay disabled
-//     until r moves, since nobody else touches what they read).
+//   - r has at least one enabled move. Its disabled commands stay disabled
+//     until r moves: assumes and range checks read only r's registers, and
+//     the cells of its guarded loads are included in the cells above, so
+//     no other rank can write them.
 //   - r's control state is on no cycle of the program: every reduced step
 //     moves a rank forward in the acyclic part of its code, so no cycle of
 //     the reduced graph consists of reduced steps only, and no rank is
@@ -110,6 +112,16 @@ func (p *product) ample(s automata.State, moves []normalform.Move, t *tracker) i
 		}
 		if !any {
 			continue
+		}
+		// A guarded load that is disabled now could be enabled by another
+		// rank writing its cell; then it would have to stay in play, so its
+		// cells count as r's too.
+		for _, ti := range p.y.P.Out[q] {
+			if p.y.P.Trans[ti].Cmd.Guard != nil {
+				for w, x := range p.future.TransCells(r, ti) {
+					rd.mine[w] |= x
+				}
+			}
 		}
 		clear(rd.others)
 		for r2 := 1; r2 <= p.y.N; r2++ {

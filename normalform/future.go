@@ -12,6 +12,7 @@ import "pgasrob/pgas"
 type Future struct {
 	cells   [][][]uint64 // cells[r-1][q]: bit set over (rank-1)*|ADR| + addr
 	reads   [][][]uint64 // reads[r-1][q]: the cells whose value the rank may still read
+	trans   [][][]uint64 // trans[r-1][t]: the cells transition t may touch when rank r runs it
 	barrier []bool       // barrier[q]: a barrier is reachable from q
 	Words   int          // words per cell set
 }
@@ -23,6 +24,9 @@ func (f *Future) Cells(r, q int) []uint64 { return f.cells[r-1][q] }
 // control state q: by a load, or as the source of a remote command (Y
 // copies the value when the command executes, for a popb in part 1).
 func (f *Future) Reads(r, q int) []uint64 { return f.reads[r-1][q] }
+
+// TransCells returns the cells transition t may touch when rank r runs it.
+func (f *Future) TransCells(r, t int) []uint64 { return f.trans[r-1][t] }
 
 // Barrier reports whether a barrier is reachable from q.
 func (f *Future) Barrier(q int) bool { return f.barrier[q] }
@@ -95,6 +99,7 @@ func (y *Y) Future() *Future {
 			}
 			own[i], ownReads[i] = s, rd
 		}
+		f.trans = append(f.trans, own)
 		f.cells = append(f.cells, closure(p, own, f.Words))
 		f.reads = append(f.reads, closure(p, ownReads, f.Words))
 	}
