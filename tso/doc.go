@@ -23,6 +23,10 @@
 //   - The happens-before relation (program order, store order, source,
 //     conflict) and Shasha and Snir's criterion that a relaxed computation has
 //     an SC equivalent iff its happens-before relation is acyclic.
+//   - Fence insertion (tso-robustness-attacks.md Section 7, fences.go): a
+//     minimum set of mfence locations found by exact covering of the feasible
+//     attacks' fence-free paths, round after round, and returned only with a
+//     robustness check of the fenced program that certifies it.
 //   - Trencher's lock/unlock (locked sections run alone, with empty buffers
 //     at both ends). The papers leave locks out; the helpers need one extra
 //     rule for them (instrument.go, docs/tso.md), found by the differential

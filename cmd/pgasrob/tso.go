@@ -31,8 +31,16 @@ For NOT ROBUST it prints the feasible attack and a relaxed computation of
 the program (issue and store actions, the delayed store marked) with its
 happens-before cycle, after replaying it in the relaxed semantics.
 
+With --fences it also computes a minimum set of mfence positions (Section 7
+of the TSO paper: a fence at a control location runs before every
+instruction leaving it) that makes the program robust, and prints it only
+after re-checking the fenced program and finding it robust. --timeout then
+bounds the check and the fence search each.
+
 Exit status: 0 robust, 1 not robust, 2 usage or input error,
 3 unknown (a budget ran out), 4 internal error (a witness failed its replay).
+The status is that of the program as given; with --fences it is 3 when no
+certified fence set was found.
 
 flags:
 `
@@ -48,6 +56,25 @@ type tsoJSON struct {
 	Feasible []string       `json:"feasible_attacks,omitempty"`
 	Witness  *tsoJSONWit    `json:"witness,omitempty"`
 	Error    string         `json:"error,omitempty"`
+	Fences   *tsoJSONFences `json:"fences,omitempty"`
+}
+
+// tsoJSONFences is the --fences result; Fences is set only when certified.
+type tsoJSONFences struct {
+	Verdict     string         `json:"verdict"` // robust: certified; unknown
+	Reason      string         `json:"reason,omitempty"`
+	Count       int            `json:"count"`
+	Fences      []tsoJSONFence `json:"fences"`
+	Rounds      int            `json:"rounds"`
+	Certificate *tsoJSON       `json:"certificate,omitempty"` // the check of the fenced program
+}
+
+type tsoJSONFence struct {
+	Thread   string `json:"thread"`
+	Location string `json:"location"`
+	Line     int    `json:"line,omitempty"` // of the first instruction the fence precedes
+	Col      int    `json:"col,omitempty"`
+	Before   string `json:"before,omitempty"`
 }
 
 type tsoJSONAttacks struct {
@@ -103,6 +130,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	maxMem := fs.Int64("max-memory", 1536, "bound in MiB on the memory of all searches together")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "attacks checked in parallel")
 	all := fs.Bool("all", false, "decide every attack instead of stopping at the first feasible one")
+	fences := fs.Bool("fences", false, "also compute a minimum certified set of mfence positions making the program robust")
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, tsoHelp)
@@ -154,6 +182,20 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	}
 	res := tso.Check(prog, m, opt)
 	progress.clear()
+	var fr *tso.FenceResult
+	if *fences {
+		if res.Verdict == tso.Robust {
+			// The check just made certifies the empty set.
+			fr = &tso.FenceResult{Verdict: tso.Robust, Fenced: prog, Certificate: res, Rounds: 1}
+		} else {
+			fopt := opt
+			fopt.Progress = func(done, total int, states int64) {
+				progress.show("fence search: attacks searched %d/%d, states %d", done, total, states)
+			}
+			fr = tso.FindFences(prog, m, tso.FenceOptions{Options: fopt})
+			progress.clear()
+		}
+	}
 	if *dot != "" {
 		if err := os.WriteFile(*dot, []byte(tsoDot(prog, res)), 0o644); err != nil {
 			fmt.Fprintln(stderr, "pgasrob tso:", err)
@@ -170,8 +212,15 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	case tso.Unknown:
 		code = exitUnknown
 	}
+	if fr != nil && fr.Verdict != tso.Robust && code != exitInternal {
+		code = exitUnknown
+	}
 	if *asJSON {
-		writeJSON(stdout, tsoResultJSON(prog, res))
+		out := tsoResultJSON(prog, res)
+		if fr != nil {
+			out.Fences = tsoFencesJSON(prog, fr)
+		}
+		writeJSON(stdout, out)
 		return code
 	}
 	fmt.Fprintf(stdout, "%s: %s under %s\n", file, res.Verdict, m)
@@ -191,7 +240,48 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	if res.Witness != nil {
 		fmt.Fprint(stdout, res.Witness.Format(prog))
 	}
+	if fr != nil {
+		printFences(stdout, prog, m, fr)
+	}
 	return code
+}
+
+func printFences(w io.Writer, p *tso.Program, m tso.Model, fr *tso.FenceResult) {
+	if fr.Verdict != tso.Robust {
+		fmt.Fprintf(w, "fences: UNKNOWN after %d rounds: %s\n", fr.Rounds, fr.Reason)
+		return
+	}
+	c := fr.Certificate
+	fmt.Fprintf(w, "fences: %d (minimum), found in %d rounds\n", len(fr.Fences), fr.Rounds)
+	for _, f := range tsoFencesJSON(p, fr).Fences {
+		fmt.Fprintf(w, "  mfence in %s at %s", f.Thread, f.Location)
+		if f.Line > 0 {
+			fmt.Fprintf(w, " (%s:%d: before %s)", p.File, f.Line, f.Before)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "certified: the fenced program is %s under %s (%d attacks: %d refuted syntactically, %d by search; %d states)\n",
+		c.Verdict, m, c.Generated, c.RefutedSyntactic, c.RefutedSearch, c.Stats.States)
+}
+
+func tsoFencesJSON(p *tso.Program, fr *tso.FenceResult) *tsoJSONFences {
+	out := &tsoJSONFences{Verdict: strings.ToLower(fr.Verdict.String()), Reason: fr.Reason, Rounds: fr.Rounds, Fences: []tsoJSONFence{}}
+	if fr.Verdict != tso.Robust {
+		return out
+	}
+	out.Count = len(fr.Fences)
+	for _, f := range fr.Fences {
+		th := p.Threads[f.Thread]
+		jf := tsoJSONFence{Thread: th.Name, Location: th.Labels[f.Label]}
+		if outs := th.Out[f.Label]; len(outs) > 0 {
+			t := th.Trans[outs[0]]
+			jf.Line, jf.Col, jf.Before = t.Pos.Line, t.Pos.Col, t.Text
+		}
+		out.Fences = append(out.Fences, jf)
+	}
+	cert := tsoResultJSON(fr.Fenced, fr.Certificate)
+	out.Certificate = &cert
+	return out
 }
 
 func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {

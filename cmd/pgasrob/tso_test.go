@@ -37,6 +37,9 @@ func TestTSOCommand(t *testing.T) {
 		{[]string{"--max-states", "3", "--model", "pso", filepath.Join(ex, "sb-loop.txt")}, exitUnknown, "state budget"},
 		{[]string{"--dot", dot, filepath.Join(ex, "sb.txt")}, exitNotRobust, ""},
 		{[]string{"--help"}, exitRobust, "usage: pgasrob tso FILE"},
+		// Store buffering needs an mfence in each thread (hand analysis in
+		// examples/tso/sb.txt); the exit code stays that of the program.
+		{[]string{"--fences", filepath.Join(ex, "sb.txt")}, exitNotRobust, "fences: 2 (minimum)"},
 		{[]string{filepath.Join(dir, "missing.txt")}, exitUsage, "no such file"},
 	}
 	for _, tc := range tests {
