@@ -79,7 +79,7 @@ func entryCost(e *moveEntry) int64 {
 	return c
 }
 
-// HitRate is hits/(hits+misses).
+// stats returns how often a state's moves were found in the cache.
 func (m *moveCache) stats() (hits, misses int64) { return m.hits.Load(), m.misses.Load() }
 
 func (m *moveCache) close() {

@@ -52,11 +52,18 @@ type Options struct {
 
 // Progress is a snapshot of a running decision.
 type Progress struct {
-	States      int64
-	TypesDone   int
-	TypesTotal  int
-	Elapsed     time.Duration
-	StatesPerSc float64
+	States     int64
+	TypesDone  int
+	TypesTotal int
+	Elapsed    time.Duration
+}
+
+// StatesPerSecond is the search speed so far.
+func (p Progress) StatesPerSecond() float64 {
+	if p.Elapsed <= 0 {
+		return 0
+	}
+	return float64(p.States) / p.Elapsed.Seconds()
 }
 
 // TypeResult is the outcome for one cycle type.
@@ -182,8 +189,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		for _, s := range live {
 			total += s
 		}
-		el := time.Since(start)
-		opt.Progress(Progress{States: total, TypesDone: done, TypesTotal: len(types), Elapsed: el, StatesPerSc: float64(total) / el.Seconds()})
+		opt.Progress(Progress{States: total, TypesDone: done, TypesTotal: len(types), Elapsed: time.Since(start)})
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup

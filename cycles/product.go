@@ -18,7 +18,7 @@ type product struct {
 	width    int
 	cells    int
 	// Scratch space, reused: a product is used by one goroutine.
-	cur, work tracker
+	work tracker
 	// While a move's marks are chosen, level[i] is the tracker after its
 	// first i events: it points either to buf[i] or, when event i-1
 	// changed nothing, to the level before (copy on write).
@@ -35,7 +35,6 @@ type product struct {
 	future    *normalform.Future
 	relevant  []uint64
 	reduce    *reducer // nil: explore every move (no partial-order reduction)
-	base      tracker  // for cell indices
 }
 
 func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []normalform.Move) *product {
@@ -50,7 +49,7 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 	p.mu = l.Fields(y.N, 2)
 	p.tl = newTrackerLayout(&l, len(cyc), p.cells)
 	p.width = l.Words()
-	p.cur, p.work = p.newTracker(), p.newTracker()
+	p.work = p.newTracker()
 	for i := 0; i <= max(3, y.N)+1; i++ {
 		p.buf = append(p.buf, p.newTracker())
 	}
@@ -62,7 +61,6 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 	p.eligibleF = func(r int) bool { return p.eligible[r] }
 	p.future = y.Future()
 	p.relevant = make([]uint64, p.future.Words)
-	p.base = p.newTracker()
 	return p
 }
 

@@ -105,7 +105,7 @@ func (p *product) ample(s automata.State, moves []normalform.Move, t *tracker) i
 			any = true
 			for _, he := range moves[i].Events {
 				if he.Event.HasCell {
-					c := p.base.cellIndex(he.Event.Cell)
+					c := p.work.cellIndex(he.Event.Cell)
 					rd.mine[c/64] |= 1 << (c % 64)
 				}
 			}

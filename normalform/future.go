@@ -31,8 +31,10 @@ func (f *Future) TransCells(r, t int) []uint64 { return f.trans[r-1][t] }
 // Barrier reports whether a barrier is reachable from q.
 func (f *Future) Barrier(q int) bool { return f.barrier[q] }
 
-// Future computes the summary for y's program and N.
-func (y *Y) Future() *Future {
+// Future returns the summary for y's program and N, computed once by New.
+func (y *Y) Future() *Future { return y.future }
+
+func computeFuture(y *Y) *Future {
 	p, n := y.P, y.N
 	na := len(p.Addrs)
 	cells := n * na

@@ -154,7 +154,7 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 		opt.Progress = func(p cycles.Progress) {
 			// cycles.Decide serialises its calls.
 			prog.show("pgasrob %s: N = %d: %d states, %s states/s, cycle types %d/%d done",
-				j.cmd, n, p.States, human(p.StatesPerSc), p.TypesDone, p.TypesTotal)
+				j.cmd, n, p.States, human(p.StatesPerSecond()), p.TypesDone, p.TypesTotal)
 		}
 		res, err := safeDecide(j.prog, n, opt)
 		prog.clear()

@@ -108,19 +108,12 @@ The automata procedure reads .pgas only, so it does not take part then.`, stderr
 	}
 	var cases []tcase
 	if *dir != "" {
-		files, err := filepath.Glob(filepath.Join(*dir, "*.pgas"))
-		if err != nil || len(files) == 0 {
-			fmt.Fprintf(stderr, "pgasrob difftest: no .pgas files in %s\n", *dir)
+		files, ok := readSources(*dir, ".pgas", ".pgas", stderr)
+		if !ok {
 			return exitUsage
 		}
-		sort.Strings(files)
 		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				fmt.Fprintln(stderr, "pgasrob difftest:", err)
-				return exitUsage
-			}
-			cases = append(cases, tcase{name: f, src: string(b)})
+			cases = append(cases, tcase{name: f.name, src: f.src})
 		}
 	}
 	res := difftestJSON{Schema: "pgasrob/difftest/v1", Seed: *seed, Ranks: *ranks, Verdicts: map[string]int{}, Disagreements: []difftestCase{},
@@ -217,4 +210,29 @@ The automata procedure reads .pgas only, so it does not take part then.`, stderr
 func indent(s string) string {
 	s = strings.TrimRight(s, "\n")
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// sourceFile is a program read from --dir.
+type sourceFile struct{ name, src string }
+
+// readSources reads every file of dir ending in ext, in name order. It
+// prints the problem and returns false when there is none or one cannot be
+// read.
+func readSources(dir, ext, what string, stderr io.Writer) ([]sourceFile, bool) {
+	files, err := filepath.Glob(filepath.Join(dir, "*"+ext))
+	if err != nil || len(files) == 0 {
+		fmt.Fprintf(stderr, "pgasrob difftest: no %s files in %s\n", what, dir)
+		return nil, false
+	}
+	sort.Strings(files)
+	var out []sourceFile
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintln(stderr, "pgasrob difftest:", err)
+			return nil, false
+		}
+		out = append(out, sourceFile{f, string(b)})
+	}
+	return out, true
 }

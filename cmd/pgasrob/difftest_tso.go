@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -22,22 +21,12 @@ var tsoDiff = tso.DiffTest
 // Trencher-format programs. It shares the JSON shape of difftestJSON;
 // "verdicts" counts agreeing runs per model.
 func difftestTSO(seed uint64, count int, dir, out string, states, nodes int64, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) int {
-	type tcase struct{ name, src string }
+	type tcase = sourceFile
 	var cases []tcase
 	if dir != "" {
-		files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
-		if err != nil || len(files) == 0 {
-			fmt.Fprintf(stderr, "pgasrob difftest: no .txt (Trencher) files in %s\n", dir)
+		var ok bool
+		if cases, ok = readSources(dir, ".txt", ".txt (Trencher)", stderr); !ok {
 			return exitUsage
-		}
-		sort.Strings(files)
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				fmt.Fprintln(stderr, "pgasrob difftest:", err)
-				return exitUsage
-			}
-			cases = append(cases, tcase{f, string(b)})
 		}
 	} else {
 		for i := 0; i < count; i++ {
