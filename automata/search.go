@@ -144,6 +144,18 @@ func Search(sys System, opt Options) Result {
 	}
 	found := -1
 	stop := ""
+	// checkBudgets is also called while one state's successors are
+	// expanded: a state may have thousands of them, each costly.
+	checkBudgets := func() {
+		switch {
+		case ctx.Err() != nil:
+			stop = stopReason(ctx)
+		case !deadline.IsZero() && time.Now().After(deadline):
+			stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
+		case st.bytes() > maxBytes:
+			stop = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20)
+		}
+	}
 	add := func(s State, parent uint32) {
 		if found >= 0 || stop != "" {
 			return
@@ -154,6 +166,12 @@ func Search(sys System, opt Options) Result {
 		idx, fresh := st.insert(s, parent)
 		if fresh && sys.Accepting(s) {
 			found = idx
+			return
+		}
+		if opt.MaxStates > 0 && int64(st.len()) > opt.MaxStates {
+			stop = fmt.Sprintf("state budget of %d states reached", opt.MaxStates)
+		} else if res.Stats.Transitions&1023 == 0 {
+			checkBudgets()
 		}
 	}
 	sys.Initial(func(s State) { add(s, noParent) })

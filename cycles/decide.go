@@ -109,6 +109,10 @@ const DefaultCacheBytes = 256 << 20
 // end) because a violation was found first; they have Checked == false.
 const skippedReason = "skipped: a violation was found in another cycle type"
 
+// notSearchedReason is the Reason of cycle types never started because the
+// decision was interrupted or ran out of time first.
+const notSearchedReason = "not searched: the decision was stopped first"
+
 // ErrInternal marks failures of the procedure itself, such as a witness
 // that does not replay.
 var ErrInternal = errors.New("internal error")
@@ -176,8 +180,6 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		rep = orbits(types, symmetries(p, n))
 	}
 	res.Types = make([]TypeResult, len(types))
-	searchCtx, stopAll := context.WithCancel(ctx)
-	defer stopAll()
 	var mu sync.Mutex
 	var done int
 	live := make([]int64, len(types))
@@ -191,6 +193,12 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		}
 		opt.Progress(Progress{States: total, TypesDone: done, TypesTotal: len(types), Elapsed: time.Since(start)})
 	}
+	// Without All, the reported violation is the one of the first feasible
+	// cycle type in the order of types, whatever the scheduling: a found
+	// violation only stops the searches of later types (bound), earlier
+	// ones run to their end.
+	bound := len(types)
+	cancels := map[int]context.CancelFunc{}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
@@ -199,39 +207,40 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 			defer wg.Done()
 			for i := range next {
 				tr := TypeResult{Cycle: types[i]}
-				if searchCtx.Err() != nil && ctx.Err() == nil {
+				mu.Lock()
+				skip := i > bound
+				typeCtx, cancel := context.WithCancel(ctx)
+				cancels[i] = cancel
+				mu.Unlock()
+				switch {
+				case skip:
 					tr.Outcome, tr.Reason = automata.Unknown, skippedReason
-					mu.Lock()
-					res.Types[i] = tr
-					mu.Unlock()
-					continue
-				}
-				prod := newProduct(y, types[i], cache.moves)
-				if !opt.NoReduction {
-					prod.reduce = newReducer(p, prod.future.Words)
-				}
-				r := automata.Search(prod, automata.Options{
-					Budget:  automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes / int64(jobs)},
-					Context: searchCtx,
-					Progress: func(s automata.Stats) {
+				case ctx.Err() != nil:
+					// Stopped: the remaining types are not set up at all.
+					tr.Outcome, tr.Reason = automata.Unknown, notSearchedReason
+				default:
+					tr = searchType(p, y, types[i], cache, opt, typeCtx, maxBytes/int64(jobs), func(s automata.Stats) {
 						mu.Lock()
 						live[i] = s.States
 						report()
 						mu.Unlock()
-					},
-				})
-				tr.Checked, tr.Outcome, tr.Reason, tr.Stats = true, r.Outcome, r.Reason, r.Stats
-				if r.Outcome == automata.Unknown && searchCtx.Err() != nil && ctx.Err() == nil {
+					})
+				}
+				cancel()
+				mu.Lock()
+				delete(cancels, i)
+				if tr.Outcome == automata.Unknown && ctx.Err() == nil && i > bound {
 					tr.Checked, tr.Reason = false, skippedReason
 				}
-				if r.Outcome == automata.NonEmpty {
-					tr.Witness = buildWitness(prod, r.Path)
-					if !opt.All {
-						stopAll()
+				if tr.Outcome == automata.NonEmpty && !opt.All && i < bound {
+					bound = i
+					for j, c := range cancels {
+						if j > bound {
+							c()
+						}
 					}
 				}
-				mu.Lock()
-				live[i] = r.Stats.States
+				live[i] = tr.Stats.States
 				done++
 				res.Types[i] = tr
 				report()
@@ -239,17 +248,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 			}
 		}()
 	}
-	// Alternate between the longest cycle types (usually the most
-	// expensive: starting them early balances the workers) and the
-	// shortest (usually the first to show a violation).
-	var order []int
-	for lo, hi := 0, len(types)-1; lo <= hi; lo, hi = lo+1, hi-1 {
-		order = append(order, hi)
-		if lo != hi {
-			order = append(order, lo)
-		}
-	}
-	for _, i := range order {
+	for i := range types {
 		if rep[i] == i {
 			next <- i
 		}
@@ -306,6 +305,24 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	return res, nil
 }
 
+// searchType searches the product for one cycle type.
+func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveCache, opt Options, ctx context.Context, maxBytes int64, progress func(automata.Stats)) TypeResult {
+	prod := newProduct(y, c, cache.moves)
+	if !opt.NoReduction {
+		prod.reduce = newReducer(p, prod.future.Words)
+	}
+	r := automata.Search(prod, automata.Options{
+		Budget:   automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes},
+		Context:  ctx,
+		Progress: progress,
+	})
+	tr := TypeResult{Cycle: c, Checked: true, Outcome: r.Outcome, Reason: r.Reason, Stats: r.Stats}
+	if r.Outcome == automata.NonEmpty {
+		tr.Witness = buildWitness(prod, r.Path)
+	}
+	return tr
+}
+
 // budgetReason names the --timeout budget when the decision's deadline
 // stopped a search, and keeps the search's own reason otherwise.
 func budgetReason(ctx context.Context, opt Options, reason string) string {
@@ -316,25 +333,37 @@ func budgetReason(ctx context.Context, opt Options, reason string) string {
 }
 
 // errSystem is Y restricted to sequentially consistent computations, with
-// the states where some command hits a range error as accepting states.
+// one extra word: a state whose commands hit a range error has a single
+// successor, itself with the extra word set, and only those are accepting.
+// The moves of a state are thus computed once, when it is expanded, not
+// again for every state that reaches it.
 type errSystem struct{ y *normalform.Y }
 
-func (e errSystem) Width() int { return e.y.Words() }
+func (e errSystem) Width() int { return e.y.Words() + 1 }
 func (e errSystem) Initial(emit func(automata.State)) {
-	s := make(automata.State, e.y.Words())
-	e.y.Initial(s)
+	s := make(automata.State, e.Width())
+	e.y.Initial(s[:e.y.Words()])
 	emit(s)
 }
 func (e errSystem) Successors(s automata.State, emit func(automata.Label, automata.State)) {
-	moves, _ := e.y.Moves(s)
+	w := e.y.Words()
+	if s[w] != 0 {
+		return
+	}
+	moves, errs := e.y.Moves(s[:w])
+	t := make(automata.State, w+1)
+	if len(errs) > 0 {
+		copy(t, s)
+		t[w] = 1
+		emit(automata.Label(len(moves)), t)
+		return
+	}
 	for i := range moves {
-		emit(automata.Label(i), moves[i].Target)
+		copy(t, moves[i].Target)
+		emit(automata.Label(i), t)
 	}
 }
-func (e errSystem) Accepting(s automata.State) bool {
-	_, errs := e.y.Moves(s)
-	return len(errs) > 0
-}
+func (e errSystem) Accepting(s automata.State) bool { return s[e.y.Words()] != 0 }
 
 func findRuntimeError(ctx context.Context, y *normalform.Y, maxStates, maxBytes int64) (*RuntimeError, automata.Stats, string) {
 	sc := *y
@@ -346,13 +375,15 @@ func findRuntimeError(ctx context.Context, y *normalform.Y, maxStates, maxBytes 
 	case automata.Empty:
 		return nil, r.Stats, ""
 	}
+	w := sc.Words()
 	var path []pgas.Event
-	for k := 1; k < len(r.Path); k++ {
-		moves, _ := sc.Moves(r.Path[k-1].State)
+	// The last step only sets the error word.
+	for k := 1; k < len(r.Path)-1; k++ {
+		moves, _ := sc.Moves(r.Path[k-1].State[:w])
 		for _, he := range moves[r.Path[k].Label].Events {
 			path = append(path, he.Event)
 		}
 	}
-	_, errs := sc.Moves(r.Path[len(r.Path)-1].State)
+	_, errs := sc.Moves(r.Path[len(r.Path)-1].State[:w])
 	return &RuntimeError{Err: errs[0], Path: path}, r.Stats, ""
 }

@@ -1,7 +1,9 @@
 package pgas
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math/bits"
 	"os"
 	"strings"
@@ -39,13 +41,43 @@ func Compile(filename string, src []byte) (*Program, error) {
 }
 
 // Load reads and compiles a file. A file that cannot be read gives the
-// error of os.ReadFile; mistakes in its text give an ErrorList.
+// error of ReadSource; mistakes in its text give an ErrorList.
 func Load(path string) (*Program, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadSource(path)
 	if err != nil {
 		return nil, err
 	}
 	return Compile(path, src)
+}
+
+// MaxSourceBytes caps what ReadSource reads. Programs are a few kilobytes;
+// the cap keeps a mistaken argument (/dev/zero, a core dump) from growing
+// the process until the kernel kills it.
+const MaxSourceBytes = 4 << 20
+
+// ReadSource reads a program file: a regular file of at most
+// MaxSourceBytes. Errors are *os.PathError naming the file.
+func ReadSource(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
+	}
+	src, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > MaxSourceBytes {
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d MiB, the limit for a program", MaxSourceBytes>>20)}
+	}
+	return src, nil
 }
 
 // CheckN reports whether p can run on n ranks: 1 <= n <= MaxRanks, and no

@@ -1,8 +1,10 @@
 package pgas
 
 import (
+	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a static error in a .pgas file: a syntax error or a violated
@@ -18,7 +20,25 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 // found, sorted by position, one per line when printed.
 type ErrorList []*Error
 
-func (l *ErrorList) add(pos Pos, msg string) { *l = append(*l, &Error{Pos: pos, Msg: msg}) }
+func (l *ErrorList) add(pos Pos, msg string) {
+	*l = append(*l, &Error{Pos: pos, Msg: clipMessage(msg)})
+}
+
+// maxMessage bounds one error message: a message quotes the offending
+// token, which may be a megabyte long.
+const maxMessage = 200
+
+// clipMessage keeps at most maxMessage bytes of msg, cut at a rune.
+func clipMessage(msg string) string {
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	cut := maxMessage
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (message of %d bytes cut)", msg[:cut], len(msg))
+}
 
 // maxErrors keeps the output readable when a file is not .pgas at all.
 const maxErrors = 30

@@ -135,40 +135,64 @@ func Check(p *Program, m Model, opt Options) *Result {
 		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 		defer cancel()
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
+	// Without All, the witness is that of the first feasible attack in the
+	// order of todo, whatever the scheduling: a feasible attack stops only
+	// the searches of later attacks (bound); earlier ones run to the end.
 	var mu sync.Mutex
 	done := 0
 	var states int64
+	bound := len(todo)
+	cancels := map[int]context.CancelFunc{}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				ar := checkAttack(ctx, p, attacks[i], shape, opt, maxBytes/int64(jobs))
+			for k := range next {
+				i := todo[k]
 				mu.Lock()
+				skip := k > bound
+				actx, cancel := context.WithCancel(ctx)
+				cancels[k] = cancel
+				mu.Unlock()
+				ar := AttackResult{Attack: attacks[i], Outcome: Undecided}
+				if !skip {
+					ar = checkAttack(actx, p, attacks[i], shape, opt, maxBytes/int64(jobs))
+				}
+				cancel()
+				mu.Lock()
+				delete(cancels, k)
 				res.Attacks[i] = ar
 				done++
 				states += ar.Stats.States
 				if opt.Progress != nil {
 					opt.Progress(done, len(todo), states)
 				}
-				if ar.Outcome == Feasible && !opt.All {
-					cancel()
+				if ar.Outcome == Feasible && !opt.All && k < bound {
+					bound = k
+					for j, c := range cancels {
+						if j > bound {
+							c()
+						}
+					}
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for _, i := range todo {
+	for k := range todo {
 		if ctx.Err() != nil {
 			break
 		}
+		mu.Lock()
+		over := k > bound
+		mu.Unlock()
+		if over {
+			break
+		}
 		select {
-		case next <- i:
+		case next <- k:
 		case <-ctx.Done():
 		}
 	}
@@ -208,8 +232,11 @@ func Check(p *Program, m Model, opt Options) *Result {
 		res.Verdict = Unknown
 		if res.Reason == "" {
 			res.Reason = "not every attack was decided"
-			if ctx.Err() != nil {
-				res.Reason = "time budget reached: " + ctx.Err().Error()
+			switch ctx.Err() {
+			case context.DeadlineExceeded:
+				res.Reason = "time budget reached"
+			case context.Canceled:
+				res.Reason = "interrupted"
 			}
 		}
 	default:

@@ -172,6 +172,11 @@ func Parse(name string, src []byte) (*File, error) {
 }
 
 func (p *parser) errorf(pos Pos, format string, args ...any) error {
+	for i, a := range args {
+		if t, ok := a.(string); ok {
+			args[i] = clip(t)
+		}
+	}
 	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -389,6 +394,9 @@ func (p *parser) expr(depth int) (*Node, error) {
 		}
 		return &Node{Pos: t.pos, Num: v}, nil
 	}
+	if isDigits(t.text) {
+		return nil, p.errorf(t.pos, "constant %s does not fit in 32 bits", t.text)
+	}
 	if keywords[t.text] {
 		return nil, p.errorf(t.pos, "expected an expression, found keyword %q", t.text)
 	}
@@ -396,4 +404,28 @@ func (p *parser) expr(depth int) (*Node, error) {
 		return nil, p.errorf(t.pos, "%q is neither a number, a register nor an operator", t.text)
 	}
 	return &Node{Pos: t.pos, Reg: t.text}, nil
+}
+
+// isDigits reports whether s is an optional minus sign and decimal digits.
+func isDigits(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// clip shortens a token quoted in an error message: a message must stay
+// readable when the offending token is a megabyte long.
+func clip(s string) string {
+	const max = 40
+	if len(s) <= max {
+		return s
+	}
+	return fmt.Sprintf("%s... (%d bytes)", s[:max], len(s))
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"time"
@@ -22,11 +20,11 @@ func init() {
 	register(subcommand{name: "decide", summary: "decide robustness of a .pgas program for N ranks (Theorem 16)", run: runDecide})
 }
 
-// maxCycleTypes bounds the cycle types of one N. cycles.Decide lists them
-// all in memory, and their number grows like N!: 1112083 at N = 10,
-// 10976184 at N = 11. Beyond the bound the list alone would take gigabytes
-// before any budget can act, so such an N is refused up front.
-const maxCycleTypes = 2_000_000
+// maxDecideRanks bounds N for decide and cycles. cycles.Decide lists the
+// cycle types of N in memory, and their number grows like N!: 1112083 at
+// N = 10, 10976184 at N = 11, whose list alone would take gigabytes before
+// any budget can act.
+const maxDecideRanks = 10
 
 // decideFunc is cycles.Decide; tests replace it to reach the paths that
 // the real procedure only takes when it is broken (internal errors).
@@ -122,12 +120,14 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 		}
 		return fail(err)
 	}
+	if hi > maxDecideRanks {
+		// Before the program is checked for N: one limit, one message.
+		return usageErr("-n %s: %s supports at most N = %d (N = %d has %d cycle types, all listed in memory)",
+			*b.n, cmd, maxDecideRanks, maxDecideRanks, countCycleTypes(maxDecideRanks))
+	}
 	for n := lo; n <= hi; n++ {
 		if err := pgas.CheckN(j.prog, n); err != nil {
 			return fail(err)
-		}
-		if c := countCycleTypes(n); c > maxCycleTypes {
-			return fail(fmt.Errorf("N = %d: %d cycle types, more than this tool enumerates (%d, that is N <= 10)", n, c, maxCycleTypes))
 		}
 		if _, err := normalform.New(j.prog, n); err != nil {
 			return fail(fmt.Errorf("N = %d: %w", n, err))
@@ -138,10 +138,10 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 
 // decideEach runs cycles.Decide for every N of the job, calling done after
 // each. It stops after an internal error: the procedure is then not to be
-// trusted for the other N either. Ctrl-C stops the running search, which
-// then reports UNKNOWN.
+// trusted for the other N either. SIGINT/SIGTERM stop the running search,
+// which then reports UNKNOWN, and the Ns after it are not started.
 func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	var all []outcome
 	for n := j.lo; n <= j.hi; n++ {
@@ -173,7 +173,7 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 		}
 		all = append(all, o)
 		done(o)
-		if o.Code == exitInternal {
+		if o.Code == exitInternal || ctx.Err() != nil {
 			break
 		}
 	}

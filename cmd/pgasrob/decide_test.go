@@ -72,8 +72,10 @@ func TestDecideCommand(t *testing.T) {
 			[]string{"N = 2: UNKNOWN", "time budget of 1ns reached"}, nil},
 		{"static error", []string{bad, "-n", "2"}, exitUsage, nil, []string{bad + ":4:9: undefined name z"}},
 		{"missing file", []string{filepath.Join(t.TempDir(), "none.pgas"), "-n", "2"}, exitUsage, nil, []string{"pgasrob decide: open", "no such file"}},
-		{"N out of range for the program", []string{oneToOne, "-n", "17"}, exitUsage, nil, []string{"1to1.pgas: N = 17: at most 16 ranks"}},
-		{"too many cycle types", []string{oneToOne, "-n", "11"}, exitUsage, nil, []string{"N = 11: 10976184 cycle types"}},
+		// One limit with one message, whatever the N (issue 8, row 8).
+		{"N far out of range", []string{oneToOne, "-n", "1000"}, exitUsage, nil, []string{"-n 1000: decide supports at most N = 10"}},
+		{"too many cycle types", []string{oneToOne, "-n", "11"}, exitUsage, nil, []string{"-n 11: decide supports at most N = 10"}},
+		{"range past the limit", []string{oneToOne, "-n", "2..11"}, exitUsage, nil, []string{"-n 2..11: decide supports at most N = 10"}},
 		{"run-time error", []string{rte, "-n", "2"}, exitUsage,
 			[]string{"RUN-TIME ERROR", "rte.pgas:6:10: value 2 outside 0..1", "#1   load   rank 1  (1,x)", "line 5: r <- mem[x]"}, nil},
 		{"no -n", []string{oneToOne}, exitUsage, nil, []string{"pgasrob decide: missing -n N"}},

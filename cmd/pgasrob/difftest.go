@@ -31,6 +31,8 @@ type difftestJSON struct {
 	Verdicts      map[string]int `json:"verdicts"` // decide's verdicts over compared programs
 	TSO           string         `json:"tso"`      // why the TSO checker did not run
 	ElapsedMS     int64          `json:"elapsed_ms"`
+	Interrupted   bool           `json:"interrupted"` // SIGINT/SIGTERM ended the run early
+	ExitCode      int            `json:"exit_code"`
 	Disagreements []difftestCase `json:"disagreements"`
 }
 
@@ -81,8 +83,8 @@ The automata procedure reads .pgas only, so it does not take part then.`, stderr
 		}
 		return code
 	}
-	if fs.NArg() != 0 || *count < 0 || *ranks < 1 || *ranks > pgas.MaxRanks || *states < 0 || *nodes < 0 || *timeout < 0 {
-		fmt.Fprintln(stderr, "pgasrob difftest: bad arguments (need --count >= 0, 1 <= --ranks <= 16, non-negative budgets, no positional arguments)")
+	if fs.NArg() != 0 || *count < 1 || *ranks < 1 || *ranks > maxDecideRanks || *states < 0 || *nodes < 0 || *timeout < 0 {
+		fmt.Fprintf(stderr, "pgasrob difftest: bad arguments (need --count >= 1, 1 <= --ranks <= %d, non-negative budgets, no positional arguments)\n", maxDecideRanks)
 		return exitUsage
 	}
 	if *out != "" {
@@ -97,8 +99,10 @@ The automata procedure reads .pgas only, so it does not take part then.`, stderr
 		NoSymmetry: *noSym,
 	}
 
+	ctx, stop := interruptContext()
+	defer stop()
 	if *useTSO {
-		return difftestTSO(*seed, *count, *dir, *out, *states, *nodes, *timeout, *asJSON, stdout, stderr)
+		return difftestTSO(ctx, *seed, *count, *dir, *out, *states, *nodes, *timeout, *asJSON, stdout, stderr)
 	}
 	// A case is a program with a source text and a way to shrink it.
 	type tcase struct {
@@ -125,6 +129,10 @@ The automata procedure reads .pgas only, so it does not take part then.`, stderr
 		total = len(cases)
 	}
 	for i := 0; i < total; i++ {
+		if ctx.Err() != nil {
+			res.Interrupted = true
+			break
+		}
 		var tc tcase
 		if *dir != "" {
 			tc = cases[i]
@@ -192,19 +200,46 @@ The automata procedure reads .pgas only, so it does not take part then.`, stderr
 	}
 	prog.clear()
 	res.ElapsedMS = time.Since(start).Milliseconds()
+	res.ExitCode = difftestCode(res)
 	if *asJSON {
 		writeJSON(stdout, res)
 	} else {
-		fmt.Fprintf(stdout, "%d programs (N=%d): %d agree, %d disagree, %d skipped (budget), %v; verdicts %v\n",
-			res.Programs, *ranks, res.Agree, res.Disagree, res.Skipped, time.Since(start).Round(time.Millisecond), res.Verdicts)
+		fmt.Fprintf(stdout, "%d programs (N=%d): %d agree, %d disagree, %d skipped (budget), %v; verdicts: %s\n",
+			res.Programs, *ranks, res.Agree, res.Disagree, res.Skipped, time.Since(start).Round(time.Millisecond), verdictCounts(res.Verdicts))
+		if res.Interrupted {
+			fmt.Fprintf(stdout, "interrupted after %d of %d programs\n", res.Programs, total)
+		}
 	}
+	return difftestCode(res)
+}
+
+// difftestCode: a disagreement is exit 1 even in a partial run; an
+// interrupted run or one where nothing could be compared is exit 3.
+func difftestCode(res difftestJSON) int {
 	switch {
 	case res.Disagree > 0:
 		return exitNotRobust
-	case res.Programs > 0 && res.Agree == 0:
+	case res.Interrupted || res.Agree == 0:
 		return exitUnknown
 	}
 	return exitRobust
+}
+
+// verdictCounts prints counts by verdict in name order ("none" if empty).
+func verdictCounts(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", m[k], k))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func indent(s string) string {
@@ -227,7 +262,7 @@ func readSources(dir, ext, what string, stderr io.Writer) ([]sourceFile, bool) {
 	sort.Strings(files)
 	var out []sourceFile
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := pgas.ReadSource(f)
 		if err != nil {
 			fmt.Fprintln(stderr, "pgasrob difftest:", err)
 			return nil, false

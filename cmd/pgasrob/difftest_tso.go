@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -20,7 +21,7 @@ var tsoDiff = tso.DiffTest
 // against its brute-force oracle, through the hook tso.DiffTest, on
 // Trencher-format programs. It shares the JSON shape of difftestJSON;
 // "verdicts" counts agreeing runs per model.
-func difftestTSO(seed uint64, count int, dir, out string, states, nodes int64, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) int {
+func difftestTSO(ctx context.Context, seed uint64, count int, dir, out string, states, nodes int64, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) int {
 	type tcase = sourceFile
 	var cases []tcase
 	if dir != "" {
@@ -40,6 +41,10 @@ func difftestTSO(seed uint64, count int, dir, out string, states, nodes int64, t
 		TSO: "compared under TSO and PSO"}
 	start := time.Now()
 	for _, tc := range cases {
+		if ctx.Err() != nil {
+			res.Interrupted = true
+			break
+		}
 		p, err := tso.ParseProgram(tc.name, []byte(tc.src))
 		if err != nil {
 			if dir != "" {
@@ -87,19 +92,17 @@ func difftestTSO(seed uint64, count int, dir, out string, states, nodes int64, t
 		}
 	}
 	res.ElapsedMS = time.Since(start).Milliseconds()
+	res.ExitCode = difftestCode(res)
 	if asJSON {
 		writeJSON(stdout, res)
 	} else {
-		fmt.Fprintf(stdout, "%d Trencher programs x {TSO, PSO}: %d agree, %d disagree, %d skipped (budget), %v; agreeing runs %v\n",
-			res.Programs, res.Agree, res.Disagree, res.Skipped, time.Since(start).Round(time.Millisecond), res.Verdicts)
+		fmt.Fprintf(stdout, "%d Trencher programs x {TSO, PSO}: %d agree, %d disagree, %d skipped (budget), %v; agreeing runs: %s\n",
+			res.Programs, res.Agree, res.Disagree, res.Skipped, time.Since(start).Round(time.Millisecond), verdictCounts(res.Verdicts))
+		if res.Interrupted {
+			fmt.Fprintf(stdout, "interrupted after %d of %d programs\n", res.Programs, len(cases))
+		}
 	}
-	switch {
-	case res.Disagree > 0:
-		return exitNotRobust
-	case res.Programs > 0 && res.Agree == 0:
-		return exitUnknown
-	}
-	return exitRobust
+	return res.ExitCode
 }
 
 // shrinkTSO deletes lines of a Trencher program while it still parses and

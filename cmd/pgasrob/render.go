@@ -267,6 +267,11 @@ func statsLine(r *cycles.Result) string {
 	if c.Skipped > 0 && r.Verdict == cycles.NotRobust {
 		s += " (stopped at the first violation; --all searches the rest)"
 	}
+	if c.Unknown > 0 {
+		// A NOT ROBUST verdict stands on its witness, but the user asked
+		// about every type: say which ones the budgets left open, and why.
+		s += fmt.Sprintf("; %d unknown (%s)", c.Unknown, firstUnknownReason(r))
+	}
 	if h, m := r.CacheHits, r.CacheMiss; h+m > 0 {
 		s += fmt.Sprintf("; move cache hit rate %.0f%%", 100*float64(h)/float64(h+m))
 	}
@@ -572,4 +577,15 @@ func dotPath(file string, n int, isRange bool) string {
 		return fmt.Sprintf("%s-%d", file, n)
 	}
 	return fmt.Sprintf("%s-%d%s", file[:dot], n, file[dot:])
+}
+
+// firstUnknownReason is the reason of the first cycle type a budget left
+// undecided.
+func firstUnknownReason(r *cycles.Result) string {
+	for _, t := range r.Types {
+		if typeWord(t) == "unknown" && t.Reason != "" {
+			return fmt.Sprintf("cycle type %v: %s", t.Cycle, t.Reason)
+		}
+	}
+	return "a budget ran out"
 }

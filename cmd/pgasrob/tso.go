@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"pgasrob/pgas"
 	"pgasrob/tso"
 )
 
@@ -46,6 +47,7 @@ flags:
 `
 
 type tsoJSON struct {
+	Schema   string         `json:"schema,omitempty"` // set on the top-level object
 	File     string         `json:"file"`
 	Model    string         `json:"model"`
 	Attacker string         `json:"attacker"`
@@ -57,7 +59,11 @@ type tsoJSON struct {
 	Witness  *tsoJSONWit    `json:"witness,omitempty"`
 	Error    string         `json:"error,omitempty"`
 	Fences   *tsoJSONFences `json:"fences,omitempty"`
+	ExitCode *int           `json:"exit_code,omitempty"` // set on the top-level object
 }
+
+// tsoSchema names the version of the --json output (docs/cli.md).
+const tsoSchema = "pgasrob/tso/v1"
 
 // tsoJSONFences is the --fences result; Fences is set only when certified.
 type tsoJSONFences struct {
@@ -137,6 +143,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "pgasrob tso: %v\nRun \"pgasrob tso --help\" for usage.\n", err)
 		return exitUsage
 	}
 	if *help {
@@ -146,8 +153,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		return exitRobust
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "pgasrob tso: want exactly one FILE")
-		fs.Usage()
+		fmt.Fprintf(stderr, "pgasrob tso: want exactly one FILE, got %d arguments\nRun \"pgasrob tso --help\" for usage.\n", fs.NArg())
 		return exitUsage
 	}
 	m, err := tso.ParseModel(*model)
@@ -160,7 +166,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	file := fs.Arg(0)
-	src, err := os.ReadFile(file)
+	src, err := pgas.ReadSource(file)
 	if err != nil {
 		fmt.Fprintln(stderr, "pgasrob tso:", err)
 		return exitUsage
@@ -175,7 +181,9 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	opt := tso.Options{MaxStates: *maxStates, MaxBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all}
+	ctx, stop := interruptContext()
+	defer stop()
+	opt := tso.Options{MaxStates: *maxStates, MaxBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx}
 	progress := newProgress(stderr)
 	opt.Progress = func(done, total int, states int64) {
 		progress.show("attacks searched %d/%d, states %d", done, total, states)
@@ -196,10 +204,13 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 			progress.clear()
 		}
 	}
+	dotFailed := false
 	if *dot != "" {
+		// As in decide: the verdict is still printed, the exit code says
+		// the graph is missing.
 		if err := os.WriteFile(*dot, []byte(tsoDot(prog, res)), 0o644); err != nil {
 			fmt.Fprintln(stderr, "pgasrob tso:", err)
-			return exitUsage
+			dotFailed = true
 		}
 	}
 	code := exitRobust
@@ -215,8 +226,13 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	if fr != nil && fr.Verdict != tso.Robust && code != exitInternal {
 		code = exitUnknown
 	}
+	if dotFailed && code != exitInternal {
+		code = exitUsage
+	}
 	if *asJSON {
 		out := tsoResultJSON(prog, res)
+		out.Schema = tsoSchema
+		out.ExitCode = &code
 		if fr != nil {
 			out.Fences = tsoFencesJSON(prog, fr)
 		}
