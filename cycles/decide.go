@@ -177,21 +177,23 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		rep[i] = i
 	}
 	if !opt.NoSymmetry {
-		rep = orbits(types, symmetries(p, n))
+		rep = orbits(ctx, types, symmetries(p, n))
 	}
 	res.Types = make([]TypeResult, len(types))
 	var mu sync.Mutex
 	var done int
-	live := make([]int64, len(types))
+	// States so far, over finished and running searches: kept as a sum
+	// updated by differences, since there may be a million cycle types.
+	var total int64
+	live := map[int]int64{}
+	setLive := func(i int, states int64) {
+		total += states - live[i]
+		live[i] = states
+	}
 	report := func() {
-		if opt.Progress == nil {
-			return
+		if opt.Progress != nil {
+			opt.Progress(Progress{States: total, TypesDone: done, TypesTotal: len(types), Elapsed: time.Since(start)})
 		}
-		var total int64
-		for _, s := range live {
-			total += s
-		}
-		opt.Progress(Progress{States: total, TypesDone: done, TypesTotal: len(types), Elapsed: time.Since(start)})
 	}
 	// Without All, the reported violation is the one of the first feasible
 	// cycle type in the order of types, whatever the scheduling: a found
@@ -221,7 +223,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 				default:
 					tr = searchType(p, y, types[i], cache, opt, typeCtx, maxBytes/int64(jobs), func(s automata.Stats) {
 						mu.Lock()
-						live[i] = s.States
+						setLive(i, s.States)
 						report()
 						mu.Unlock()
 					})
@@ -240,7 +242,8 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 						}
 					}
 				}
-				live[i] = tr.Stats.States
+				setLive(i, tr.Stats.States)
+				delete(live, i)
 				done++
 				res.Types[i] = tr
 				report()
@@ -249,12 +252,21 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		}()
 	}
 	for i := range types {
+		if ctx.Err() != nil {
+			break
+		}
 		if rep[i] == i {
 			next <- i
 		}
 	}
 	close(next)
 	wg.Wait()
+	for i := range types {
+		if rep[i] == i && res.Types[i].Cycle == nil {
+			// Never handed to a worker: the decision was stopped first.
+			res.Types[i] = TypeResult{Cycle: types[i], Outcome: automata.Unknown, Reason: notSearchedReason}
+		}
+	}
 	for i := range types {
 		if r := rep[i]; r != i {
 			src := res.Types[r]

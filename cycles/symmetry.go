@@ -1,6 +1,10 @@
 package cycles
 
-import "pgasrob/pgas"
+import (
+	"context"
+
+	"pgasrob/pgas"
+)
 
 // Rank symmetry. Every rank runs the same code, so when the code treats
 // ranks uniformly, renaming the ranks by a permutation π maps computations
@@ -108,7 +112,7 @@ func (c CycleType) apply(perm []int) CycleType {
 
 // orbits maps every cycle type to the index of the first cycle type of its
 // orbit under the generators (itself when no symmetry applies).
-func orbits(types []CycleType, gens [][]int) []int {
+func orbits(ctx context.Context, types []CycleType, gens [][]int) []int {
 	rep := make([]int, len(types))
 	index := map[string]int{}
 	for i, c := range types {
@@ -118,6 +122,15 @@ func orbits(types []CycleType, gens [][]int) []int {
 	for i := range types {
 		if rep[i] >= 0 {
 			continue
+		}
+		if i&1023 == 0 && ctx.Err() != nil {
+			// Stopped: the rest stand for themselves (and are not searched).
+			for j := i; j < len(types); j++ {
+				if rep[j] < 0 {
+					rep[j] = j
+				}
+			}
+			break
 		}
 		queue := []int{i}
 		rep[i] = i
