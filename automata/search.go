@@ -103,9 +103,21 @@ type Step struct {
 type Result struct {
 	Outcome Outcome
 	Reason  string // why the outcome is Unknown
-	Stats   Stats
-	Path    []Step // for NonEmpty: initial state first, accepting state last
+	// Limit is MemoryLimit when the visited set outgrew Budget.MaxBytes,
+	// so that a caller that split its user's budget between searches can
+	// name the user's number instead of this search's share.
+	Limit Limit
+	Stats Stats
+	Path  []Step // for NonEmpty: initial state first, accepting state last
 }
+
+// Limit says which budget ended a search, where the caller needs to know.
+type Limit int
+
+const (
+	OtherLimit Limit = iota
+	MemoryLimit
+)
 
 // Options configure Search.
 type Options struct {
@@ -149,11 +161,11 @@ func Search(sys System, opt Options) Result {
 	checkBudgets := func() {
 		switch {
 		case ctx.Err() != nil:
-			stop = stopReason(ctx)
+			stop = StopReason(ctx)
 		case !deadline.IsZero() && time.Now().After(deadline):
 			stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
 		case st.bytes() > maxBytes:
-			stop = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20)
+			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
 		}
 	}
 	add := func(s State, parent uint32) {
@@ -190,9 +202,9 @@ func Search(sys System, opt Options) Result {
 		case n >= maxStates:
 			stop = "more states than the visited set can index"
 		case next&1023 == 0 && st.bytes() > maxBytes:
-			stop = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20)
+			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
 		case next&255 == 0 && ctx.Err() != nil:
-			stop = stopReason(ctx)
+			stop = StopReason(ctx)
 		case next&255 == 0 && !deadline.IsZero() && time.Now().After(deadline):
 			stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
 		}
@@ -214,8 +226,14 @@ func Search(sys System, opt Options) Result {
 	return res
 }
 
-// stopReason says why a context ended a search, in the terms of budgets.
-func stopReason(ctx context.Context) string {
+// StopReason says why a context ended a search, in the terms of budgets:
+// the cause given to context.WithCancelCause when there is one (the
+// command's memory guard names its budget that way), else "interrupted"
+// or "time budget reached".
+func StopReason(ctx context.Context) string {
+	if c := context.Cause(ctx); c != nil && c != ctx.Err() {
+		return c.Error()
+	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		if d, ok := ctx.Deadline(); ok {
 			return fmt.Sprintf("time budget reached (deadline %s)", d.Format(time.TimeOnly))

@@ -35,6 +35,9 @@ type Options struct {
 	Timeout    time.Duration // for the whole decision
 	MaxBytes   int64         // for all visited sets together
 	CacheBytes int64         // bound of the shared move cache; < 0 disables it
+	// BudgetBytes, if set, is the user's memory budget of which MaxBytes
+	// is the searches' part: messages quote it.
+	BudgetBytes int64
 	All        bool          // check every cycle type even after a violation
 	// NoSymmetry checks every cycle type even when the program is
 	// invariant under a renaming of ranks (symmetry.go).
@@ -301,7 +304,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 			}
 		}
 		if ctx.Err() != nil && res.Verdict == Robust {
-			res.Verdict, res.Reason = Unknown, "interrupted"
+			res.Verdict, res.Reason = Unknown, automata.StopReason(ctx)
 		}
 	}
 	if res.Verdict == Unknown && ctx.Err() != nil {
@@ -329,10 +332,25 @@ func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveCache,
 		Progress: progress,
 	})
 	tr := TypeResult{Cycle: c, Checked: true, Outcome: r.Outcome, Reason: r.Reason, Stats: r.Stats}
+	if r.Limit == automata.MemoryLimit {
+		// The user's number, not this search's share of it.
+		tr.Reason = memoryReason(opt)
+	}
 	if r.Outcome == automata.NonEmpty {
 		tr.Witness = buildWitness(prod, r.Path)
 	}
 	return tr
+}
+
+// memoryReason names the memory budget the user gave.
+func memoryReason(opt Options) string {
+	if opt.BudgetBytes > 0 {
+		return fmt.Sprintf("memory budget of %d MiB reached", opt.BudgetBytes>>20)
+	}
+	if opt.MaxBytes > 0 {
+		return fmt.Sprintf("memory budget of %d MiB reached", opt.MaxBytes>>20)
+	}
+	return fmt.Sprintf("memory budget of %d MiB reached", automata.DefaultMaxBytes>>20)
 }
 
 // budgetReason names the --timeout budget when the decision's deadline

@@ -35,6 +35,9 @@ type Options struct {
 	// MaxBytes bounds the memory of all searches together; each of the
 	// Jobs concurrent searches gets an equal share.
 	MaxBytes int64
+	// BudgetBytes, if set, is the user's memory budget of which MaxBytes
+	// is the searches' part: messages quote it.
+	BudgetBytes int64
 	// Timeout bounds the whole check.
 	Timeout time.Duration
 	Jobs    int
@@ -236,7 +239,7 @@ func Check(p *Program, m Model, opt Options) *Result {
 			case context.DeadlineExceeded:
 				res.Reason = "time budget reached"
 			case context.Canceled:
-				res.Reason = "interrupted"
+				res.Reason = automata.StopReason(ctx)
 			}
 		}
 	default:
@@ -274,6 +277,10 @@ func checkAttack(ctx context.Context, p *Program, a Attack, shape Attacker, opt 
 				// feasible first: no reason, so the attack counts as
 				// skipped rather than undecided.
 				ar.Reason = r.Reason
+				if r.Limit == automata.MemoryLimit {
+					// The user's number, not this search's share.
+					ar.Reason = fmt.Sprintf("memory budget of %d MiB reached", userBytes(opt)>>20)
+				}
 			}
 			if ctx.Err() == context.DeadlineExceeded {
 				ar.Reason = "time budget reached"
@@ -292,6 +299,17 @@ func checkAttack(ctx context.Context, p *Program, a Attack, shape Attacker, opt 
 			return ar
 		}
 	}
+}
+
+// userBytes is the memory budget of the whole check.
+func userBytes(opt Options) int64 {
+	if opt.BudgetBytes > 0 {
+		return opt.BudgetBytes
+	}
+	if opt.MaxBytes > 0 {
+		return opt.MaxBytes
+	}
+	return DefaultMaxBytes
 }
 
 // AttackString names an attack for people.

@@ -46,13 +46,14 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		maxStates:  fs.Int64("max-states", 0, "bound on the states of each cycle type's search (0: none)"),
 		timeout:    fs.Duration("timeout", 0, "bound on the time spent on each N, e.g. 30s or 5m (0: none)"),
 		jobs:       fs.Int("jobs", runtime.NumCPU(), "cycle types searched in parallel"),
-		maxMemory:  fs.Int64("max-memory", 1536, "bound in MiB on the visited states of each N (the move cache adds up to an eighth)"),
+		maxMemory:  fs.Int64("max-memory", 1536, "bound in MiB on the peak memory of the whole process (visited states, caches and the runtime)"),
 		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched"),
 	}
 }
 
 func (b *budgetFlags) options() cycles.Options {
-	return cycles.Options{Jobs: *b.jobs, MaxStates: *b.maxStates, Timeout: *b.timeout, MaxBytes: *b.maxMemory << 20, NoSymmetry: *b.noSymmetry}
+	return cycles.Options{Jobs: *b.jobs, MaxStates: *b.maxStates, Timeout: *b.timeout, NoSymmetry: *b.noSymmetry,
+		MaxBytes: searchBytes(*b.maxMemory), BudgetBytes: *b.maxMemory << 20}
 }
 
 // job is a checked request: the program and the Ns to decide.
@@ -143,6 +144,8 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 	ctx, stop := interruptContext()
 	defer stop()
+	ctx, unguard := memoryGuard(ctx, j.opt.BudgetBytes>>20)
+	defer unguard()
 	var all []outcome
 	for n := j.lo; n <= j.hi; n++ {
 		opt := j.opt

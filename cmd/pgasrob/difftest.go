@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"pgasrob/automata"
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 	"pgasrob/pgas/oracle"
@@ -31,7 +32,8 @@ type difftestJSON struct {
 	Verdicts      map[string]int `json:"verdicts"` // decide's verdicts over compared programs
 	TSO           string         `json:"tso"`      // why the TSO checker did not run
 	ElapsedMS     int64          `json:"elapsed_ms"`
-	Interrupted   bool           `json:"interrupted"` // SIGINT/SIGTERM ended the run early
+	Interrupted   bool           `json:"interrupted"`      // a signal or the memory budget ended the run early
+	Reason        string         `json:"reason,omitempty"` // why, when interrupted
 	ExitCode      int            `json:"exit_code"`
 	Disagreements []difftestCase `json:"disagreements"`
 }
@@ -77,13 +79,14 @@ The automata procedure reads .pgas only, so it does not take part then.`, stderr
 	noSym := fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
 	useTSO := fs.Bool("tso", false, "Trencher-format programs: compare the TSO/PSO checker with its oracle")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	maxMem := fs.Int64("max-memory", 1536, "bound in MiB on the peak memory of the whole process")
 	if done, code := parseFlags(fs, args); done {
 		if code != exitRobust {
 			fmt.Fprintln(stderr, `Run "pgasrob difftest --help" for usage.`)
 		}
 		return code
 	}
-	if fs.NArg() != 0 || *count < 1 || *ranks < 1 || *ranks > maxDecideRanks || *states < 0 || *nodes < 0 || *timeout < 0 {
+	if fs.NArg() != 0 || *count < 1 || *maxMem < 1 || *ranks < 1 || *ranks > maxDecideRanks || *states < 0 || *nodes < 0 || *timeout < 0 {
 		fmt.Fprintf(stderr, "pgasrob difftest: bad arguments (need --count >= 1, 1 <= --ranks <= %d, non-negative budgets, no positional arguments)\n", maxDecideRanks)
 		return exitUsage
 	}
@@ -101,6 +104,8 @@ The automata procedure reads .pgas only, so it does not take part then.`, stderr
 
 	ctx, stop := interruptContext()
 	defer stop()
+	ctx, unguard := memoryGuard(ctx, *maxMem)
+	defer unguard()
 	if *useTSO {
 		return difftestTSO(ctx, *seed, *count, *dir, *out, *states, *nodes, *timeout, *asJSON, stdout, stderr)
 	}
@@ -130,7 +135,7 @@ The automata procedure reads .pgas only, so it does not take part then.`, stderr
 	}
 	for i := 0; i < total; i++ {
 		if ctx.Err() != nil {
-			res.Interrupted = true
+			res.Interrupted, res.Reason = true, automata.StopReason(ctx)
 			break
 		}
 		var tc tcase
@@ -207,7 +212,7 @@ The automata procedure reads .pgas only, so it does not take part then.`, stderr
 		fmt.Fprintf(stdout, "%d programs (N=%d): %d agree, %d disagree, %d skipped (budget), %v; verdicts: %s\n",
 			res.Programs, *ranks, res.Agree, res.Disagree, res.Skipped, time.Since(start).Round(time.Millisecond), verdictCounts(res.Verdicts))
 		if res.Interrupted {
-			fmt.Fprintf(stdout, "interrupted after %d of %d programs\n", res.Programs, total)
+			fmt.Fprintf(stdout, "stopped after %d of %d programs: %s\n", res.Programs, total, res.Reason)
 		}
 	}
 	return difftestCode(res)

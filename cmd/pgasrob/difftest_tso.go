@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"pgasrob/automata"
 	"pgasrob/tso"
 )
 
@@ -42,7 +43,7 @@ func difftestTSO(ctx context.Context, seed uint64, count int, dir, out string, s
 	start := time.Now()
 	for _, tc := range cases {
 		if ctx.Err() != nil {
-			res.Interrupted = true
+			res.Interrupted, res.Reason = true, automata.StopReason(ctx)
 			break
 		}
 		p, err := tso.ParseProgram(tc.name, []byte(tc.src))
@@ -99,7 +100,7 @@ func difftestTSO(ctx context.Context, seed uint64, count int, dir, out string, s
 		fmt.Fprintf(stdout, "%d Trencher programs x {TSO, PSO}: %d agree, %d disagree, %d skipped (budget), %v; agreeing runs: %s\n",
 			res.Programs, res.Agree, res.Disagree, res.Skipped, time.Since(start).Round(time.Millisecond), verdictCounts(res.Verdicts))
 		if res.Interrupted {
-			fmt.Fprintf(stdout, "interrupted after %d of %d programs\n", res.Programs, len(cases))
+			fmt.Fprintf(stdout, "stopped after %d of %d programs: %s\n", res.Programs, len(cases), res.Reason)
 		}
 	}
 	return res.ExitCode

@@ -69,9 +69,9 @@ func TestInterrupt(t *testing.T) {
 		codes  []int // acceptable exit codes
 		reason string
 	}{
-		{"decide SIGINT", nil, syscall.SIGINT, []string{"decide", oneToOneFixed, "-n", "6", "--json"}, []int{exitUnknown}, "interrupted"},
-		{"decide SIGTERM", nil, syscall.SIGTERM, []string{"decide", oneToOneFixed, "-n", "6", "--json"}, []int{exitUnknown}, "interrupted"},
-		{"cycles SIGINT", nil, syscall.SIGINT, []string{"cycles", oneToOneFixed, "-n", "6", "--json"}, []int{exitUnknown}, "interrupted"},
+		{"decide SIGINT", nil, syscall.SIGINT, []string{"decide", oneToOneFixed, "-n", "6", "--json"}, []int{exitUnknown}, "interrupt signal received"},
+		{"decide SIGTERM", nil, syscall.SIGTERM, []string{"decide", oneToOneFixed, "-n", "6", "--json"}, []int{exitUnknown}, "terminated signal received"},
+		{"cycles SIGINT", nil, syscall.SIGINT, []string{"cycles", oneToOneFixed, "-n", "6", "--json"}, []int{exitUnknown}, "interrupt signal received"},
 		// A feasible attack may be found before the signal: NOT ROBUST
 		// with its witness is then the partial result.
 		{"tso SIGINT in background", []string{"PGASROB_IGNORE_INT=1"}, syscall.SIGINT, []string{"tso", big, "--model", "pso", "--all", "--json"}, []int{exitUnknown, exitNotRobust}, ""},
@@ -310,4 +310,55 @@ func TestDeterministicWitness(t *testing.T) {
 			t.Fatalf("run %d differs:\n%s\nfirst:\n%s", i, out, first)
 		}
 	}
+}
+
+// TestMemoryBound: --max-memory bounds the peak resident set of the whole
+// process within 25% (row 4), and the message quotes the user's number.
+func TestMemoryBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes")
+	}
+	ring := writeFile(t, "ring.txt", ringTSO(10))
+	cases := []struct {
+		name   string
+		mib    int64
+		args   []string
+		codes  []int
+		reason string
+	}{
+		{"decide", 64, []string{"decide", oneToOneFixed, "-n", "7"}, []int{exitUnknown}, "memory budget of 64 MiB reached"},
+		{"decide one job", 48, []string{"decide", oneToOneFixed, "-n", "7", "--jobs", "1"}, []int{exitUnknown}, "memory budget of 48 MiB reached"},
+		{"tso", 50, []string{"tso", ring, "--model", "pso", "--all"}, []int{exitUnknown, exitNotRobust}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := child(nil, append(tc.args, "--max-memory", strconv.FormatInt(tc.mib, 10))...)
+			out, _ := c.Output()
+			code := c.ProcessState.ExitCode()
+			if !slicesContains(tc.codes, code) {
+				t.Errorf("exit %d, want one of %v\n%s", code, tc.codes, out)
+			}
+			if tc.reason != "" && !strings.Contains(string(out), tc.reason) {
+				t.Errorf("output lacks %q:\n%.1500s", tc.reason, out)
+			}
+			ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
+			if !ok {
+				t.Skip("no rusage on this system")
+			}
+			peak := ru.Maxrss << 10 // kilobytes on Linux
+			t.Logf("peak RSS %.1f MiB under --max-memory %d", float64(peak)/(1<<20), tc.mib)
+			if limit := tc.mib << 20 * 5 / 4; peak > limit {
+				t.Errorf("peak RSS %d MiB, more than 125%% of %d MiB", peak>>20, tc.mib)
+			}
+		})
+	}
+}
+
+func slicesContains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }

@@ -133,7 +133,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	dot := fs.String("dot", "", "write the program (and the witness's attack) as a Graphviz graph to this file")
 	maxStates := fs.Int64("max-states", 0, "bound on the states of each attack's search (0: none)")
 	timeout := fs.Duration("timeout", 0, "bound on the whole check, e.g. 30s (0: none)")
-	maxMem := fs.Int64("max-memory", 1536, "bound in MiB on the memory of all searches together")
+	maxMem := fs.Int64("max-memory", 1536, "bound in MiB on the peak memory of the whole process")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "attacks checked in parallel")
 	all := fs.Bool("all", false, "decide every attack instead of stopping at the first feasible one")
 	fences := fs.Bool("fences", false, "also compute a minimum certified set of mfence positions making the program robust")
@@ -183,7 +183,9 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	opt := tso.Options{MaxStates: *maxStates, MaxBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx}
+	ctx, unguard := memoryGuard(ctx, *maxMem)
+	defer unguard()
+	opt := tso.Options{MaxStates: *maxStates, MaxBytes: searchBytes(*maxMem), BudgetBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx}
 	progress := newProgress(stderr)
 	opt.Progress = func(done, total int, states int64) {
 		progress.show("attacks searched %d/%d, states %d", done, total, states)

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// The --max-memory discipline. The searches account for what they hold
+// (visited sets, the move cache) against a share of the budget, but the
+// process also pays for the garbage collector's headroom, transient copies
+// while a hash table grows, witnesses and the runtime itself. So the
+// command (1) gives the searches searchShare of the budget, (2) sets the
+// Go runtime's soft memory limit below the budget so that the collector
+// works harder instead of letting the heap double, and (3) watches the
+// memory the runtime has mapped and cancels the work, with the budget as
+// the cause, when it nears the budget. What the user sees is UNKNOWN with
+// "memory budget of M MiB reached", M being the number they gave.
+
+// searchShare is the part of --max-memory given to the searches' own
+// accounting; the rest is headroom for the collector and the runtime.
+const searchShare = 0.5
+
+// guardPeriod is how often the guard reads the runtime's figures.
+const guardPeriod = 5 * time.Millisecond
+
+// searchBytes is the budget in bytes for the searches' own accounting.
+func searchBytes(mib int64) int64 { return int64(float64(mib<<20) * searchShare) }
+
+// memoryGuard returns a context that is cancelled, with the budget as its
+// cause, when the process's mapped memory reaches 85% of mib MiB, and sets
+// the runtime's soft limit to 70% of it. stop ends the guard.
+func memoryGuard(parent context.Context, mib int64) (ctx context.Context, stop func()) {
+	limit := mib << 20
+	old := debug.SetMemoryLimit(limit * 7 / 10)
+	ctx, cancel := context.WithCancelCause(parent)
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(guardPeriod)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if mapped() > limit*85/100 {
+					cancel(fmt.Errorf("memory budget of %d MiB reached", mib))
+					return
+				}
+			}
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		cancel(nil)
+		debug.SetMemoryLimit(old)
+	}
+}
+
+var memSamples = []metrics.Sample{
+	{Name: "/memory/classes/total:bytes"},
+	{Name: "/memory/classes/heap/released:bytes"},
+}
+
+// mapped is the memory the Go runtime holds from the OS and has not given
+// back: an upper bound of this process's resident set, less the binary.
+func mapped() int64 {
+	metrics.Read(memSamples)
+	return int64(memSamples[0].Value.Uint64()) - int64(memSamples[1].Value.Uint64())
+}
