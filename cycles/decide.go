@@ -38,7 +38,7 @@ type Options struct {
 	// BudgetBytes, if set, is the user's memory budget of which MaxBytes
 	// is the searches' part: messages quote it.
 	BudgetBytes int64
-	All        bool          // check every cycle type even after a violation
+	All         bool // check every cycle type even after a violation
 	// NoSymmetry checks every cycle type even when the program is
 	// invariant under a renaming of ranks (symmetry.go).
 	NoSymmetry bool
