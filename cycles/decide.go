@@ -167,7 +167,16 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	}
 	cacheBytes := opt.CacheBytes
 	if cacheBytes == 0 {
-		cacheBytes = min(maxBytes/8, DefaultCacheBytes)
+		// Sized by the problem as well: the run-time error check has just
+		// visited the sequentially consistent states of Y, a gauge of how
+		// many moves there are to cache (a relaxed Y has up to a thousand
+		// times more on queue-heavy programs; an entry costs about 600
+		// bytes). A tiny program then does not pay for 256 MiB of counters.
+		budget := maxBytes
+		if opt.BudgetBytes > 0 {
+			budget = opt.BudgetBytes
+		}
+		cacheBytes = min(budget/8, DefaultCacheBytes, max(1<<20, stats.States*600*1024))
 	}
 	cache, err := newMoveCache(y, cacheBytes)
 	if err != nil {
