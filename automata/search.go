@@ -175,6 +175,12 @@ func Search(sys System, opt Options) Result {
 		if len(s) != st.width {
 			panic(fmt.Sprintf("automata: system emitted a state of %d words, want %d", len(s), st.width))
 		}
+		if g := st.growthBytes(); g > 0 && st.bytes()+g > maxBytes {
+			// Refuse the allocation rather than notice it afterwards: a
+			// doubled table alone can take the process past its budget.
+			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
+			return
+		}
 		idx, fresh := st.insert(s, parent)
 		if fresh && sys.Accepting(s) {
 			found = idx

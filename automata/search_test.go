@@ -88,7 +88,7 @@ func TestSearchBudgets(t *testing.T) {
 		want string
 	}{
 		{"states", Options{Budget: Budget{MaxStates: 50}}, "state budget"},
-		{"memory", Options{Budget: Budget{MaxBytes: 1}}, "memory budget"},
+		{"memory", Options{Budget: Budget{MaxBytes: 1 << 16}}, "memory budget"},
 		{"cancel", Options{Context: ctx}, "interrupted"},
 		{"time", Options{Budget: Budget{Timeout: time.Nanosecond}}, "time budget"},
 	} {
@@ -176,5 +176,20 @@ func BenchmarkSearch(b *testing.B) {
 		r := Search(newGrid(1000, -1), Options{})
 		b.ReportMetric(r.Stats.StatesPerSecond(), "states/s")
 		b.ReportMetric(r.Stats.BytesPerState(), "B/state")
+	}
+}
+
+// TestMemoryBudgetBeforeGrowth: the visited set never allocates past its
+// budget, even for one growth of its table or arena (a doubling used to
+// take the process well past --max-memory before the check saw it).
+func TestMemoryBudgetBeforeGrowth(t *testing.T) {
+	for _, max := range []int64{1 << 16, 1 << 20, 3 << 20} {
+		r := Search(newGrid(2000, -1), Options{Budget: Budget{MaxBytes: max}})
+		if r.Outcome != Unknown || r.Limit != MemoryLimit {
+			t.Fatalf("budget %d: %v (%q), want unknown by memory", max, r.Outcome, r.Reason)
+		}
+		if r.Stats.Bytes > max {
+			t.Errorf("budget %d: the visited set holds %d bytes", max, r.Stats.Bytes)
+		}
 	}
 }

@@ -34,6 +34,23 @@ func (s *store) bytes() int64 {
 	return int64(cap(s.arena))*8 + int64(cap(s.parent))*4 + int64(cap(s.table))*4
 }
 
+// growthBytes is what the next insert will allocate while the old arrays
+// are still held: a doubled table, or a larger arena (append grows a large
+// slice by about a quarter) and parent list. Zero when nothing grows.
+func (s *store) growthBytes() int64 {
+	var g int64
+	if uint64(s.len()+1)*4 > uint64(len(s.table))*3 {
+		g += int64(len(s.table)) * 2 * 4
+	}
+	if len(s.arena)+s.width > cap(s.arena) {
+		g += int64(cap(s.arena)+cap(s.arena)/4+s.width) * 8
+	}
+	if len(s.parent)+1 > cap(s.parent) {
+		g += int64(cap(s.parent)+cap(s.parent)/4+1) * 4
+	}
+	return g
+}
+
 func hash(st State) uint64 {
 	// A 64-bit multiply-xorshift mix per word (wyhash-like); good enough for
 	// packed states, whose low bits vary most.

@@ -150,7 +150,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	// Run-time errors first: if the program is robust, every relaxed
 	// computation is equivalent to a sequentially consistent one, so an
 	// error is reachable at all iff it is reachable under SC.
-	rerr, stats, reason := findRuntimeError(ctx, y, opt.MaxStates, maxBytes)
+	rerr, stats, reason := findRuntimeError(ctx, y, opt, maxBytes)
 	res.Stats.Add(stats)
 	if rerr != nil {
 		res.Verdict, res.RunError, res.Elapsed = RunError, rerr, time.Since(start)
@@ -404,12 +404,15 @@ func (e errSystem) Successors(s automata.State, emit func(automata.Label, automa
 }
 func (e errSystem) Accepting(s automata.State) bool { return s[e.y.Words()] != 0 }
 
-func findRuntimeError(ctx context.Context, y *normalform.Y, maxStates, maxBytes int64) (*RuntimeError, automata.Stats, string) {
+func findRuntimeError(ctx context.Context, y *normalform.Y, opt Options, maxBytes int64) (*RuntimeError, automata.Stats, string) {
 	sc := *y
 	sc.SC = true
-	r := automata.Search(errSystem{&sc}, automata.Options{Context: ctx, Budget: automata.Budget{MaxStates: maxStates, MaxBytes: maxBytes}})
+	r := automata.Search(errSystem{&sc}, automata.Options{Context: ctx, Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes}})
 	switch r.Outcome {
 	case automata.Unknown:
+		if r.Limit == automata.MemoryLimit {
+			return nil, r.Stats, memoryReason(opt)
+		}
 		return nil, r.Stats, r.Reason
 	case automata.Empty:
 		return nil, r.Stats, ""
