@@ -15,6 +15,7 @@ func init() {
 
 // checkJSON is the --json output of "pgasrob check" (docs/language.md).
 type checkJSON struct {
+	Schema  string         `json:"schema"`
 	File    string         `json:"file"`
 	OK      bool           `json:"ok"`
 	Errors  []checkError   `json:"errors"`
@@ -69,7 +70,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 		}
 	}
 	path := fs.Arg(0)
-	out := checkJSON{File: path, Errors: []checkError{}}
+	out := checkJSON{Schema: "pgasrob/check/v1", File: path, Errors: []checkError{}}
 	p, err := pgas.Load(path)
 	for n := lo; err == nil && n <= hi; n++ {
 		err = pgas.CheckN(p, n)

@@ -380,3 +380,24 @@ func slicesContains(s []int, v int) bool {
 	}
 	return false
 }
+
+// TestTSODotShowsCycle: the tso graph shows the witness's happens-before
+// cycle, as the PGAS one does (row 11). SB's cycle is st x -po-> ld y
+// -cf-> st y -po-> ld x -cf-> st x: four dashed edges, two of each kind.
+func TestTSODotShowsCycle(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "sb.dot")
+	if code, _, errs := runCmd("tso", "../../examples/tso/sb.txt", "--dot", f); code != exitNotRobust {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dot := string(b)
+	if n := strings.Count(dot, `style=dashed, color=blue, fontcolor=blue, penwidth=2, label="po"`); n != 2 {
+		t.Errorf("%d po edges of the cycle, want 2:\n%s", n, dot)
+	}
+	if n := strings.Count(dot, `label="cf"`); n != 2 {
+		t.Errorf("%d cf edges of the cycle, want 2:\n%s", n, dot)
+	}
+}

@@ -385,6 +385,26 @@ func tsoDot(p *tso.Program, r *tso.Result) string {
 		}
 		b.WriteString("  }\n")
 	}
+	if w := r.Witness; w != nil && len(w.Cycle) > 0 {
+		// The happens-before cycle: one box per event it passes through,
+		// tied (dotted) to the control state its instruction leaves, and
+		// the cycle's edges dashed in blue.
+		seen := map[int]bool{}
+		for _, e := range w.Cycle {
+			for _, i := range []int{e.From, e.To} {
+				if seen[i] {
+					continue
+				}
+				seen[i] = true
+				ev := w.Events[i]
+				fmt.Fprintf(&b, "  ev%d [shape=box, color=blue, fontcolor=blue, label=%q];\n", i, p.DescribeEvent(ev))
+				if ev.Thread >= 0 && ev.Thread < len(p.Threads) && ev.Trans >= 0 && ev.Trans < len(p.Threads[ev.Thread].Trans) {
+					fmt.Fprintf(&b, "  ev%d -> n%d_%d [style=dotted, arrowhead=none, color=blue];\n", i, ev.Thread, p.Threads[ev.Thread].Trans[ev.Trans].From)
+				}
+			}
+			fmt.Fprintf(&b, "  ev%d -> ev%d [style=dashed, color=blue, fontcolor=blue, penwidth=2, label=%q];\n", e.From, e.To, e.Kind.String())
+		}
+	}
 	b.WriteString("}\n")
 	return b.String()
 }

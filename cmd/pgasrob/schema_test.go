@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestJSONSchemasDocumented checks every --json output against its
+// documentation in docs/cli.md: each field the tool prints is documented
+// in the section of its command, each documented field shows up in real
+// output (a few only in situations the runs below do not reach, listed
+// with the reason), and each object names its schema (issue 8, row 5).
+func TestJSONSchemasDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{}
+	for _, part := range strings.Split(string(doc), "\n## `pgasrob ")[1:] {
+		name, _, _ := strings.Cut(part, "`")
+		sections[name] = part
+	}
+	rte := writeFile(t, "rte.pgas", "values 2\naddress x\nregister r\n    mem[x] <- 1\n    r <- mem[x]\n    mem[x] <- r + 1\n")
+	bad := writeFile(t, "bad.pgas", "values 2\naddress x\n    mem[z] <- 1\n")
+	sb := "../../examples/tso/sb.txt"
+	runs := map[string][][]string{
+		"decide": {
+			{"decide", oneToOne, "-n", "1..2", "--json", "--dot", t.TempDir() + "/c.dot"},
+			{"decide", oneToOneFixed, "-n", "2", "--json", "--timeout", "1ns"},
+			{"decide", rte, "-n", "2", "--json"},
+			{"decide", bad, "-n", "2", "--json"},
+			{"decide", "../../examples/handle.pgas", "-n", "2", "--json"},
+		},
+		"cycles": {
+			{"cycles", oneToOne, "-n", "3", "--json", "--max-states", "300"},
+			{"cycles", rte, "-n", "2", "--json"},
+			{"cycles", bad, "-n", "2", "--json"},
+		},
+		"check":    {{"check", oneToOne, "--json"}, {"check", bad, "--json"}},
+		"version":  {{"version", "--json"}},
+		"tso":      {{"tso", sb, "--json", "--fences"}, {"tso", "../../examples/tso/sb-fenced.txt", "--json", "--max-states", "1"}},
+		"difftest": {{"difftest", "--count", "30", "--json"}, {"difftest", "--tso", "--count", "5", "--json"}},
+	}
+	// Documented fields that only appear in situations these runs do not
+	// reach, with the situation.
+	rare := map[string]string{
+		"error":    "an internal error",
+		"internal": "a disagreement",
+		"repro":    "a disagreement with --out",
+		"source":   "a disagreement",
+		"detail":   "a disagreement",
+		"program":  "difftest: a disagreement (decide and cycles print it always)",
+		"oracle":   "a disagreement",
+		"revision": "a build with VCS information",
+		"modified": "a build from a modified tree",
+		"reason":   "difftest: an interrupted run",
+		"decide":   "difftest: a disagreement",
+		"assert":   "check: an example key of the sugar counts, which are data",
+	}
+	for cmd, lines := range runs {
+		t.Run(cmd, func(t *testing.T) {
+			sec, ok := sections[cmd]
+			if !ok {
+				t.Fatalf("docs/cli.md has no section for %s", cmd)
+			}
+			own := documentedKeys(sec)
+			documented := documentedKeys(sec)
+			if cmd == "cycles" {
+				// Its section refers to decide's fields ("as in decide").
+				for k := range documentedKeys(sections["decide"]) {
+					documented[k] = true
+				}
+			}
+			seen := map[string]bool{}
+			for _, args := range lines {
+				_, out, _ := runCmd(args...)
+				var v any
+				if err := json.Unmarshal([]byte(out), &v); err != nil {
+					t.Fatalf("%v: not JSON: %v\n%.500s", args, err, out)
+				}
+				top, _ := v.(map[string]any)
+				want := "pgasrob/" + cmd + "/v1"
+				if top["schema"] != want {
+					t.Errorf("%v: schema %v, want %q", args, top["schema"], want)
+				}
+				if !strings.Contains(sec, `"schema": "`+want+`"`) && !strings.Contains(sec, "`"+want+"`") {
+					t.Errorf("docs/cli.md does not name the schema %s", want)
+				}
+				collectKeys(v, seen)
+			}
+			var undocumented, unseen []string
+			for k := range seen {
+				if !documented[k] {
+					undocumented = append(undocumented, k)
+				}
+			}
+			for k := range own {
+				if !seen[k] && rare[k] == "" {
+					unseen = append(unseen, k)
+				}
+			}
+			sort.Strings(undocumented)
+			sort.Strings(unseen)
+			if len(undocumented) > 0 {
+				t.Errorf("fields printed but not documented in docs/cli.md: %v", undocumented)
+			}
+			if len(unseen) > 0 {
+				t.Errorf("fields documented but never printed: %v", unseen)
+			}
+		})
+	}
+}
+
+var (
+	jsonBlock = regexp.MustCompile("(?s)```\n(\\{.*?)```")
+	comment   = regexp.MustCompile(`//[^\n]*`)
+	keyColon  = regexp.MustCompile(`"([a-z_]+)"\s*:`)
+	keyList   = regexp.MustCompile(`\{\s*"[a-z_]+"(\s*,\s*"[a-z_]+")*\s*\}`)
+	keyName   = regexp.MustCompile(`"([a-z_]+)"`)
+)
+
+// documentedKeys are the field names in the JSON blocks of a section:
+// "name": ... and the lists {"a", "b"} that stand for objects.
+func documentedKeys(sec string) map[string]bool {
+	keys := map[string]bool{}
+	for _, m := range jsonBlock.FindAllStringSubmatch(sec, -1) {
+		b := comment.ReplaceAllString(m[1], "")
+		for _, k := range keyColon.FindAllStringSubmatch(b, -1) {
+			keys[k[1]] = true
+		}
+		for _, l := range keyList.FindAllString(b, -1) {
+			for _, k := range keyName.FindAllStringSubmatch(l, -1) {
+				keys[k[1]] = true
+			}
+		}
+	}
+	return keys
+}
+
+// collectKeys gathers the field names of every object in v, except the
+// keys of maps that hold data (verdict counts, sugar counts).
+func collectKeys(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			into[k] = true
+			if k == "verdicts" || k == "sugar" {
+				continue
+			}
+			collectKeys(c, into)
+		}
+	case []any:
+		for _, c := range x {
+			collectKeys(c, into)
+		}
+	}
+}
