@@ -55,10 +55,13 @@ type Options struct {
 
 // Progress is a snapshot of a running decision.
 type Progress struct {
-	States     int64
-	TypesDone  int
-	TypesTotal int
-	Elapsed    time.Duration
+	// RuntimeCheck is true while the run-time error check runs (before
+	// any cycle type), which on some programs is most of the work.
+	RuntimeCheck bool
+	States       int64
+	TypesDone    int
+	TypesTotal   int
+	Elapsed      time.Duration
 }
 
 // StatesPerSecond is the search speed so far.
@@ -407,7 +410,15 @@ func (e errSystem) Accepting(s automata.State) bool { return s[e.y.Words()] != 0
 func findRuntimeError(ctx context.Context, y *normalform.Y, opt Options, maxBytes int64) (*RuntimeError, automata.Stats, string) {
 	sc := *y
 	sc.SC = true
-	r := automata.Search(errSystem{&sc}, automata.Options{Context: ctx, Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes}})
+	start := time.Now()
+	var progress func(automata.Stats)
+	if opt.Progress != nil {
+		progress = func(s automata.Stats) {
+			opt.Progress(Progress{RuntimeCheck: true, States: s.States, Elapsed: time.Since(start)})
+		}
+	}
+	r := automata.Search(errSystem{&sc}, automata.Options{Context: ctx, Progress: progress,
+		Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes}})
 	switch r.Outcome {
 	case automata.Unknown:
 		if r.Limit == automata.MemoryLimit {

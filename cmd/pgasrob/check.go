@@ -50,7 +50,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		`Parse FILE and run the static checks of the .pgas language (docs/language.md):
 syntax, names, labels, arities, limits, and constant values out of range.
 Prints a summary of the compiled program. Exit 0 if the program is fine,
-2 with file:line:col errors otherwise.`, stderr)
+2 with file:line:col errors otherwise.`, exitsCheck, stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	dump := fs.Bool("automaton", false, "also print the compiled automaton: every transition with its core command")
 	nArg := fs.StringP("n", "n", "", "also check that the program can run on `N` ranks (or each N of a range LO..HI)")

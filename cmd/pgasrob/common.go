@@ -13,15 +13,28 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// Exit codes as each command's help states them: only those it can give.
+const (
+	exitsVerdict = "exit codes: 0 robust, 1 not robust, 2 usage or input error (also a reachable run-time error),\n" +
+		"3 unknown (a budget ran out, or interrupted), 4 internal error (a witness failed its replay)"
+	exitsCheck    = "exit codes: 0 the program is fine, 2 usage error or a mistake in the program"
+	exitsVersion  = "exit codes: 0, 2 usage error"
+	exitsDifftest = "exit codes: 0 no disagreement, 1 a disagreement, 2 usage or input error,\n" +
+		"3 nothing could be compared (every program skipped) or interrupted, 4 internal error"
+	exitsTSO = "exit codes: 0 robust, 1 not robust, 2 usage or input error, 3 unknown (a budget ran out,\n" +
+		"or interrupted; with --fences also: no certified fence set), 4 internal error (a witness failed its replay)"
+)
+
 // newFlags returns a flag set that reports errors instead of exiting, with
-// a usage text that starts with the command line and a description.
-func newFlags(name, synopsis, description string, stderr io.Writer) *pflag.FlagSet {
+// a usage text in one style for every command: the command line, a
+// description, the flags and the exit codes the command can give.
+func newFlags(name, synopsis, description, exits string, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: pgasrob %s\n\n%s\n\nflags:\n%s", synopsis, description, fs.FlagUsages())
-		fmt.Fprintln(stderr, "\nexit codes: 0 robust, 1 not robust, 2 usage or input error, 3 unknown (a budget ran out), 4 internal error")
+		fmt.Fprintf(stderr, "\n%s\n", exits)
 	}
 	return fs
 }

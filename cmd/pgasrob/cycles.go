@@ -25,7 +25,7 @@ the search to some cycle types. Use "pgasrob decide" to see a witness.
 The exit code is that of "pgasrob decide --all" (see docs/cli.md).`
 
 func runCycles(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("cycles", "cycles FILE -n N|LO..HI [flags]", cyclesDescription, stderr)
+	fs := newFlags("cycles", "cycles FILE -n N|LO..HI [flags]", cyclesDescription, exitsVerdict, stderr)
 	b := addBudgetFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object (schema "+cyclesSchema+", docs/cli.md) instead of text")
 	only := fs.StringArray("type", nil, "search only this cycle `TYPE`, written like \"1 2 3\" or \"(1,2)\" (repeatable)")

@@ -156,6 +156,11 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 		prog := newProgress(stderr)
 		opt.Progress = func(p cycles.Progress) {
 			// cycles.Decide serialises its calls.
+			if p.RuntimeCheck {
+				prog.show("pgasrob %s: N = %d: run-time error check (sequentially consistent runs): %d states, %s states/s",
+					j.cmd, n, p.States, human(p.StatesPerSecond()))
+				return
+			}
 			prog.show("pgasrob %s: N = %d: %d states, %s states/s, cycle types %d/%d done",
 				j.cmd, n, p.States, human(p.StatesPerSecond()), p.TypesDone, p.TypesTotal)
 		}
@@ -204,7 +209,7 @@ most severe over all N: 4 internal error, then 2 run-time error, then 1
 not robust, then 3 unknown, then 0 robust. See docs/cli.md.`
 
 func runDecide(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("decide", "decide FILE -n N|LO..HI [flags]", decideDescription, stderr)
+	fs := newFlags("decide", "decide FILE -n N|LO..HI [flags]", decideDescription, exitsVerdict, stderr)
 	b := addBudgetFlags(fs)
 	all := fs.Bool("all", false, "search every cycle type instead of stopping at the first violation")
 	asJSON := fs.Bool("json", false, "print one JSON object (schema "+decideSchema+", docs/cli.md) instead of text")

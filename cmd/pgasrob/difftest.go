@@ -66,7 +66,7 @@ disagreed, 1 if one did, 3 if nothing could be compared.
 With --tso, the programs are Trencher-format programs instead (generated,
 or every *.txt file in --dir), and the TSO/PSO attack checker (package
 tso) is compared with its own brute-force oracle under TSO and under PSO.
-The automata procedure reads .pgas only, so it does not take part then.`, stderr)
+The automata procedure reads .pgas only, so it does not take part then.`, exitsDifftest, stderr)
 	seed := fs.Uint64("seed", 1, "first `seed`; program i uses seed+i")
 	count := fs.Int("count", 100, "number of random programs")
 	ranks := fs.Int("ranks", 2, "number of ranks N")

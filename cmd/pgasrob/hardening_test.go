@@ -401,3 +401,74 @@ func TestTSODotShowsCycle(t *testing.T) {
 		t.Errorf("%d cf edges of the cycle, want 2:\n%s", n, dot)
 	}
 }
+
+// TestTimeoutWithManyCycleTypes: a decision with a million queued cycle
+// types stops soon after its --timeout, without setting up the types it
+// never reaches (row 0: it used to run for many minutes).
+func TestTimeoutWithManyCycleTypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists a million cycle types")
+	}
+	f := writeFile(t, "t.pgas", "values 2\naddress x\n    mem[x] <- 1\n")
+	start := time.Now()
+	code, out, _ := runCmd("decide", f, "-n", "10", "--no-symmetry", "--timeout", "1s")
+	if code != exitUnknown || !strings.Contains(out, "time budget of 1s reached") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	// A generous bound on a cancellation, not a speed claim.
+	if el := time.Since(start); el > 60*time.Second {
+		t.Errorf("--timeout 1s took %v", el)
+	}
+}
+
+// TestTSODeterministicWitness: without --all, tso reports the first
+// feasible attack in its order whatever --jobs (row 10d for tso). The ring
+// of 6 threads has a feasible attack in every thread.
+func TestTSODeterministicWitness(t *testing.T) {
+	f := writeFile(t, "ring.txt", ringTSO(6))
+	var first string
+	for i := 0; i < 6; i++ {
+		code, out, _ := runCmd("tso", f, "--model", "pso", "--jobs", strconv.Itoa(1+i%3), "--json")
+		if code != exitNotRobust {
+			t.Fatalf("exit %d", code)
+		}
+		var v struct {
+			Witness struct {
+				Attack string `json:"attack"`
+				Text   string `json:"text"`
+			} `json:"witness"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		w := v.Witness.Attack + "\n" + v.Witness.Text
+		if i == 0 {
+			first = w
+		} else if w != first {
+			t.Fatalf("run %d reports another witness:\n%s\nfirst:\n%s", i, w, first)
+		}
+	}
+}
+
+// TestHelpExitCodes: each help text lists the exit codes its command can
+// give, in one style (row 10e).
+func TestHelpExitCodes(t *testing.T) {
+	for _, c := range subcommands {
+		_, out, errs := runCmd(c.name, "--help")
+		help := out + errs
+		if !strings.Contains(help, "\nexit codes: ") {
+			t.Errorf("%s --help has no exit codes line:\n%s", c.name, help)
+		}
+		verdicts := strings.Contains(help, "1 not robust")
+		switch c.name {
+		case "check", "version", "difftest":
+			if verdicts {
+				t.Errorf("%s --help lists verdict exit codes it never gives", c.name)
+			}
+		default:
+			if !verdicts {
+				t.Errorf("%s --help lacks its verdict exit codes", c.name)
+			}
+		}
+	}
+}

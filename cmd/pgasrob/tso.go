@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"pgasrob/pgas"
 	"pgasrob/tso"
 )
@@ -19,9 +17,7 @@ func init() {
 	register(subcommand{name: "tso", summary: "decide robustness of a Trencher-format program against TSO or PSO", run: runTSO})
 }
 
-const tsoHelp = `usage: pgasrob tso FILE [flags]
-
-Decides whether the program in FILE (Trencher's input format, see
+const tsoDescription = `Decides whether the program in FILE (Trencher's input format, see
 docs/tso.md) is robust against the TSO or PSO memory model: whether every
 relaxed computation has the happens-before relation of some sequentially
 consistent one. Each attack (attacker thread, delayed store, last action)
@@ -36,15 +32,8 @@ With --fences it also computes a minimum set of mfence positions (Section 7
 of the TSO paper: a fence at a control location runs before every
 instruction leaving it) that makes the program robust, and prints it only
 after re-checking the fenced program and finding it robust. --timeout then
-bounds the check and the fence search each.
-
-Exit status: 0 robust, 1 not robust, 2 usage or input error,
-3 unknown (a budget ran out), 4 internal error (a witness failed its replay).
-The status is that of the program as given; with --fences it is 3 when no
-certified fence set was found.
-
-flags:
-`
+bounds the check and the fence search each. The exit code is that of the
+program as given.`
 
 type tsoJSON struct {
 	Schema   string         `json:"schema,omitempty"` // set on the top-level object
@@ -126,8 +115,7 @@ type tsoJSONEdge struct {
 }
 
 func runTSO(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("tso", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("tso", "tso FILE [flags]", tsoDescription, exitsTSO, stderr)
 	model := fs.String("model", "tso", "memory model: tso or pso")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	dot := fs.String("dot", "", "write the program (and the witness's attack) as a Graphviz graph to this file")
@@ -137,20 +125,8 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	jobs := fs.Int("jobs", runtime.NumCPU(), "attacks checked in parallel")
 	all := fs.Bool("all", false, "decide every attack instead of stopping at the first feasible one")
 	fences := fs.Bool("fences", false, "also compute a minimum certified set of mfence positions making the program robust")
-	help := fs.BoolP("help", "h", false, "show this help")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, tsoHelp)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "pgasrob tso: %v\nRun \"pgasrob tso --help\" for usage.\n", err)
-		return exitUsage
-	}
-	if *help {
-		fmt.Fprint(stdout, tsoHelp)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitRobust
+	if done, code := parseFlags(fs, args); done {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintf(stderr, "pgasrob tso: want exactly one FILE, got %d arguments\nRun \"pgasrob tso --help\" for usage.\n", fs.NArg())

@@ -30,7 +30,7 @@ type versionJSON struct {
 func runVersion(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("version", "version [--json]",
 		`Print the version of pgasrob, the Go version it was built with, its
-module path and, when the build recorded it, the VCS revision.`, stderr)
+module path and, when the build recorded it, the VCS revision.`, exitsVersion, stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object (schema "+versionSchema+") instead of text")
 	if done, code := parseFlags(fs, args); done {
 		return code
