@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -119,8 +120,26 @@ const (
 	MemoryLimit
 )
 
+// Strategy is the order in which Search expands states. Both visit the
+// same states when the language is empty; they differ in how soon they
+// reach an accepting state and in the witness they return first.
+type Strategy int
+
+const (
+	// BreadthFirst expands states in the order they were found: the
+	// witness is a shortest path, found after every shorter prefix.
+	BreadthFirst Strategy = iota
+	// DepthFirst expands the state found last first: a violation at the
+	// end of a long run is reached without walking every level before it.
+	// Its witness is then shortened by a breadth-first search restricted
+	// to the states already visited (no new state is explored), so it is
+	// a shortest path through those.
+	DepthFirst
+)
+
 // Options configure Search.
 type Options struct {
+	Strategy Strategy
 	Budget
 	// Context cancels the search; nil means context.Background().
 	Context context.Context
@@ -156,6 +175,12 @@ func Search(sys System, opt Options) Result {
 	}
 	found := -1
 	stop := ""
+	// The frontier: for breadth-first search, the states of the arena after
+	// the cursor; for depth-first search, a stack of state indices.
+	var stack []uint32
+	if opt.Strategy == DepthFirst {
+		stack = make([]uint32, 0, 64)
+	}
 	// checkBudgets is also called while one state's successors are
 	// expanded: a state may have thousands of them, each costly.
 	checkBudgets := func() {
@@ -186,6 +211,9 @@ func Search(sys System, opt Options) Result {
 			found = idx
 			return
 		}
+		if fresh && stack != nil {
+			stack = append(stack, uint32(idx))
+		}
 		if opt.MaxStates > 0 && int64(st.len()) > opt.MaxStates {
 			stop = fmt.Sprintf("state budget of %d states reached", opt.MaxStates)
 		} else if res.Stats.Transitions&1023 == 0 {
@@ -193,17 +221,36 @@ func Search(sys System, opt Options) Result {
 		}
 	}
 	sys.Initial(func(s State) { add(s, noParent) })
+	if stack != nil {
+		// Initial states are expanded in the order given.
+		slices.Reverse(stack)
+	}
 	var cur State = make(State, st.width)
-	for next := 0; found < 0 && stop == "" && next < st.len(); next++ {
-		copy(cur, st.state(next))
-		parent := uint32(next)
+	expanded := 0
+	for next := 0; found < 0 && stop == ""; next = expanded {
+		var at int
+		if stack != nil {
+			if len(stack) == 0 {
+				break
+			}
+			at = int(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+		} else {
+			if next >= st.len() {
+				break
+			}
+			at = next
+		}
+		expanded++
+		copy(cur, st.state(at))
+		parent := uint32(at)
 		sys.Successors(cur, func(_ Label, s State) {
 			res.Stats.Transitions++
 			add(s, parent)
 		})
 		n := int64(st.len())
 		switch {
-		case opt.MaxStates > 0 && n >= opt.MaxStates && next+1 < st.len():
+		case opt.MaxStates > 0 && n >= opt.MaxStates && expanded < st.len():
 			stop = fmt.Sprintf("state budget of %d states reached", opt.MaxStates)
 		case n >= maxStates:
 			stop = "more states than the visited set can index"
@@ -222,7 +269,11 @@ func Search(sys System, opt Options) Result {
 	switch {
 	case found >= 0:
 		res.Outcome = NonEmpty
-		res.Path = rebuild(sys, st, found)
+		if stack != nil {
+			res.Path = shortest(sys, st)
+		} else {
+			res.Path = rebuild(sys, st, found)
+		}
 	case stop != "":
 		res.Outcome = Unknown
 		res.Reason = stop
@@ -285,4 +336,33 @@ func Equal(a, b State) bool {
 		}
 	}
 	return true
+}
+
+// shortest is the witness of a depth-first hit: a breadth-first search
+// from the initial states that only enters states of visited (the states
+// the depth-first search stored), up to the first accepting one. It finds
+// no new state, so it costs at most the search it follows, and it never
+// fails: the depth-first tree path is such a path.
+func shortest(sys System, visited *store) []Step {
+	st := newStore(sys.Width())
+	found := -1
+	add := func(s State, parent uint32) {
+		if found >= 0 || !visited.contains(s) {
+			return
+		}
+		if idx, fresh := st.insert(s, parent); fresh && sys.Accepting(s) {
+			found = idx
+		}
+	}
+	sys.Initial(func(s State) { add(s, noParent) })
+	cur := make(State, st.width)
+	for next := 0; found < 0 && next < st.len(); next++ {
+		copy(cur, st.state(next))
+		parent := uint32(next)
+		sys.Successors(cur, func(_ Label, s State) { add(s, parent) })
+	}
+	if found < 0 {
+		panic("automata: the depth-first path is not among the visited states")
+	}
+	return rebuild(sys, st, found)
 }

@@ -193,3 +193,58 @@ func TestMemoryBudgetBeforeGrowth(t *testing.T) {
 		}
 	}
 }
+
+// TestStrategiesAgree: depth-first and breadth-first search give the same
+// outcome and, on an empty language, visit the same states; a depth-first
+// witness is a valid path from an initial to an accepting state, and on
+// the grid (where every path to the goal has the same length) as short as
+// the breadth-first one.
+func TestStrategiesAgree(t *testing.T) {
+	for _, size := range []int{1, 2, 5, 12} {
+		for goal := -1; goal < size; goal++ {
+			g := newGrid(size, goal)
+			b := Search(g, Options{})
+			d := Search(g, Options{Strategy: DepthFirst})
+			if b.Outcome != d.Outcome {
+				t.Fatalf("size %d goal %d: breadth-first %v, depth-first %v", size, goal, b.Outcome, d.Outcome)
+			}
+			if goal < 0 && b.Stats.States != d.Stats.States {
+				t.Errorf("size %d: %d states breadth-first, %d depth-first", size, b.Stats.States, d.Stats.States)
+			}
+			if d.Outcome != NonEmpty {
+				continue
+			}
+			if len(d.Path) != len(b.Path) {
+				t.Errorf("size %d goal %d: depth-first path of %d states, breadth-first %d", size, goal, len(d.Path), len(b.Path))
+			}
+			if !Equal(d.Path[0].State, make(State, g.Width())) || !g.Accepting(d.Path[len(d.Path)-1].State) {
+				t.Errorf("size %d goal %d: path does not lead from the initial state to the goal", size, goal)
+			}
+			for k := 1; k < len(d.Path); k++ {
+				ok := false
+				g.Successors(d.Path[k-1].State, func(l Label, s State) {
+					ok = ok || (l == d.Path[k].Label && Equal(s, d.Path[k].State))
+				})
+				if !ok {
+					t.Fatalf("size %d goal %d: step %d is not a transition", size, goal, k)
+				}
+			}
+		}
+	}
+}
+
+// TestDepthFirstReachesDeepGoalEarly: with a goal at the end of a long
+// chain beside a wide region, depth-first search stops after far fewer
+// states than breadth-first search (the case of issue 10: a violation
+// near the end of one thread's run).
+func TestDepthFirstReachesDeepGoalEarly(t *testing.T) {
+	g := newGrid(300, 299)
+	b := Search(g, Options{})
+	d := Search(g, Options{Strategy: DepthFirst})
+	if b.Outcome != NonEmpty || d.Outcome != NonEmpty {
+		t.Fatalf("outcomes %v %v", b.Outcome, d.Outcome)
+	}
+	if d.Stats.States*10 > b.Stats.States {
+		t.Errorf("depth-first visited %d states, breadth-first %d", d.Stats.States, b.Stats.States)
+	}
+}

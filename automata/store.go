@@ -98,6 +98,21 @@ func (s *store) insert(st State, parent uint32) (int, bool) {
 	}
 }
 
+// contains reports whether st is stored.
+func (s *store) contains(st State) bool {
+	h := hash(st) & s.mask
+	for {
+		slot := s.table[h]
+		if slot == 0 {
+			return false
+		}
+		if s.equal(int(slot-1), st) {
+			return true
+		}
+		h = (h + 1) & s.mask
+	}
+}
+
 func (s *store) grow() {
 	n := len(s.table) * 2
 	s.table = make([]uint32, n)

@@ -98,3 +98,31 @@ func BenchmarkCorpus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUnfencedRing: the not-robust ring of issue 10, where a
+// violation is near, under both search strategies in one run.
+//
+//	go test ./tso -run '^$' -bench UnfencedRing -count 5 | benchstat -col /strategy -
+func BenchmarkUnfencedRing(b *testing.B) {
+	for n := 2; n <= 8; n++ {
+		p, err := ParseProgram(fmt.Sprintf("uring-%d", n), []byte(UnfencedRing(n)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range []struct {
+			name string
+			bfs  bool
+		}{{"depth-first", false}, {"breadth-first", true}} {
+			b.Run(fmt.Sprintf("N=%d/strategy=%s", n, s.name), func(b *testing.B) {
+				var r *Result
+				for i := 0; i < b.N; i++ {
+					r = Check(p, TSO, Options{Jobs: 1, BreadthFirst: s.bfs})
+					if r.Verdict != NotRobust || r.WitnessErr != nil {
+						b.Fatalf("ring %d: %v %v", n, r.Verdict, r.WitnessErr)
+					}
+				}
+				reportSearch(b, r)
+			})
+		}
+	}
+}

@@ -46,6 +46,13 @@ type Options struct {
 	// NoPrune decides syntactically refuted attacks by search as well
 	// (for tests and benchmarks of the search itself).
 	NoPrune bool
+	// BreadthFirst searches each attack breadth-first instead of
+	// depth-first. Depth-first is the default: an attack is decided by
+	// the first goal state found, and the goal of a feasible attack tends
+	// to lie at the end of a long run, which breadth-first search reaches
+	// only after every shorter run. The witness is shortened either way
+	// (automata.DepthFirst), and the verdicts are the same (tested).
+	BreadthFirst bool
 	// ValueBits is the width of a packed value; 0 starts at 4 bits and
 	// doubles (up to 32) whenever a value does not fit.
 	ValueBits int
@@ -260,9 +267,14 @@ func checkAttack(ctx context.Context, p *Program, a Attack, shape Attacker, opt 
 	}
 	for {
 		sys := newSCSystem(p, instrument(p, a, shape), shape, true, bits)
+		strategy := automata.DepthFirst
+		if opt.BreadthFirst {
+			strategy = automata.BreadthFirst
+		}
 		r := automata.Search(sys, automata.Options{
-			Budget:  automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes},
-			Context: ctx,
+			Strategy: strategy,
+			Budget:   automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes},
+			Context:  ctx,
 		})
 		ar.Stats.Add(r.Stats)
 		ar.Bits = bits

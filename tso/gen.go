@@ -104,3 +104,10 @@ func Ring(n int) string {
 	}
 	return b.String()
 }
+
+// UnfencedRing is Ring without its fences: not robust for n >= 2 (each
+// thread's store may wait in its buffer while it reads its neighbour's
+// flag, a store-buffering cycle around the ring).
+func UnfencedRing(n int) string {
+	return strings.ReplaceAll(Ring(n), "transition q1 q2 mfence\ntransition q2 q0 read", "transition q1 q0 read")
+}
