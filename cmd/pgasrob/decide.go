@@ -46,7 +46,7 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		maxStates:  fs.Int64("max-states", 0, "bound on the states of each cycle type's search (0: none)"),
 		timeout:    fs.Duration("timeout", 0, "bound on the time spent on each N, e.g. 30s or 5m (0: none)"),
 		jobs:       fs.Int("jobs", runtime.NumCPU(), "cycle types searched in parallel"),
-		maxMemory:  fs.Int64("max-memory", 1536, "bound in MiB on the peak memory of the whole process (visited states, caches and the runtime)"),
+		maxMemory:  fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp),
 		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched"),
 	}
 }

@@ -79,7 +79,7 @@ The automata procedure reads .pgas only, so it does not take part then.`, exitsD
 	noSym := fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
 	useTSO := fs.Bool("tso", false, "Trencher-format programs: compare the TSO/PSO checker with its oracle")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
-	maxMem := fs.Int64("max-memory", 1536, "bound in MiB on the peak memory of the whole process")
+	maxMem := fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp)
 	if done, code := parseFlags(fs, args); done {
 		if code != exitRobust {
 			fmt.Fprintln(stderr, `Run "pgasrob difftest --help" for usage.`)

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -72,3 +76,30 @@ func mapped() int64 {
 	metrics.Read(memSamples)
 	return int64(memSamples[0].Value.Uint64()) - int64(memSamples[1].Value.Uint64())
 }
+
+// defaultMemoryMiB is the default of --max-memory: 60% of the memory the
+// kernel says is available when the command starts, so that a decision
+// that fits the machine is not cut short by a fixed default, and at least
+// 256 MiB. Without /proc/meminfo it is 1536 MiB.
+func defaultMemoryMiB() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 1536
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemAvailable:" {
+			kb, err := strconv.ParseInt(fields[1], 10, 64)
+			if err != nil {
+				break
+			}
+			return max(256, kb*6/10>>10)
+		}
+	}
+	return 1536
+}
+
+// memoryFlagHelp is the usage text of --max-memory.
+const memoryFlagHelp = "bound in MiB on the peak memory of the whole process (the default is 60% of the memory available at start)"

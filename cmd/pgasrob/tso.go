@@ -121,7 +121,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	dot := fs.String("dot", "", "write the program (and the witness's attack) as a Graphviz graph to this file")
 	maxStates := fs.Int64("max-states", 0, "bound on the states of each attack's search (0: none)")
 	timeout := fs.Duration("timeout", 0, "bound on the whole check, e.g. 30s (0: none)")
-	maxMem := fs.Int64("max-memory", 1536, "bound in MiB on the peak memory of the whole process")
+	maxMem := fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp)
 	jobs := fs.Int("jobs", runtime.NumCPU(), "attacks checked in parallel")
 	all := fs.Bool("all", false, "decide every attack instead of stopping at the first feasible one")
 	fences := fs.Bool("fences", false, "also compute a minimum certified set of mfence positions making the program robust")
