@@ -44,30 +44,18 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 	if len(*only) > 0 {
 		// Cycle types name ranks, so check them against every N up front.
 		for n := j.lo; n <= j.hi; n++ {
-			for _, s := range *only {
-				if _, err := cycles.ParseCycleType(s, n); err != nil {
-					fmt.Fprintf(stderr, "pgasrob cycles: --type: N = %d: %v\n", n, err)
-					return exitUsage
-				}
+			if _, err := typesFor(*only, n); err != nil {
+				fmt.Fprintf(stderr, "pgasrob cycles: --type: N = %d: %v\n", n, err)
+				return exitUsage
 			}
+		}
+		j.onlyFor = func(n int) []cycles.CycleType {
+			types, _ := typesFor(*only, n) // checked above
+			return types
 		}
 	}
 	out.Program = j.prog.Name
 	j.opt.All = true
-	if len(*only) > 0 {
-		j.onlyFor = func(n int) []cycles.CycleType {
-			var types []cycles.CycleType
-			seen := map[string]bool{}
-			for _, s := range *only {
-				c, _ := cycles.ParseCycleType(s, n) // checked above
-				if !seen[c.String()] {
-					seen[c.String()] = true
-					types = append(types, c)
-				}
-			}
-			return types
-		}
-	}
 	var codes []int
 	j.decideEach(stderr, func(o outcome) {
 		codes = append(codes, o.Code)
@@ -99,6 +87,24 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 // types is feasible: robustness needs every cycle type, so a subset only
 // answers for itself.
 const restrictedRobust = "no violation of these types"
+
+// typesFor parses the --type arguments for n ranks, without duplicates
+// (rotations are the same type).
+func typesFor(args []string, n int) ([]cycles.CycleType, error) {
+	var types []cycles.CycleType
+	seen := map[string]bool{}
+	for _, s := range args {
+		c, err := cycles.ParseCycleType(s, n)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[c.String()] {
+			seen[c.String()] = true
+			types = append(types, c)
+		}
+	}
+	return types, nil
+}
 
 func writeCyclesText(w io.Writer, file string, o outcome, restricted bool) {
 	fmt.Fprintf(w, "%s, N = %d: ", file, o.N)

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"pgasrob/cycles"
-	"pgasrob/pgas"
 )
 
 func TestCyclesCommand(t *testing.T) {
@@ -97,35 +94,46 @@ func TestCyclesJSON(t *testing.T) {
 	}
 }
 
-// A fuzzed --type must give a usage error or an answer, never a panic.
+// A fuzzed --type gives cycle types of distinct ranks in 1..N, each
+// listed once in canonical rotation, or an error; never a panic. The
+// target is typesFor, what the command runs on --type, not the whole
+// command, whose search made each execution cost a millisecond or more.
+// The command's handling of a bad --type is in TestCyclesCommand.
+//
+// Issue 8, row 10: the runs that seem to stall (no executions counted
+// for many seconds) are the fuzzing engine minimising each new
+// interesting input, for up to -fuzzminimizetime (60s by default); its
+// executions are not counted. That happens with this microsecond target
+// too. Bound it when fuzzing:
+//
+//	go test ./cmd/pgasrob -run '^$' -fuzz '^FuzzCyclesType$' -fuzzminimizetime 2s
 func FuzzCyclesType(f *testing.F) {
 	for _, s := range []string{"1 2", "(2,1)", "()", "1 1", "3", "0", "-1", "1,,2", "( 2 )", "1 2 3", "x"} {
-		f.Add(s)
+		f.Add(s, 3)
 	}
-	// The target is the handling of --type, not the search: a stub stands
-	// in for the procedure, so that every execution takes microseconds.
-	// With the real search, the valid types took a millisecond each, and
-	// the fuzzer's minimisation of every new one froze the run for
-	// seconds at a time (issue 8, row 10).
-	real := decideFunc
-	defer func() { decideFunc = real }()
-	decideFunc = func(p *pgas.Program, n int, opt cycles.Options) (*cycles.Result, error) {
-		r := &cycles.Result{Verdict: cycles.Robust, N: n}
-		for _, c := range opt.Only {
-			r.Types = append(r.Types, cycles.TypeResult{Cycle: c, Checked: true})
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 1 || n > maxDecideRanks {
+			return
 		}
-		return r, nil
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		code, _, errs := runCmd("cycles", oneToOne, "-n", "2", "--type", s)
-		switch code {
-		case exitRobust, exitNotRobust, exitUnknown:
-		case exitUsage:
-			if !strings.Contains(errs, "pgasrob cycles:") {
-				t.Errorf("--type %q: exit 2 without a message: %q", s, errs)
+		types, err := typesFor([]string{s, s}, n)
+		if err != nil {
+			return
+		}
+		if len(types) != 1 {
+			t.Fatalf("--type %q twice: %d types", s, len(types))
+		}
+		c := types[0]
+		seen := map[int]bool{}
+		for _, r := range c {
+			if r < 1 || r > n || seen[r] {
+				t.Fatalf("--type %q, N = %d: %v is not a cycle type", s, n, c)
 			}
-		default:
-			t.Errorf("--type %q: exit %d", s, code)
+			seen[r] = true
+		}
+		for _, r := range c[1:] {
+			if r < c[0] {
+				t.Fatalf("--type %q: %v does not start at its smallest rank", s, c)
+			}
 		}
 	})
 }
