@@ -20,9 +20,3 @@ func interruptContext() (context.Context, context.CancelFunc) {
 	}()
 	return ctx, stop
 }
-
-// interrupted reports whether ctx was cancelled by a signal (and not by a
-// deadline of its own).
-func interrupted(ctx context.Context) bool {
-	return ctx.Err() == context.Canceled
-}
