@@ -73,24 +73,73 @@ func respects(p *pgas.Program, n int, perm []int) bool {
 }
 
 // symmetries returns generators of a group of rank permutations the program
-// is invariant under: the rotation r ↦ r mod N + 1 and the swap of ranks 1
-// and 2, each if the program respects it (together they generate every
-// permutation).
+// is invariant under. Candidates: the rotation r ↦ r mod N + 1, and every
+// transposition of two ranks. The transpositions the program respects
+// link ranks into classes (ranks the code treats alike, for example every
+// rank but a constant 1), and generate the full symmetric group of each
+// class; each class is given by two generators, the swap of its two
+// smallest ranks and the cycle through all of it, so that the orbit
+// computation stays cheap. Every generator is checked with respects:
+// invariance is kept by composition, so the whole group is sound.
 func symmetries(p *pgas.Program, n int) [][]int {
 	if n < 2 {
 		return nil
 	}
-	rot := make([]int, n+1)
-	swap := make([]int, n+1)
+	id := func() []int {
+		g := make([]int, n+1)
+		for r := range g {
+			g[r] = r
+		}
+		return g
+	}
+	var gens [][]int
+	rot := id()
 	for r := 1; r <= n; r++ {
 		rot[r] = r%n + 1
-		swap[r] = r
 	}
-	swap[1], swap[2] = 2, 1
-	var gens [][]int
-	for _, g := range [][]int{rot, swap} {
-		if respects(p, n, g) {
-			gens = append(gens, g)
+	if respects(p, n, rot) {
+		gens = append(gens, rot)
+	}
+	// Classes of ranks linked by respected transpositions (union-find).
+	class := id()
+	var find func(r int) int
+	find = func(r int) int {
+		for class[r] != r {
+			class[r] = class[class[r]]
+			r = class[r]
+		}
+		return r
+	}
+	for i := 1; i <= n; i++ {
+		for j := i + 1; j <= n; j++ {
+			if find(i) == find(j) {
+				continue
+			}
+			t := id()
+			t[i], t[j] = j, i
+			if respects(p, n, t) {
+				class[find(j)] = find(i)
+			}
+		}
+	}
+	members := map[int][]int{}
+	for r := 1; r <= n; r++ {
+		members[find(r)] = append(members[find(r)], r)
+	}
+	for r := 1; r <= n; r++ {
+		m := members[r]
+		if len(m) < 2 {
+			continue
+		}
+		swap, cyc := id(), id()
+		swap[m[0]], swap[m[1]] = m[1], m[0]
+		for k, x := range m {
+			cyc[x] = m[(k+1)%len(m)]
+		}
+		for _, g := range [][]int{swap, cyc} {
+			if respects(p, n, g) {
+				gens = append(gens, g)
+			}
 		}
 	}
 	return gens

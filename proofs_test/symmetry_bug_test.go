@@ -3,6 +3,7 @@ package proofs_test
 import (
 	"testing"
 
+	"pgasrob/automata"
 	"pgasrob/cycles"
 	"pgasrob/pgas"
 )
@@ -44,6 +45,62 @@ func TestSymmetryConstantRank(t *testing.T) {
 		}
 		if sym.Verdict != cycles.NotRobust {
 			t.Errorf("with rank symmetry: %v, want NOT ROBUST\n%s", sym.Verdict, src)
+		}
+	}
+}
+
+// TestSymmetryPerType: with the richer symmetry (every transposition of
+// ranks the program respects, cycles/symmetry.go), the verdict of each
+// cycle type taken from its orbit's representative equals the verdict of
+// its own search, type by type, at N = 3 and 4: on programs with a
+// constant rank (whose other ranks are interchangeable, the case the
+// richer symmetry adds) and on random programs.
+func TestSymmetryPerType(t *testing.T) {
+	srcs := []string{
+		"values 2\naddress x, y\nqueue q\n  read(x, 1, y, q)\n  mem[y] <- 0\n",
+		"values 2\naddress x, y\nregister r\nqueue q\n  mem[x] <- 1\n  write(x, 1, y, q)\n  barrier\n  r <- mem[y]\n",
+		"values 2\naddress x, y\nqueue q\n  put(x, N, y, q)\n  barrier\n  assert mem[y] == 0\n",
+		"values 2\naddress x, y\nqueue q\n  write(x, rank % N + 1, y, q)\n  read(y, 1, x, q)\n",
+	}
+	var progs []*pgas.Program
+	for _, src := range srcs {
+		p, err := pgas.Compile("sym.pgas", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, p)
+	}
+	for seed := uint64(1); seed <= uint64(count(30)); seed++ {
+		_, p, _ := program(t, 70000+seed, small)
+		progs = append(progs, p)
+	}
+	for i, p := range progs {
+		for _, n := range []int{3, 4} {
+			if i >= len(srcs) && n == 4 {
+				continue // random programs at N = 3 only, to keep the suite fast
+			}
+			opt := cycles.Options{MaxStates: 20_000, All: true}
+			sym, err := cycles.Decide(p, n, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt.NoSymmetry = true
+			all, err := cycles.Decide(p, n, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sym.Verdict == cycles.RunError || all.Verdict == cycles.RunError {
+				continue
+			}
+			for k := range all.Types {
+				a, s := all.Types[k], sym.Types[k]
+				if a.Outcome == automata.Unknown || s.Outcome == automata.Unknown {
+					continue
+				}
+				if a.Outcome != s.Outcome {
+					t.Errorf("program %d, N = %d, cycle type %v: searched %v, by symmetry (from %v) %v", i, n, a.Cycle, a.Outcome, s.SymmetricTo, s.Outcome)
+				}
+			}
 		}
 	}
 }
