@@ -46,6 +46,12 @@ type Options struct {
 	// partial-order reduction of reduce.go.
 	NoReduction bool
 	Only        []CycleType // check only these cycle types
+	// Shard restricts the decision to one part of the cycle types to be
+	// searched (shard.go); Merge combines the parts. Costs, if set, are
+	// the states each cycle type (by its String) took in an earlier run,
+	// to balance the parts; every shard must get the same Costs.
+	Shard automata.Shard
+	Costs map[string]int64
 	Context     context.Context
 	// Progress is called from the searching goroutines (serialise it
 	// yourself) with the total visited states so far and the number of
@@ -195,6 +201,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		rep = orbits(ctx, types, symmetries(p, n))
 	}
 	res.Types = make([]TypeResult, len(types))
+	own := owned(types, rep, opt)
 	var mu sync.Mutex
 	var done int
 	// States so far, over finished and running searches: kept as a sum
@@ -270,7 +277,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		if ctx.Err() != nil {
 			break
 		}
-		if rep[i] == i {
+		if rep[i] == i && own[i] {
 			next <- i
 		}
 	}
@@ -278,8 +285,13 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	wg.Wait()
 	for i := range types {
 		if rep[i] == i && res.Types[i].Cycle == nil {
-			// Never handed to a worker: the decision was stopped first.
-			res.Types[i] = TypeResult{Cycle: types[i], Outcome: automata.Unknown, Reason: notSearchedReason}
+			// Another shard's, or never handed to a worker because the
+			// decision was stopped first.
+			reason := notSearchedReason
+			if !own[i] {
+				reason = OtherShardReason
+			}
+			res.Types[i] = TypeResult{Cycle: types[i], Outcome: automata.Unknown, Reason: reason}
 		}
 	}
 	for i := range types {
@@ -290,46 +302,59 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	}
 
 	res.CacheHits, res.CacheMiss = cache.stats()
+	for _, tr := range res.Types {
+		res.Stats.Add(tr.Stats)
+	}
+	if err := res.conclude(p, n, ctx, opt); err != nil {
+		return nil, err
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// conclude certifies every witness and sets the verdict from the cycle
+// types' outcomes; ctx is the decision's (nil when merging shards, whose
+// own reasons already say why they stopped).
+func (res *Result) conclude(p *pgas.Program, n int, ctx context.Context, opt Options) error {
 	for i := range res.Types {
 		tr := &res.Types[i]
-		res.Stats.Add(tr.Stats)
 		if tr.Witness != nil {
 			if err := tr.Witness.certify(p, n); err != nil {
-				return nil, fmt.Errorf("%w: the witness for cycle type %v does not hold up against the plain semantics: %v", ErrInternal, tr.Cycle, err)
+				return fmt.Errorf("%w: the witness for cycle type %v does not hold up against the plain semantics: %v", ErrInternal, tr.Cycle, err)
 			}
 			if res.Witness == nil {
 				res.Witness = tr.Witness
 			}
 		}
 	}
-	res.Elapsed = time.Since(start)
+	stopped := ctx != nil && ctx.Err() != nil
 	switch {
 	case res.Witness != nil:
 		res.Verdict = NotRobust
 	default:
 		res.Verdict = Robust
 		for _, tr := range res.Types {
-			if tr.Outcome == automata.Unknown {
+			if tr.Outcome == automata.Unknown && tr.Reason != OtherShardReason {
 				res.Verdict = Unknown
 				res.Reason = fmt.Sprintf("cycle type %v: %s", tr.Cycle, tr.Reason)
 				break
 			}
 		}
-		if ctx.Err() != nil && res.Verdict == Robust {
+		if stopped && res.Verdict == Robust {
 			res.Verdict, res.Reason = Unknown, automata.StopReason(ctx)
 		}
 	}
-	if res.Verdict == Unknown && ctx.Err() != nil {
+	if res.Verdict == Unknown && stopped {
 		// Say which budget ran out in the user's terms, for the whole
 		// decision and for every cycle type it stopped.
 		res.Reason = budgetReason(ctx, opt, res.Reason)
 		for i := range res.Types {
-			if res.Types[i].Outcome == automata.Unknown && res.Types[i].Reason != skippedReason {
+			if res.Types[i].Outcome == automata.Unknown && res.Types[i].Reason != skippedReason && res.Types[i].Reason != OtherShardReason {
 				res.Types[i].Reason = budgetReason(ctx, opt, res.Types[i].Reason)
 			}
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // searchType searches the product for one cycle type.

@@ -28,13 +28,21 @@ type Witness struct {
 }
 
 func buildWitness(p *product, path []automata.Step) *Witness {
-	w := &Witness{Cycle: p.cyc}
+	var sigma []Letter
 	for k := 1; k < len(path); k++ {
 		mv, marks := p.explain(path[k-1].State, path[k].Label)
 		for i, he := range mv.Events {
-			w.Sigma = append(w.Sigma, Letter{Head: he.Head, Event: he.Event, Mark: marks[i]})
+			sigma = append(sigma, Letter{Head: he.Head, Event: he.Event, Mark: marks[i]})
 		}
 	}
+	return NewWitness(p.cyc, sigma)
+}
+
+// NewWitness rebuilds a witness from its cycle type and marked letters σ,
+// for instance as a shard wrote them to a file. The computation is not
+// certified yet: Merge certifies it before anything uses it.
+func NewWitness(c CycleType, sigma []Letter) *Witness {
+	w := &Witness{Cycle: c, Sigma: sigma}
 	for _, l := range w.Sigma {
 		w.Parts[l.Head-1] = append(w.Parts[l.Head-1], l)
 	}

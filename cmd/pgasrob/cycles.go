@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"pgasrob/cycles"
 )
 
@@ -24,61 +26,109 @@ the search to some cycle types. Use "pgasrob decide" to see a witness.
 
 The exit code is that of "pgasrob decide --all" (see docs/cli.md).`
 
-func runCycles(args []string, stdout, stderr io.Writer) int {
+// cyclesCmd is the flag set of cycles; merge parses a shard's settings
+// with it again.
+type cyclesCmd struct {
+	fs     *pflag.FlagSet
+	b      *budgetFlags
+	asJSON *bool
+	only   *[]string
+}
+
+func newCyclesCmd(stderr io.Writer) *cyclesCmd {
 	fs := newFlags("cycles", "cycles FILE -n N|LO..HI [flags]", cyclesDescription, exitsVerdict, stderr)
-	b := addBudgetFlags(fs)
-	asJSON := fs.Bool("json", false, "print one JSON object (schema "+cyclesSchema+", docs/cli.md) instead of text")
-	only := fs.StringArray("type", nil, "search only this cycle `TYPE`, written like \"1 2 3\" or \"(1,2)\" (repeatable)")
-	j, ie, code := prepare("cycles", fs, b, args, stderr)
+	c := &cyclesCmd{fs: fs, b: addBudgetFlags(fs)}
+	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+cyclesSchema+", docs/cli.md) instead of text")
+	c.only = fs.StringArray("type", nil, "search only this cycle `TYPE`, written like \"1 2 3\" or \"(1,2)\" (repeatable)")
+	return c
+}
+
+// onlyFor gives the cycle types of --type for n ranks (nil: all).
+func (c *cyclesCmd) onlyFor(n int) []cycles.CycleType {
+	if len(*c.only) == 0 {
+		return nil
+	}
+	types, _ := typesFor(*c.only, n) // checked by checkTypes
+	return types
+}
+
+// checkTypes checks --type against every N up front, since cycle types
+// name ranks.
+func (c *cyclesCmd) checkTypes(lo, hi int) error {
+	for n := lo; n <= hi && len(*c.only) > 0; n++ {
+		if _, err := typesFor(*c.only, n); err != nil {
+			return fmt.Errorf("--type: N = %d: %v", n, err)
+		}
+	}
+	return nil
+}
+
+func runCycles(args []string, stdout, stderr io.Writer) int {
+	c := newCyclesCmd(stderr)
+	j, ie, code := prepare("cycles", c.fs, c.b, args, stderr)
 	if j == nil {
 		return code
 	}
-	out := cyclesJSON{Schema: cyclesSchema, File: j.file, NArg: *b.n, Results: []cyclesNJSON{}, Restricted: len(*only) > 0}
+	pr := &cyclesPrinter{stdout: stdout, stderr: stderr, file: j.file, asJSON: *c.asJSON, restricted: len(*c.only) > 0,
+		out: cyclesJSON{Schema: cyclesSchema, File: j.file, NArg: *c.b.n, Results: []cyclesNJSON{}, Restricted: len(*c.only) > 0}}
 	if ie != nil {
-		if *asJSON {
-			out.Verdict, out.ExitCode, out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
-			writeJSON(stdout, out)
+		if *c.asJSON {
+			pr.out.Verdict, pr.out.ExitCode, pr.out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
+			writeJSON(stdout, pr.out)
 		}
 		return exitUsage
 	}
-	if len(*only) > 0 {
-		// Cycle types name ranks, so check them against every N up front.
-		for n := j.lo; n <= j.hi; n++ {
-			if _, err := typesFor(*only, n); err != nil {
-				fmt.Fprintf(stderr, "pgasrob cycles: --type: N = %d: %v\n", n, err)
-				return exitUsage
-			}
-		}
-		j.onlyFor = func(n int) []cycles.CycleType {
-			types, _ := typesFor(*only, n) // checked above
-			return types
-		}
+	if err := c.checkTypes(j.lo, j.hi); err != nil {
+		fmt.Fprintf(stderr, "pgasrob cycles: %v\n", err)
+		return exitUsage
 	}
-	out.Program = j.prog.Name
+	if len(*c.only) > 0 {
+		j.onlyFor = c.onlyFor
+	}
 	j.opt.All = true
-	var codes []int
-	j.decideEach(stderr, func(o outcome) {
-		codes = append(codes, o.Code)
-		if o.Err != nil {
-			fmt.Fprintf(stderr, "pgasrob cycles: N = %d: %v\n", o.N, o.Err)
+	if j.shard.Count > 0 {
+		return j.runShard(stdout, stderr)
+	}
+	pr.out.Program = j.prog.Name
+	j.decideEach(stderr, pr.add)
+	return pr.finish()
+}
+
+// cyclesPrinter prints the outcomes of cycles, for a live run and for a
+// merge of shards alike.
+type cyclesPrinter struct {
+	stdout, stderr io.Writer
+	file           string
+	asJSON         bool
+	restricted     bool
+	out            cyclesJSON
+	codes          []int
+}
+
+func (pr *cyclesPrinter) add(o outcome) {
+	pr.codes = append(pr.codes, o.Code)
+	if o.Err != nil {
+		fmt.Fprintf(pr.stderr, "pgasrob cycles: N = %d: %v\n", o.N, o.Err)
+	}
+	if !pr.asJSON {
+		writeCyclesText(pr.stdout, pr.file, o, pr.restricted)
+		return
+	}
+	r := cyclesToJSON(o)
+	if pr.restricted && r.Verdict == "robust" {
+		r.Verdict = restrictedRobust
+	}
+	pr.out.Results = append(pr.out.Results, r)
+}
+
+func (pr *cyclesPrinter) finish() int {
+	code := overallCode(pr.codes)
+	if pr.asJSON {
+		pr.out.Verdict, pr.out.ExitCode = overallVerdict(code), code
+		if pr.restricted && pr.out.Verdict == "robust" {
+			pr.out.Verdict = restrictedRobust
 		}
-		if *asJSON {
-			r := cyclesToJSON(o)
-			if len(*only) > 0 && r.Verdict == "robust" {
-				r.Verdict = restrictedRobust
-			}
-			out.Results = append(out.Results, r)
-		} else {
-			writeCyclesText(stdout, j.file, o, len(*only) > 0)
-		}
-	})
-	code = overallCode(codes)
-	if *asJSON {
-		out.Verdict, out.ExitCode = overallVerdict(code), code
-		if len(*only) > 0 && out.Verdict == "robust" {
-			out.Verdict = restrictedRobust
-		}
-		writeJSON(stdout, out)
+		writeJSON(pr.stdout, pr.out)
 	}
 	return code
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"pgasrob/automata"
 	"pgasrob/cycles"
 	"pgasrob/normalform"
 	"pgasrob/pgas"
@@ -38,6 +39,7 @@ type budgetFlags struct {
 	jobs       *int
 	maxMemory  *int64
 	noSymmetry *bool
+	shard      *shardFlags
 }
 
 func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
@@ -48,6 +50,7 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		jobs:       fs.Int("jobs", runtime.NumCPU(), "cycle types searched in parallel"),
 		maxMemory:  fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp),
 		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched"),
+		shard:      addShardFlags(fs, true),
 	}
 }
 
@@ -61,10 +64,18 @@ type job struct {
 	cmd    string
 	file   string
 	prog   *pgas.Program
+	src    []byte
 	lo, hi int
 	opt    cycles.Options
 	// onlyFor, when set, gives the cycle types to search for each N.
 	onlyFor func(n int) []cycles.CycleType
+	// With --shard: the part, the costs to balance by and the settings
+	// every shard of the run must share.
+	shard     automata.Shard
+	costs     map[string]int64
+	costsHash string
+	settings  []string
+	stopped   string // why decideEach stopped early (a signal, the memory guard)
 }
 
 // inputError is an error in the user's input, with positions when the
@@ -113,7 +124,27 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 		fmt.Fprintln(stderr, ie.err)
 		return j, ie, exitUsage
 	}
-	if j.prog, err = pgas.Load(j.file); err != nil {
+	if j.shard, err = b.shard.parse(os.Getenv); err != nil {
+		return usageErr("%v", err)
+	}
+	if *b.shard.costs != "" {
+		if j.shard.Count == 0 {
+			return usageErr("--shard-costs needs --shard")
+		}
+		if j.costs, j.costsHash, err = readShardCosts(*b.shard.costs); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	if j.shard.Count > 0 {
+		if d := fs.Lookup("dot"); d != nil && d.Changed {
+			return usageErr("--dot is for the merged result: give it to pgasrob merge")
+		}
+		j.settings = settingsOf(fs, "shard-costs")
+	}
+	if j.src, err = pgas.ReadSource(j.file); err == nil {
+		j.prog, err = pgas.Compile(j.file, j.src)
+	}
+	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			fmt.Fprintf(stderr, "pgasrob %s: %v\n", cmd, err)
@@ -153,6 +184,7 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 		if j.onlyFor != nil {
 			opt.Only = j.onlyFor(n)
 		}
+		opt.Shard, opt.Costs = j.shard, costsFor(j.costs, n)
 		prog := newProgress(stderr)
 		opt.Progress = func(p cycles.Progress) {
 			// cycles.Decide serialises its calls.
@@ -166,24 +198,15 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 		}
 		res, err := safeDecide(j.prog, n, opt)
 		prog.clear()
-		if err == nil {
-			err = incoherent(res)
-		}
-		o := outcome{N: n, Res: res, Err: err}
-		if err != nil {
-			o.Res = nil
-			if !errors.Is(err, cycles.ErrInternal) {
-				o.Err = fmt.Errorf("%w: %v", cycles.ErrInternal, err)
-			}
-			o.Code = exitInternal
-		} else {
-			o.Code = codeOf(res.Verdict)
-		}
+		o := outcomeOf(n, res, err)
 		all = append(all, o)
 		done(o)
 		if o.Code == exitInternal || ctx.Err() != nil {
 			break
 		}
+	}
+	if ctx.Err() != nil {
+		j.stopped = automata.StopReason(ctx)
 	}
 	return all
 }
@@ -208,61 +231,97 @@ With a range -n LO..HI each N is decided in turn. The exit code is the
 most severe over all N: 4 internal error, then 2 run-time error, then 1
 not robust, then 3 unknown, then 0 robust. See docs/cli.md.`
 
-func runDecide(args []string, stdout, stderr io.Writer) int {
+// decideCmd is the flag set of decide; merge parses a shard's settings
+// with it again.
+type decideCmd struct {
+	fs     *pflag.FlagSet
+	b      *budgetFlags
+	all    *bool
+	asJSON *bool
+	dot    *string
+}
+
+func newDecideCmd(stderr io.Writer) *decideCmd {
 	fs := newFlags("decide", "decide FILE -n N|LO..HI [flags]", decideDescription, exitsVerdict, stderr)
-	b := addBudgetFlags(fs)
-	all := fs.Bool("all", false, "search every cycle type instead of stopping at the first violation")
-	asJSON := fs.Bool("json", false, "print one JSON object (schema "+decideSchema+", docs/cli.md) instead of text")
-	dot := fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
-	j, ie, code := prepare("decide", fs, b, args, stderr)
+	c := &decideCmd{fs: fs, b: addBudgetFlags(fs)}
+	c.all = fs.Bool("all", false, "search every cycle type instead of stopping at the first violation")
+	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+decideSchema+", docs/cli.md) instead of text")
+	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
+	return c
+}
+
+func runDecide(args []string, stdout, stderr io.Writer) int {
+	c := newDecideCmd(stderr)
+	j, ie, code := prepare("decide", c.fs, c.b, args, stderr)
 	if j == nil {
 		return code
 	}
-	out := decideJSON{Schema: decideSchema, File: j.file, NArg: *b.n, Results: []nResultJSON{}}
+	pr := &decidePrinter{stdout: stdout, stderr: stderr, file: j.file, prog: j.prog, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi,
+		out: decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Results: []nResultJSON{}}}
 	if ie != nil {
-		if *asJSON {
-			out.Verdict, out.ExitCode, out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
-			writeJSON(stdout, out)
+		if *c.asJSON {
+			pr.out.Verdict, pr.out.ExitCode, pr.out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
+			writeJSON(stdout, pr.out)
 		}
 		return exitUsage
 	}
-	j.opt.All = *all
-	out.Program = j.prog.Name
-	dotFailed := false
-	outcomes := j.decideEach(stderr, func(o outcome) {
-		if o.Err != nil {
-			fmt.Fprintf(stderr, "pgasrob decide: N = %d: %v\n", o.N, o.Err)
-		}
-		dotFile := ""
-		if *dot != "" && o.Res != nil && o.Res.Witness != nil {
-			dotFile = dotPath(*dot, o.N, j.lo < j.hi)
-			if err := os.WriteFile(dotFile, []byte(witnessDot(j.prog, j.file, o.N, o.Res.Witness)), 0o644); err != nil {
-				fmt.Fprintf(stderr, "pgasrob decide: %v\n", err)
-				dotFailed, dotFile = true, ""
-			}
-		}
-		if *asJSON {
-			r := resultToJSON(j.prog, o)
-			r.DotFile = dotFile
-			out.Results = append(out.Results, r)
-			return
-		}
-		writeText(stdout, j.file, j.prog, o)
-		if dotFile != "" {
-			fmt.Fprintf(stdout, "  Graphviz graph of the cycle written to %s\n", dotFile)
-		}
-	})
-	codes := make([]int, len(outcomes))
-	for i, o := range outcomes {
-		codes[i] = o.Code
+	j.opt.All = *c.all
+	if j.shard.Count > 0 {
+		return j.runShard(stdout, stderr)
 	}
-	code = overallCode(codes)
-	if dotFailed && code != exitInternal {
+	pr.out.Program = j.prog.Name
+	j.decideEach(stderr, pr.add)
+	return pr.finish()
+}
+
+// decidePrinter prints decide's outcomes as they come, for a live run
+// and for a merge of shards alike.
+type decidePrinter struct {
+	stdout, stderr io.Writer
+	file           string
+	prog           *pgas.Program
+	asJSON         bool
+	dot            string
+	isRange        bool
+	out            decideJSON
+	dotFailed      bool
+	codes          []int
+}
+
+func (pr *decidePrinter) add(o outcome) {
+	pr.codes = append(pr.codes, o.Code)
+	if o.Err != nil {
+		fmt.Fprintf(pr.stderr, "pgasrob decide: N = %d: %v\n", o.N, o.Err)
+	}
+	dotFile := ""
+	if pr.dot != "" && o.Res != nil && o.Res.Witness != nil {
+		dotFile = dotPath(pr.dot, o.N, pr.isRange)
+		if err := os.WriteFile(dotFile, []byte(witnessDot(pr.prog, pr.file, o.N, o.Res.Witness)), 0o644); err != nil {
+			fmt.Fprintf(pr.stderr, "pgasrob decide: %v\n", err)
+			pr.dotFailed, dotFile = true, ""
+		}
+	}
+	if pr.asJSON {
+		r := resultToJSON(pr.prog, o)
+		r.DotFile = dotFile
+		pr.out.Results = append(pr.out.Results, r)
+		return
+	}
+	writeText(pr.stdout, pr.file, pr.prog, o)
+	if dotFile != "" {
+		fmt.Fprintf(pr.stdout, "  Graphviz graph of the cycle written to %s\n", dotFile)
+	}
+}
+
+func (pr *decidePrinter) finish() int {
+	code := overallCode(pr.codes)
+	if pr.dotFailed && code != exitInternal {
 		code = exitUsage
 	}
-	if *asJSON {
-		out.Verdict, out.ExitCode = overallVerdict(overallCode(codes)), code
-		writeJSON(stdout, out)
+	if pr.asJSON {
+		pr.out.Program = pr.prog.Name
+		pr.out.Verdict, pr.out.ExitCode = overallVerdict(overallCode(pr.codes)), code
+		writeJSON(pr.stdout, pr.out)
 	}
 	return code
 }
@@ -289,6 +348,25 @@ func errorsToJSON(file string, ie *inputError) []checkError {
 		out = append(out, checkError{e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg})
 	}
 	return out
+}
+
+// outcomeOf checks a decision's result: an error or an incoherent result
+// is an internal error (exit 4), the procedure's fault, not the input's.
+func outcomeOf(n int, res *cycles.Result, err error) outcome {
+	if err == nil {
+		err = incoherent(res)
+	}
+	o := outcome{N: n, Res: res, Err: err}
+	if err != nil {
+		o.Res = nil
+		if !errors.Is(err, cycles.ErrInternal) {
+			o.Err = fmt.Errorf("%w: %v", cycles.ErrInternal, err)
+		}
+		o.Code = exitInternal
+	} else {
+		o.Code = codeOf(res.Verdict)
+	}
+	return o
 }
 
 // safeDecide turns a panic of the procedure (in the calling goroutine)

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"pgasrob/automata"
+	"pgasrob/pgas/gen"
+)
+
+// runShards runs the command once per shard of K, writes each shard file
+// and returns their paths; every shard must exit 0.
+func runShards(t *testing.T, k int, args ...string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var files []string
+	for i := 1; i <= k; i++ {
+		code, out, errs := runCmd(append(args, "--shard", fmt.Sprintf("%d/%d", i, k))...)
+		if code != 0 {
+			t.Fatalf("%v shard %d/%d: exit %d\n%s%s", args, i, k, code, out, errs)
+		}
+		f := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
+		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// sameDecide compares what the merged and the unsharded decide output
+// must share: verdicts, exit codes, witnesses edge by edge, run-time
+// errors, and for robust results the cycle type counts. Statistics differ:
+// shards search past another shard's first violation.
+func sameDecide(t *testing.T, what string, merged, whole decideJSON) {
+	t.Helper()
+	if merged.Verdict != whole.Verdict || merged.ExitCode != whole.ExitCode || len(merged.Results) != len(whole.Results) || merged.File != whole.File || merged.NArg != whole.NArg {
+		t.Fatalf("%s: merged %s (exit %d, %d results), unsharded %s (exit %d, %d results)", what,
+			merged.Verdict, merged.ExitCode, len(merged.Results), whole.Verdict, whole.ExitCode, len(whole.Results))
+	}
+	for i, m := range merged.Results {
+		w := whole.Results[i]
+		if m.N != w.N || m.Verdict != w.Verdict || m.ExitCode != w.ExitCode {
+			t.Fatalf("%s N = %d: merged %s, unsharded %s", what, w.N, m.Verdict, w.Verdict)
+		}
+		if !reflect.DeepEqual(m.Witness, w.Witness) || !reflect.DeepEqual(m.RuntimeError, w.RuntimeError) {
+			mj, _ := json.Marshal(m.Witness)
+			wj, _ := json.Marshal(w.Witness)
+			t.Fatalf("%s N = %d: witnesses differ\nmerged   %s\nunsharded %s", what, w.N, mj, wj)
+		}
+		if w.Verdict == "robust" && m.CycleTypes != w.CycleTypes {
+			t.Fatalf("%s N = %d: cycle types %+v, unsharded %+v", what, w.N, m.CycleTypes, w.CycleTypes)
+		}
+	}
+}
+
+// sameCycles compares cycles outputs type by type (every type is searched
+// there, so outcomes must match one for one).
+func sameCycles(t *testing.T, what string, merged, whole cyclesJSON) {
+	t.Helper()
+	if merged.Verdict != whole.Verdict || merged.ExitCode != whole.ExitCode || len(merged.Results) != len(whole.Results) {
+		t.Fatalf("%s: merged %s (exit %d), unsharded %s (exit %d)", what, merged.Verdict, merged.ExitCode, whole.Verdict, whole.ExitCode)
+	}
+	for i, m := range merged.Results {
+		w := whole.Results[i]
+		if m.Verdict != w.Verdict || len(m.Types) != len(w.Types) || m.CycleTypes != w.CycleTypes {
+			t.Fatalf("%s N = %d: merged %s %+v, unsharded %s %+v", what, w.N, m.Verdict, m.CycleTypes, w.Verdict, w.CycleTypes)
+		}
+		for k := range m.Types {
+			a, b := m.Types[k], w.Types[k]
+			if !reflect.DeepEqual(a.CycleType, b.CycleType) || a.Verdict != b.Verdict || !reflect.DeepEqual(a.SymmetricTo, b.SymmetricTo) {
+				t.Fatalf("%s N = %d: type %v merged %s, unsharded %v %s", what, w.N, a.CycleType, a.Verdict, b.CycleType, b.Verdict)
+			}
+		}
+	}
+}
+
+// checkMerge runs args unsharded and as K = 1..5 shards, merges each and
+// compares.
+func checkMerge(t *testing.T, cmd string, args ...string) {
+	t.Helper()
+	full := append([]string{cmd, "--json"}, args...)
+	_, wholeOut, _ := runCmd(full...)
+	for k := 1; k <= 5; k++ {
+		files := runShards(t, k, append([]string{cmd}, args...)...)
+		_, mergedOut, errs := runCmd(append([]string{"merge", "--json"}, files...)...)
+		what := fmt.Sprintf("%s %v K=%d", cmd, args, k)
+		switch cmd {
+		case "decide":
+			var m, w decideJSON
+			mustJSON(t, what, mergedOut+errs, &m)
+			mustJSON(t, what, wholeOut, &w)
+			sameDecide(t, what, m, w)
+		case "cycles":
+			var m, w cyclesJSON
+			mustJSON(t, what, mergedOut+errs, &m)
+			mustJSON(t, what, wholeOut, &w)
+			sameCycles(t, what, m, w)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, what, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatalf("%s: bad JSON: %v\n%s", what, err, s)
+	}
+}
+
+// Merged shards equal the unsharded run on every example, for decide and
+// cycles, K = 1..5, N = 2..3.
+func TestMergeEqualsUnshardedExamples(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.pgas")
+	if len(files) < 10 {
+		t.Fatalf("only %d examples found", len(files))
+	}
+	for _, f := range files {
+		checkMerge(t, "decide", f, "-n", "2..3")
+		checkMerge(t, "cycles", f, "-n", "2..3")
+	}
+	checkMerge(t, "decide", "../../examples/mp-put.pgas", "-n", "3", "--all", "--no-symmetry")
+	checkMerge(t, "cycles", "../../examples/1to1.pgas", "-n", "3", "--type", "(1 2)", "--type", "(2 3 1)")
+}
+
+// ... and on random programs (the generator of difftest).
+func TestMergeEqualsUnshardedRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(2026, 11))
+	for i := 0; i < 25; i++ {
+		gp := gen.Generate(r, gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4})
+		f := writeFile(t, fmt.Sprintf("rand%d.pgas", i), gp.String())
+		checkMerge(t, "decide", f, "-n", "2..3", "--max-states", "200000")
+	}
+}
+
+// Merge refuses shards that are not the parts of one run, and says UNKNOWN
+// naming a missing shard.
+func TestMergeRefusesAndNamesMissing(t *testing.T) {
+	a := runShards(t, 3, "decide", oneToOneFixed, "-n", "3")
+	b := runShards(t, 3, "decide", oneToOneFixed, "-n", "3", "--max-states", "100000")
+	c := runShards(t, 2, "decide", oneToOneFixed, "-n", "3")
+	d := runShards(t, 3, "decide", oneToOne, "-n", "3")
+	cases := []struct {
+		files []string
+		code  int
+		want  string
+	}{
+		{[]string{a[0], b[1], a[2]}, exitUsage, "settings"},
+		{[]string{a[0], c[1]}, exitUsage, "one of 2 shards"},
+		{[]string{a[0], d[1], a[2]}, exitUsage, "input"},
+		{[]string{a[0], a[0]}, exitUsage, "given twice"},
+		{[]string{a[0], "../../examples/1to1.pgas"}, exitUsage, "not a shard file"},
+		{[]string{a[0], a[2]}, exitUnknown, "shard 2/3 missing"},
+		{a, exitRobust, "ROBUST"},
+	}
+	for _, tc := range cases {
+		code, out, errs := runCmd(append([]string{"merge"}, tc.files...)...)
+		if code != tc.code || !strings.Contains(out+errs, tc.want) {
+			t.Errorf("merge %v: exit %d, want %d with %q\n%s%s", tc.files, code, tc.code, tc.want, out, errs)
+		}
+	}
+	// A witness is certified again: a shard file whose witness was
+	// tampered with is an internal error, never a verdict.
+	w := runShards(t, 2, "decide", oneToOne, "-n", "2")
+	for _, f := range w {
+		b, _ := os.ReadFile(f)
+		var s shardJSON
+		mustJSON(t, f, string(b), &s)
+		for i := range s.Decide {
+			for k := range s.Decide[i].Types {
+				if wit := s.Decide[i].Types[k].Witness; len(wit) > 0 {
+					s.Decide[i].Types[k].Witness = wit[:2]
+				}
+			}
+		}
+		out, _ := json.Marshal(s)
+		os.WriteFile(f, out, 0o644)
+	}
+	if code, out, errs := runCmd(append([]string{"merge"}, w...)...); code != exitInternal {
+		t.Errorf("merge of a tampered witness: exit %d, want %d\n%s%s", code, exitInternal, out, errs)
+	}
+}
+
+func TestShardFlag(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	slurm := map[string]string{"SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_MAX": "8"}
+	gappy := map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "4", "SLURM_ARRAY_TASK_STEP": "2"}
+	cases := []struct {
+		spec string
+		env  map[string]string
+		want automata.Shard
+		err  string
+	}{
+		{"", nil, automata.Shard{}, ""},
+		{"2/5", nil, automata.Shard{Index: 2, Count: 5}, ""},
+		{"0/5", nil, automata.Shard{}, "want I/K"},
+		{"6/5", nil, automata.Shard{}, "want I/K"},
+		{"x", nil, automata.Shard{}, "want I/K"},
+		{"slurm", slurm, automata.Shard{Index: 3, Count: 4}, ""},
+		{"slurm", nil, automata.Shard{}, "SLURM_ARRAY_TASK_ID is not set"},
+		{"slurm", gappy, automata.Shard{}, "consecutive"},
+	}
+	for _, tc := range cases {
+		spec := tc.spec
+		s := &shardFlags{spec: &spec}
+		got, err := s.parse(env(tc.env))
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("--shard %q: %v, %v; want %v, %q", tc.spec, got, err, tc.want, tc.err)
+		}
+	}
+}
