@@ -50,9 +50,9 @@ type Options struct {
 	// searched (shard.go); Merge combines the parts. Costs, if set, are
 	// the states each cycle type (by its String) took in an earlier run,
 	// to balance the parts; every shard must get the same Costs.
-	Shard automata.Shard
-	Costs map[string]int64
-	Context     context.Context
+	Shard   automata.Shard
+	Costs   map[string]int64
+	Context context.Context
 	// Progress is called from the searching goroutines (serialise it
 	// yourself) with the total visited states so far and the number of
 	// cycle types finished.

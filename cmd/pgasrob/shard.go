@@ -2,8 +2,8 @@ package main
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -41,15 +41,15 @@ type shardJSON struct {
 	Settings []string `json:"settings"`
 	// CostsSHA256 hashes the --shard-costs file, which decides the split.
 	CostsSHA256 string `json:"costs_sha256,omitempty"`
-	ElapsedMS int64    `json:"elapsed_ms"`
+	ElapsedMS   int64  `json:"elapsed_ms"`
 	// Done is false when the shard was stopped (signal, memory) before it
 	// finished its part; what it did is still recorded.
-	Done     bool                `json:"done"`
-	Reason   string              `json:"reason,omitempty"`
-	ExitCode int                 `json:"exit_code"`
-	Decide   []shardDecideN      `json:"decide,omitempty"`
-	TSO      *shardTSO           `json:"tso,omitempty"`
-	Difftest *shardDifftest      `json:"difftest,omitempty"`
+	Done     bool           `json:"done"`
+	Reason   string         `json:"reason,omitempty"`
+	ExitCode int            `json:"exit_code"`
+	Decide   []shardDecideN `json:"decide,omitempty"`
+	TSO      *shardTSO      `json:"tso,omitempty"`
+	Difftest *shardDifftest `json:"difftest,omitempty"`
 }
 
 // shardFlags are --shard and --shard-costs.

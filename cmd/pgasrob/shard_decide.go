@@ -42,11 +42,11 @@ type shardRunErr struct {
 }
 
 type shardType struct {
-	Index   int    `json:"index"` // in the decision's list of cycle types, from 0
-	Cycle   []int  `json:"cycle_type"`
-	Outcome string `json:"outcome"` // empty (infeasible), nonempty (feasible), unknown
-	Reason  string `json:"reason,omitempty"`
-	Checked bool   `json:"checked"`
+	Index   int        `json:"index"` // in the decision's list of cycle types, from 0
+	Cycle   []int      `json:"cycle_type"`
+	Outcome string     `json:"outcome"` // empty (infeasible), nonempty (feasible), unknown
+	Reason  string     `json:"reason,omitempty"`
+	Checked bool       `json:"checked"`
 	Stats   shardStats `json:"stats"`
 	// Witness lists σ letter by letter: head, mark, then the event's kind,
 	// rank, has-cell (0/1), cell rank, cell address, transition, queue.
