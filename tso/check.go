@@ -60,6 +60,9 @@ type Options struct {
 	// Progress, if set, is called from the searches now and then with the
 	// work done so far by all of them.
 	Progress func(done, total int, states int64)
+	// Shard restricts the check to one part of the attacks that need a
+	// search; Merge combines the parts (shard.go).
+	Shard automata.Shard
 }
 
 // Outcome of one attack.
@@ -70,10 +73,13 @@ const (
 	Infeasible
 	Feasible
 	Undecided
+	// OtherShard is an attack a sharded check leaves to another shard
+	// (Options.Shard).
+	OtherShard
 )
 
 func (o Outcome) String() string {
-	return [...]string{"refuted syntactically", "infeasible", "feasible", "undecided"}[o]
+	return [...]string{"refuted syntactically", "infeasible", "feasible", "undecided", "left to another shard"}[o]
 }
 
 // AttackResult is what the check found out about one attack.
@@ -112,18 +118,16 @@ type Result struct {
 // instrumentation reaches its goal under SC.
 func Check(p *Program, m Model, opt Options) *Result {
 	start := time.Now()
-	shape := attackerFor(p, m)
-	attacks, refuted := Attacks(p, m)
-	res := &Result{Model: m, Attacker: shape, Generated: len(attacks)}
-	res.Attacks = make([]AttackResult, len(attacks))
-	var todo []int
-	for i, a := range attacks {
-		res.Attacks[i] = AttackResult{Attack: a, Outcome: RefutedSyntactically}
-		if refuted[i] && !opt.NoPrune {
-			res.RefutedSyntactic++
-			continue
+	res, todo := newResult(p, m, opt)
+	shape, attacks := res.Attacker, make([]Attack, len(res.Attacks))
+	for i := range res.Attacks {
+		attacks[i] = res.Attacks[i].Attack
+	}
+	own := ownedAttacks(len(todo), opt.Shard)
+	for k, i := range todo {
+		if !own[k] {
+			res.Attacks[i].Outcome = OtherShard
 		}
-		todo = append(todo, i)
 	}
 	jobs := opt.Jobs
 	if jobs <= 0 {
@@ -192,6 +196,9 @@ func Check(p *Program, m Model, opt Options) *Result {
 		}()
 	}
 	for k := range todo {
+		if !own[k] {
+			continue
+		}
 		if ctx.Err() != nil {
 			break
 		}
@@ -209,11 +216,44 @@ func Check(p *Program, m Model, opt Options) *Result {
 	close(next)
 	wg.Wait()
 
+	first := res.conclude(p, todo, ctx)
+	if first >= 0 {
+		w, err := BuildWitness(p, m, &res.Attacks[first])
+		res.Witness, res.WitnessErr = w, err
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+// newResult lists the attacks of p under m, with the syntactically refuted
+// ones settled, and returns the indices of those left to search (todo).
+func newResult(p *Program, m Model, opt Options) (*Result, []int) {
+	shape := attackerFor(p, m)
+	attacks, refuted := Attacks(p, m)
+	res := &Result{Model: m, Attacker: shape, Generated: len(attacks)}
+	res.Attacks = make([]AttackResult, len(attacks))
+	var todo []int
+	for i, a := range attacks {
+		res.Attacks[i] = AttackResult{Attack: a, Outcome: RefutedSyntactically}
+		if refuted[i] && !opt.NoPrune {
+			res.RefutedSyntactic++
+			continue
+		}
+		todo = append(todo, i)
+	}
+	return res, todo
+}
+
+// conclude counts the searched attacks' outcomes and sets the verdict; it
+// returns the index of the first feasible attack, whose witness the
+// caller builds, or -1. ctx is the check's (nil when merging shards).
+func (res *Result) conclude(p *Program, todo []int, ctx context.Context) int {
 	first := -1
 	for _, i := range todo {
 		ar := &res.Attacks[i]
 		res.Stats.Add(ar.Stats)
 		switch {
+		case ar.Outcome == OtherShard:
 		case ar.Outcome == Feasible:
 			res.Found++
 			if first < 0 {
@@ -236,12 +276,12 @@ func Check(p *Program, m Model, opt Options) *Result {
 	switch {
 	case first >= 0:
 		res.Verdict = NotRobust
-		w, err := BuildWitness(p, m, &res.Attacks[first])
-		res.Witness, res.WitnessErr = w, err
 	case res.Undecided > 0 || res.Skipped > 0:
 		res.Verdict = Unknown
 		if res.Reason == "" {
 			res.Reason = "not every attack was decided"
+		}
+		if ctx != nil && res.Reason == "not every attack was decided" {
 			switch ctx.Err() {
 			case context.DeadlineExceeded:
 				res.Reason = "time budget reached"
@@ -252,8 +292,7 @@ func Check(p *Program, m Model, opt Options) *Result {
 	default:
 		res.Verdict = Robust
 	}
-	res.Elapsed = time.Since(start)
-	return res
+	return first
 }
 
 // checkAttack decides one attack by SC reachability of its goal, widening

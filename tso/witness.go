@@ -46,36 +46,8 @@ func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 	if ar.Outcome != Feasible || ar.sys == nil {
 		return nil, fmt.Errorf("attack is not feasible")
 	}
-	w := &Witness{Attack: ar.Attack, Model: m, StoreEvent: -1, LastEvent: -1}
-	mc := NewMachine(p, m)
-	do := func(s Step) error {
-		var err error
-		before := len(mc.Events)
-		switch s.Kind {
-		case StepExec:
-			err = mc.Exec(s.Thread, s.Trans)
-		case StepAdvance:
-			err = mc.Advance(s.Thread, s.Cell)
-		case StepFlush:
-			var head int
-			if len(mc.all[s.Thread]) > 0 {
-				head = mc.all[s.Thread][0].ev
-			}
-			err = mc.Flush(s.Thread)
-			s.Event = head
-		}
-		if err != nil {
-			return fmt.Errorf("witness replay, step %d: %v", len(w.Steps)+1, err)
-		}
-		if s.Kind == StepExec {
-			s.Event = -1
-			if len(mc.Events) > before {
-				s.Event = before
-			}
-		}
-		w.Steps = append(w.Steps, s)
-		return nil
-	}
+	r := newReplay(p, m, ar.Attack)
+	w, mc, do := r.w, r.mc, r.do
 	// land issues the store just executed by t and lets it reach memory at
 	// once, as SC would.
 	land := func(t int) error {
@@ -87,7 +59,6 @@ func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 		}
 		return do(Step{Kind: StepFlush, Thread: t})
 	}
-	a := ar.Attack
 	for _, st := range ar.path[1:] {
 		t, k := splitLabel(st.Label)
 		it := ar.sys.threads[t].trans[k]
@@ -174,24 +145,104 @@ func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 			}
 		}
 	}
-	w.Events = mc.Events
-	if w.StoreEvent < 0 || w.LastEvent < 0 {
-		return nil, fmt.Errorf("witness replay: the path does not contain the attack")
+	if err := r.finish(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// replay runs the steps of a witness on a fresh Machine, recording the
+// events each step creates or lands.
+type replay struct {
+	mc *Machine
+	w  *Witness
+}
+
+func newReplay(p *Program, m Model, a Attack) *replay {
+	return &replay{mc: NewMachine(p, m), w: &Witness{Attack: a, Model: m, StoreEvent: -1, LastEvent: -1}}
+}
+
+func (r *replay) do(s Step) error {
+	mc := r.mc
+	var err error
+	before := len(mc.Events)
+	switch s.Kind {
+	case StepExec:
+		err = mc.Exec(s.Thread, s.Trans)
+	case StepAdvance:
+		err = mc.Advance(s.Thread, s.Cell)
+		s.Event = -1
+	case StepFlush:
+		var head int
+		if len(mc.all[s.Thread]) > 0 {
+			head = mc.all[s.Thread][0].ev
+		}
+		err = mc.Flush(s.Thread)
+		s.Event = head
+	default:
+		err = fmt.Errorf("unknown step kind %d", s.Kind)
+	}
+	if err != nil {
+		return fmt.Errorf("witness replay, step %d: %v", len(r.w.Steps)+1, err)
+	}
+	if s.Kind == StepExec {
+		s.Event = -1
+		if len(mc.Events) > before {
+			s.Event = before
+		}
+	}
+	r.w.Steps = append(r.w.Steps, s)
+	return nil
+}
+
+// finish checks that the replayed computation is the attack's and that its
+// happens-before relation, recomputed from the events, has a cycle.
+func (r *replay) finish() error {
+	w, a := r.w, r.w.Attack
+	w.Events = r.mc.Events
+	if w.StoreEvent < 0 || w.LastEvent < 0 || w.StoreEvent >= len(w.Events) || w.LastEvent >= len(w.Events) {
+		return fmt.Errorf("witness replay: the path does not contain the attack")
 	}
 	if se := w.Events[w.StoreEvent]; se.Thread != a.Thread || se.Trans != a.Store || se.Kind != EvStore {
-		return nil, fmt.Errorf("witness replay: the delayed store is not the attack's store")
+		return fmt.Errorf("witness replay: the delayed store is not the attack's store")
 	}
 	if le := w.Events[w.LastEvent]; le.Thread != a.Thread || le.Trans != a.Last {
-		return nil, fmt.Errorf("witness replay: the last action is not the attack's")
+		return fmt.Errorf("witness replay: the last action is not the attack's")
 	}
 	if w.Events[w.StoreEvent].Land < 0 {
-		return nil, fmt.Errorf("witness replay: the delayed store never reached memory")
+		return fmt.Errorf("witness replay: the delayed store never reached memory")
+	}
+	for t := range r.mc.P.Threads {
+		if !r.mc.Empty(t) {
+			return fmt.Errorf("witness replay: thread %d's buffer is not empty at the end", t)
+		}
 	}
 	w.Cycle = FindCycle(len(w.Events), HappensBefore(w.Events), w.StoreEvent)
 	if w.Cycle == nil {
-		return nil, fmt.Errorf("witness replay: the computation's happens-before relation is acyclic")
+		return fmt.Errorf("witness replay: the computation's happens-before relation is acyclic")
 	}
-	return w, nil
+	return nil
+}
+
+// ReplayWitness rebuilds the witness of attack a from its steps (as a
+// shard wrote them to a file) by replaying them on the Machine: the events,
+// the attack's delayed store and last action, and the happens-before cycle
+// are all recomputed and checked, so a damaged file is an error.
+func ReplayWitness(p *Program, m Model, a Attack, steps []Step, storeEvent, lastEvent int) (*Witness, error) {
+	r := newReplay(p, m, a)
+	for _, s := range steps {
+		if s.Thread < 0 || s.Thread >= len(p.Threads) {
+			return nil, fmt.Errorf("witness replay: no thread %d", s.Thread)
+		}
+		if err := r.do(s); err != nil {
+			return nil, err
+		}
+	}
+	r.w.StoreEvent, r.w.LastEvent = storeEvent, lastEvent
+	if err := r.finish(); err != nil {
+		return nil, err
+	}
+	return r.w, nil
 }
 
 // DescribeEvent prints an event with names from the program.

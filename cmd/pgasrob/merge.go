@@ -228,10 +228,6 @@ func safeMerge(p *pgas.Program, n int, opt cycles.Options, count int, parts []cy
 	return cycles.Merge(p, n, opt, count, parts)
 }
 
-func mergeTSO(h *shardJSON, shards []*shardJSON, asJSON bool, dot string, stdout, stderr io.Writer) int {
-	return exitUsage
-}
-
 func mergeDifftest(h *shardJSON, shards []*shardJSON, asJSON bool, stdout, stderr io.Writer) int {
 	return exitUsage
 }

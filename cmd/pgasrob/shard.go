@@ -251,8 +251,5 @@ func readCapped(file string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// shardTSO is the part of a tso shard (shard_tso.go).
-type shardTSO struct{}
-
 // shardDifftest is the part of a difftest shard.
 type shardDifftest struct{}

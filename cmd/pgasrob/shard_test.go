@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"pgasrob/automata"
 	"pgasrob/pgas/gen"
+	"pgasrob/tso"
 )
 
 // runShards runs the command once per shard of K, writes each shard file
@@ -212,5 +214,59 @@ func TestShardFlag(t *testing.T) {
 		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("--shard %q: %v, %v; want %v, %q", tc.spec, got, err, tc.want, tc.err)
 		}
+	}
+}
+
+// checkMergeTSO runs tso unsharded and as K = 1..5 shards and compares the
+// merged JSON: verdict, exit code, attack counts that do not depend on
+// where the search stopped, and the witness event by event. With --all
+// every count must agree.
+func checkMergeTSO(t *testing.T, file string, extra ...string) {
+	t.Helper()
+	args := append([]string{"tso", file}, extra...)
+	_, wholeOut, _ := runCmd(append(args, "--json")...)
+	var whole tsoJSON
+	mustJSON(t, file, wholeOut, &whole)
+	all := slices.Contains(extra, "--all")
+	for k := 1; k <= 5; k++ {
+		files := runShards(t, k, args...)
+		code, out, errs := runCmd(append([]string{"merge", "--json"}, files...)...)
+		var m tsoJSON
+		what := fmt.Sprintf("%v K=%d", args, k)
+		mustJSON(t, what, out+errs, &m)
+		if code != *whole.ExitCode || m.Verdict != whole.Verdict || m.Attacker != whole.Attacker || m.Model != whole.Model || m.File != whole.File {
+			t.Fatalf("%s: merged %s (exit %d), unsharded %s (exit %d)", what, m.Verdict, code, whole.Verdict, *whole.ExitCode)
+		}
+		if m.Attacks.Generated != whole.Attacks.Generated || m.Attacks.RefutedSyntactically != whole.Attacks.RefutedSyntactically ||
+			all && m.Attacks != whole.Attacks || whole.Verdict == "robust" && m.Attacks != whole.Attacks {
+			t.Fatalf("%s: attacks %+v, unsharded %+v", what, m.Attacks, whole.Attacks)
+		}
+		if !reflect.DeepEqual(m.Witness, whole.Witness) {
+			mj, _ := json.Marshal(m.Witness)
+			wj, _ := json.Marshal(whole.Witness)
+			t.Fatalf("%s: witnesses differ\nmerged    %s\nunsharded %s", what, mj, wj)
+		}
+	}
+}
+
+// Merged tso shards equal the unsharded check on the corpus, the examples
+// and random programs, under TSO and PSO.
+func TestMergeEqualsUnshardedTSO(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/corpus/trencher/*.txt")
+	ex, _ := filepath.Glob("../../examples/tso/*.txt")
+	if len(ex) < 5 {
+		t.Fatalf("only %d tso examples", len(ex))
+	}
+	if len(files) == 0 {
+		t.Log("../shared/corpus/trencher not found: corpus files not merged")
+	}
+	r := rand.New(rand.NewPCG(11, 23))
+	for i := 0; i < 20; i++ {
+		p := tso.Generate(r, tso.GenConfig{Fences: r.IntN(2) == 0})
+		files = append(files, writeFile(t, fmt.Sprintf("rand%d.txt", i), p))
+	}
+	for _, f := range append(files, ex...) {
+		checkMergeTSO(t, f, "--max-states", "300000")
+		checkMergeTSO(t, f, "--model", "pso", "--all", "--max-states", "300000")
 	}
 }

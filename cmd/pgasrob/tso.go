@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
+	"pgasrob/automata"
 	"pgasrob/pgas"
 	"pgasrob/tso"
 )
@@ -114,17 +117,37 @@ type tsoJSONEdge struct {
 	To   string `json:"to"`
 }
 
-func runTSO(args []string, stdout, stderr io.Writer) int {
+// tsoCmd is the flag set of tso; merge parses a shard's settings with it
+// again.
+type tsoCmd struct {
+	fs                 *pflag.FlagSet
+	model, dot         *string
+	asJSON, all, fence *bool
+	maxStates, maxMem  *int64
+	timeout            *time.Duration
+	jobs               *int
+	shard              *shardFlags
+}
+
+func newTSOCmd(stderr io.Writer) *tsoCmd {
 	fs := newFlags("tso", "tso FILE [flags]", tsoDescription, exitsTSO, stderr)
-	model := fs.String("model", "tso", "memory model: tso or pso")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	dot := fs.String("dot", "", "write the program (and the witness's attack) as a Graphviz graph to this file")
-	maxStates := fs.Int64("max-states", 0, "bound on the states of each attack's search (0: none)")
-	timeout := fs.Duration("timeout", 0, "bound on the whole check, e.g. 30s (0: none)")
-	maxMem := fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp)
-	jobs := fs.Int("jobs", runtime.NumCPU(), "attacks checked in parallel")
-	all := fs.Bool("all", false, "decide every attack instead of stopping at the first feasible one")
-	fences := fs.Bool("fences", false, "also compute a minimum certified set of mfence positions making the program robust")
+	return &tsoCmd{fs: fs,
+		model:     fs.String("model", "tso", "memory model: tso or pso"),
+		asJSON:    fs.Bool("json", false, "print the result as JSON"),
+		dot:       fs.String("dot", "", "write the program (and the witness's attack) as a Graphviz graph to this file"),
+		maxStates: fs.Int64("max-states", 0, "bound on the states of each attack's search (0: none)"),
+		timeout:   fs.Duration("timeout", 0, "bound on the whole check, e.g. 30s (0: none)"),
+		maxMem:    fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp),
+		jobs:      fs.Int("jobs", runtime.NumCPU(), "attacks checked in parallel"),
+		all:       fs.Bool("all", false, "decide every attack instead of stopping at the first feasible one"),
+		fence:     fs.Bool("fences", false, "also compute a minimum certified set of mfence positions making the program robust"),
+		shard:     addShardFlags(fs, false),
+	}
+}
+
+func runTSO(args []string, stdout, stderr io.Writer) int {
+	c := newTSOCmd(stderr)
+	fs, model, asJSON, dot, maxStates, timeout, maxMem, jobs, all, fences := c.fs, c.model, c.asJSON, c.dot, c.maxStates, c.timeout, c.maxMem, c.jobs, c.all, c.fence
 	if done, code := parseFlags(fs, args); done {
 		return code
 	}
@@ -139,6 +162,14 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	}
 	if *jobs < 1 || *maxMem < 1 || *maxStates < 0 || *timeout < 0 {
 		fmt.Fprintln(stderr, "pgasrob tso: --jobs and --max-memory must be positive, --max-states and --timeout not negative")
+		return exitUsage
+	}
+	sh, err := c.shard.parse(os.Getenv)
+	if err == nil && sh.Count > 0 && (*fences || *dot != "") {
+		err = fmt.Errorf("--shard does not go with --fences or --dot (give --dot to pgasrob merge)")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "pgasrob tso: %v\nRun \"pgasrob tso --help\" for usage.\n", err)
 		return exitUsage
 	}
 	file := fs.Arg(0)
@@ -161,13 +192,26 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, unguard := memoryGuard(ctx, *maxMem)
 	defer unguard()
-	opt := tso.Options{MaxStates: *maxStates, MaxBytes: searchBytes(*maxMem), BudgetBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx}
+	opt := tso.Options{MaxStates: *maxStates, MaxBytes: searchBytes(*maxMem), BudgetBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx, Shard: sh}
+	start := time.Now()
 	progress := newProgress(stderr)
 	opt.Progress = func(done, total int, states int64) {
 		progress.show("attacks searched %d/%d, states %d", done, total, states)
 	}
 	res := tso.Check(prog, m, opt)
 	progress.clear()
+	if sh.Count > 0 {
+		s := newShardJSON("tso", sh, file, src, settingsOf(fs))
+		s.TSO = encodeTSO(res)
+		stopped := ""
+		if ctx.Err() != nil {
+			stopped = automata.StopReason(ctx)
+		}
+		if res.WitnessErr != nil {
+			fmt.Fprintf(stderr, "pgasrob tso: internal error: %v\n", res.WitnessErr)
+		}
+		return s.finish(stdout, start, stopped, res.WitnessErr != nil)
+	}
 	var fr *tso.FenceResult
 	if *fences {
 		if res.Verdict == tso.Robust {
@@ -182,11 +226,17 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 			progress.clear()
 		}
 	}
+	return printTSO(stdout, stderr, file, prog, m, res, fr, *asJSON, *dot)
+}
+
+// printTSO prints a check (and fence search) and returns the exit code,
+// for a live run and for a merge of shards alike.
+func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Model, res *tso.Result, fr *tso.FenceResult, asJSON bool, dot string) int {
 	dotFailed := false
-	if *dot != "" {
+	if dot != "" {
 		// As in decide: the verdict is still printed, the exit code says
 		// the graph is missing.
-		if err := os.WriteFile(*dot, []byte(tsoDot(prog, res)), 0o644); err != nil {
+		if err := os.WriteFile(dot, []byte(tsoDot(prog, res)), 0o644); err != nil {
 			fmt.Fprintln(stderr, "pgasrob tso:", err)
 			dotFailed = true
 		}
@@ -207,7 +257,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	if dotFailed && code != exitInternal {
 		code = exitUsage
 	}
-	if *asJSON {
+	if asJSON {
 		out := tsoResultJSON(prog, res)
 		out.Schema = tsoSchema
 		out.ExitCode = &code
