@@ -80,6 +80,7 @@ The automata procedure reads .pgas only, so it does not take part then.`, exitsD
 	useTSO := fs.Bool("tso", false, "Trencher-format programs: compare the TSO/PSO checker with its oracle")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	maxMem := fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp)
+	shardFlag := addShardFlags(fs, false)
 	if done, code := parseFlags(fs, args); done {
 		if code != exitRobust {
 			fmt.Fprintln(stderr, `Run "pgasrob difftest --help" for usage.`)
@@ -90,6 +91,12 @@ The automata procedure reads .pgas only, so it does not take part then.`, exitsD
 		fmt.Fprintf(stderr, "pgasrob difftest: bad arguments (need --count >= 1, 1 <= --ranks <= %d, non-negative budgets, no positional arguments)\n", maxDecideRanks)
 		return exitUsage
 	}
+	sh, err := shardFlag.parse(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgasrob difftest: %v\n", err)
+		return exitUsage
+	}
+	run := &diffRun{shard: sh, settings: settingsOf(fs, "out"), start: time.Now(), asJSON: *asJSON || sh.Count > 0}
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			fmt.Fprintln(stderr, "pgasrob difftest:", err)
@@ -107,7 +114,7 @@ The automata procedure reads .pgas only, so it does not take part then.`, exitsD
 	ctx, unguard := memoryGuard(ctx, *maxMem)
 	defer unguard()
 	if *useTSO {
-		return difftestTSO(ctx, *seed, *count, *dir, *out, *states, *nodes, *timeout, *asJSON, stdout, stderr)
+		return difftestTSO(ctx, run, *seed, *count, *dir, *out, *states, *nodes, *timeout, stdout, stderr)
 	}
 	// A case is a program with a source text and a way to shrink it.
 	type tcase struct {
@@ -124,16 +131,19 @@ The automata procedure reads .pgas only, so it does not take part then.`, exitsD
 		for _, f := range files {
 			cases = append(cases, tcase{name: f.name, src: f.src})
 		}
+		run.files = files
 	}
 	res := difftestJSON{Schema: "pgasrob/difftest/v1", Seed: *seed, Ranks: *ranks, Verdicts: map[string]int{}, Disagreements: []difftestCase{},
 		TSO: "not applicable: the TSO/PSO checker reads Trencher programs, not .pgas (see --tso)"}
-	start := time.Now()
 	prog := newProgress(stderr)
 	total := *count
 	if *dir != "" {
 		total = len(cases)
 	}
 	for i := 0; i < total; i++ {
+		if !run.keep(i) {
+			continue
+		}
 		if ctx.Err() != nil {
 			res.Interrupted, res.Reason = true, automata.StopReason(ctx)
 			break
@@ -195,27 +205,13 @@ The automata procedure reads .pgas only, so it does not take part then.`, exitsD
 			}
 		}
 		res.Disagreements = append(res.Disagreements, dc)
-		if !*asJSON {
-			fmt.Fprintf(stdout, "DISAGREEMENT %s (N=%d): decide %s, oracle %s\n%s\nshrunken reproducer", tc.name, *ranks, c.Decide, c.Oracle, indent(c.Detail))
-			if dc.Repro != "" {
-				fmt.Fprintf(stdout, " (%s)", dc.Repro)
-			}
-			fmt.Fprintf(stdout, ":\n%s\n", indent(small))
+		run.index = append(run.index, i)
+		if !run.asJSON {
+			printDisagreement(stdout, dc, *ranks)
 		}
 	}
 	prog.clear()
-	res.ElapsedMS = time.Since(start).Milliseconds()
-	res.ExitCode = difftestCode(res)
-	if *asJSON {
-		writeJSON(stdout, res)
-	} else {
-		fmt.Fprintf(stdout, "%d programs (N=%d): %d agree, %d disagree, %d skipped (budget), %v; verdicts: %s\n",
-			res.Programs, *ranks, res.Agree, res.Disagree, res.Skipped, time.Since(start).Round(time.Millisecond), verdictCounts(res.Verdicts))
-		if res.Interrupted {
-			fmt.Fprintf(stdout, "stopped after %d of %d programs: %s\n", res.Programs, total, res.Reason)
-		}
-	}
-	return difftestCode(res)
+	return run.finish(stdout, res, total, false)
 }
 
 // difftestCode: a disagreement is exit 1 even in a partial run; an

@@ -22,16 +22,30 @@ var tsoDiff = tso.DiffTest
 // against its brute-force oracle, through the hook tso.DiffTest, on
 // Trencher-format programs. It shares the JSON shape of difftestJSON;
 // "verdicts" counts agreeing runs per model.
-func difftestTSO(ctx context.Context, seed uint64, count int, dir, out string, states, nodes int64, timeout time.Duration, asJSON bool, stdout, stderr io.Writer) int {
+func difftestTSO(ctx context.Context, run *diffRun, seed uint64, count int, dir, out string, states, nodes int64, timeout time.Duration, stdout, stderr io.Writer) int {
 	type tcase = sourceFile
 	var cases []tcase
+	var index []int // of each case among all programs of the run
+	total := count
 	if dir != "" {
 		var ok bool
 		if cases, ok = readSources(dir, ".txt", ".txt (Trencher)", stderr); !ok {
 			return exitUsage
 		}
+		run.files, total = cases, len(cases)
+		var kept []tcase
+		for i, c := range cases {
+			if run.keep(i) {
+				kept, index = append(kept, c), append(index, i)
+			}
+		}
+		cases = kept
 	} else {
 		for i := 0; i < count; i++ {
+			if !run.keep(i) {
+				continue
+			}
+			index = append(index, i)
 			s := seed + uint64(i)
 			r := rand.New(rand.NewPCG(s, 0))
 			cases = append(cases, tcase{fmt.Sprintf("seed%d", s), tso.Generate(r, tso.GenConfig{Fences: r.IntN(2) == 0})})
@@ -40,8 +54,7 @@ func difftestTSO(ctx context.Context, seed uint64, count int, dir, out string, s
 	budget := tso.DiffBudget{MaxStates: states, OracleNodes: nodes, Timeout: timeout}
 	res := difftestJSON{Schema: "pgasrob/difftest/v1", Seed: seed, Verdicts: map[string]int{}, Disagreements: []difftestCase{},
 		TSO: "compared under TSO and PSO"}
-	start := time.Now()
-	for _, tc := range cases {
+	for k, tc := range cases {
 		if ctx.Err() != nil {
 			res.Interrupted, res.Reason = true, automata.StopReason(ctx)
 			break
@@ -87,23 +100,13 @@ func difftestTSO(ctx context.Context, seed uint64, count int, dir, out string, s
 				}
 			}
 			res.Disagreements = append(res.Disagreements, dc)
-			if !asJSON {
-				fmt.Fprintf(stdout, "DISAGREEMENT %s under %s\n%s\nshrunken reproducer:\n%s\n", tc.name, m, indent(report), indent(small))
+			run.index = append(run.index, index[k])
+			if !run.asJSON {
+				printDisagreement(stdout, dc, 0)
 			}
 		}
 	}
-	res.ElapsedMS = time.Since(start).Milliseconds()
-	res.ExitCode = difftestCode(res)
-	if asJSON {
-		writeJSON(stdout, res)
-	} else {
-		fmt.Fprintf(stdout, "%d Trencher programs x {TSO, PSO}: %d agree, %d disagree, %d skipped (budget), %v; agreeing runs: %s\n",
-			res.Programs, res.Agree, res.Disagree, res.Skipped, time.Since(start).Round(time.Millisecond), verdictCounts(res.Verdicts))
-		if res.Interrupted {
-			fmt.Fprintf(stdout, "stopped after %d of %d programs: %s\n", res.Programs, len(cases), res.Reason)
-		}
-	}
-	return res.ExitCode
+	return run.finish(stdout, res, total, true)
 }
 
 // shrinkTSO deletes lines of a Trencher program while it still parses and

@@ -29,7 +29,9 @@ pgasrob versions are refused. See docs/cluster.md.
 The exit code is that of the merged command (see its --help); 2 also
 when the shard files do not belong together or are damaged.`
 
-const exitsMerge = "exit codes: those of the merged command; 2 also for shard files that are damaged or do not belong to one run"
+const exitsMerge = "exit codes: as the merged command gives them: 0 robust (difftest: no disagreement), 1 not robust\n" +
+	"(difftest: a disagreement), 2 usage or input error (also shard files that are damaged or not of one run,\n" +
+	"and a run-time error), 3 unknown (a shard missing or out of budget), 4 internal error (a witness failed its replay)"
 
 func runMerge(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("merge", "merge SHARD.json... [--json] [--dot FILE]", mergeDescription, exitsMerge, stderr)
@@ -226,8 +228,4 @@ func safeMerge(p *pgas.Program, n int, opt cycles.Options, count int, parts []cy
 		}
 	}()
 	return cycles.Merge(p, n, opt, count, parts)
-}
-
-func mergeDifftest(h *shardJSON, shards []*shardJSON, asJSON bool, stdout, stderr io.Writer) int {
-	return exitUsage
 }

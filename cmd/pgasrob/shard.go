@@ -250,6 +250,3 @@ func readCapped(file string, limit int64) ([]byte, error) {
 	}
 	return b, nil
 }
-
-// shardDifftest is the part of a difftest shard.
-type shardDifftest struct{}

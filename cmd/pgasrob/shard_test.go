@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"pgasrob/automata"
+	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 	"pgasrob/tso"
 )
@@ -133,7 +134,7 @@ func TestMergeEqualsUnshardedExamples(t *testing.T) {
 // ... and on random programs (the generator of difftest).
 func TestMergeEqualsUnshardedRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(2026, 11))
-	for i := 0; i < 25; i++ {
+	for i := 0; i < 12; i++ {
 		gp := gen.Generate(r, gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4})
 		f := writeFile(t, fmt.Sprintf("rand%d.pgas", i), gp.String())
 		checkMerge(t, "decide", f, "-n", "2..3", "--max-states", "200000")
@@ -269,4 +270,42 @@ func TestMergeEqualsUnshardedTSO(t *testing.T) {
 		checkMergeTSO(t, f, "--max-states", "300000")
 		checkMergeTSO(t, f, "--model", "pso", "--all", "--max-states", "300000")
 	}
+}
+
+// checkMergeDifftest compares merged difftest shards with the unsharded
+// run: every count, the verdicts and the disagreements in order.
+func checkMergeDifftest(t *testing.T, args ...string) {
+	t.Helper()
+	_, wholeOut, _ := runCmd(append(append([]string{"difftest"}, args...), "--json")...)
+	var whole difftestJSON
+	mustJSON(t, "difftest", wholeOut, &whole)
+	for k := 1; k <= 5; k++ {
+		files := runShards(t, k, append([]string{"difftest"}, args...)...)
+		code, out, errs := runCmd(append([]string{"merge", "--json"}, files...)...)
+		var m difftestJSON
+		what := fmt.Sprintf("difftest %v K=%d", args, k)
+		mustJSON(t, what, out+errs, &m)
+		m.ElapsedMS, whole.ElapsedMS = 0, 0
+		if code != whole.ExitCode || !reflect.DeepEqual(m, whole) {
+			t.Fatalf("%s: exit %d\nmerged    %+v\nunsharded %+v", what, code, m, whole)
+		}
+	}
+}
+
+func TestMergeEqualsUnshardedDifftest(t *testing.T) {
+	checkMergeDifftest(t, "--count", "40", "--seed", "77")
+	checkMergeDifftest(t, "--tso", "--count", "25", "--seed", "78")
+	checkMergeDifftest(t, "--dir", "../../examples")
+	// Disagreements (from a fake comparison, as in
+	// TestDifftestDisagreement) come out in program order.
+	defer func() { compare = gen.Compare }()
+	compare = func(p *pgas.Program, n int, b gen.Budget) gen.Comparison {
+		for _, tr := range p.Trans {
+			if tr.Cmd.Op == pgas.OpBarrier {
+				return gen.Comparison{Status: gen.Disagree, Decide: "ROBUST", Oracle: "NOT ROBUST", Detail: "fake"}
+			}
+		}
+		return gen.Comparison{Status: gen.Agree, Decide: "ROBUST", Oracle: "ROBUST"}
+	}
+	checkMergeDifftest(t, "--count", "30")
 }
