@@ -118,7 +118,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 var (
 	jsonBlock = regexp.MustCompile("(?s)```\n(\\{.*?)```")
 	comment   = regexp.MustCompile(`//[^\n]*`)
-	keyColon  = regexp.MustCompile(`"([a-z_]+)"\s*:`)
+	keyColon  = regexp.MustCompile(`"([a-z_0-9]+)"\s*:`)
 	keyList   = regexp.MustCompile(`\{\s*"[a-z_]+"(\s*,\s*"[a-z_]+")*\s*\}`)
 	keyName   = regexp.MustCompile(`"([a-z_]+)"`)
 )
@@ -156,6 +156,62 @@ func collectKeys(v any, into map[string]bool) {
 	case []any:
 		for _, c := range x {
 			collectKeys(c, into)
+		}
+	}
+}
+
+// TestShardSchemaDocumented checks the shard files of every command
+// against the pgasrob/shard/v1 block of docs/cli.md, as
+// TestJSONSchemasDocumented does for the commands' own output.
+func TestShardSchemaDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{}
+	for _, part := range strings.Split(string(doc), "\n## `pgasrob ")[1:] {
+		name, _, _ := strings.Cut(part, "`")
+		sections[name] = part
+	}
+	documented := documentedKeys(sections["merge"])
+	own := documentedKeys(sections["merge"])
+	for k := range documentedKeys(sections["difftest"]) {
+		documented[k] = true // the difftest shard holds difftest's own object
+	}
+	rte := writeFile(t, "rte.pgas", "values 2\naddress x\nregister r\n    mem[x] <- 1\n    r <- mem[x]\n    mem[x] <- r + 1\n")
+	runs := [][]string{
+		{"decide", oneToOne, "-n", "2", "--shard", "1/2"},
+		{"decide", oneToOneFixed, "-n", "3", "--shard", "2/2", "--timeout", "1ns"},
+		{"decide", rte, "-n", "2", "--shard", "1/1"},
+		{"cycles", oneToOne, "-n", "2", "--shard", "1/3"},
+		{"tso", "../../examples/tso/sb.txt", "--shard", "1/1"},
+		{"difftest", "--count", "5", "--shard", "1/2"},
+	}
+	rare := map[string]string{
+		"reason":       "a shard stopped by a signal, or a part that ran out of budget",
+		"error":        "an internal error",
+		"costs_sha256": "--shard-costs",
+	}
+	seen := map[string]bool{}
+	for _, args := range runs {
+		code, out, errs := runCmd(args...)
+		var v map[string]any
+		if code != 0 || json.Unmarshal([]byte(out), &v) != nil {
+			t.Fatalf("%v: exit %d, not a shard file\n%.300s%s", args, code, out, errs)
+		}
+		if v["schema"] != shardSchema {
+			t.Errorf("%v: schema %v", args, v["schema"])
+		}
+		collectKeys(v, seen)
+	}
+	for k := range seen {
+		if !documented[k] {
+			t.Errorf("shard field %q is not documented in docs/cli.md", k)
+		}
+	}
+	for k := range own {
+		if !seen[k] && rare[k] == "" {
+			t.Errorf("shard field %q is documented but never printed", k)
 		}
 	}
 }
