@@ -98,4 +98,3 @@ func TestSlurmJobArray(t *testing.T) {
 	}
 	t.Logf("%d Slurm runs submitted, run and merged in %v", len(runs), time.Since(start).Round(time.Millisecond))
 }
-
