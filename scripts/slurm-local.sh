@@ -14,7 +14,11 @@ conf=/etc/slurm/slurm.conf
 
 if [ "${1:-}" = stop ]; then
   pkill -x slurmd; pkill -x slurmctld; pkill -x munged
-  exit 0
+  for _ in $(seq 1 100); do
+    pgrep -x slurmd >/dev/null || pgrep -x slurmctld >/dev/null || pgrep -x munged >/dev/null || exit 0
+    sleep 0.1
+  done
+  die "daemons still running 10 s after the signal"
 fi
 
 node=$(hostname -s)
