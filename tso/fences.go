@@ -102,6 +102,9 @@ type FenceResult struct {
 	// constraints collected from feasible attacks.
 	Rounds, Constraints int
 	Elapsed             time.Duration
+	// Cost is the total cost of Fences (their number without a cost
+	// function).
+	Cost int64
 }
 
 // FenceOptions configure FindFences.
@@ -109,6 +112,9 @@ type FenceOptions struct {
 	Options // for every Check; Timeout bounds the whole search
 	// MaxRounds bounds the number of Checks; 0 means 50.
 	MaxRounds int
+	// Cost, if set, gives the cost of a fence position (non-negative);
+	// the result then has minimum total cost instead of minimum size.
+	Cost func(Fence) int64
 }
 
 // FindFences computes a minimum-size set of fence positions that makes p
@@ -158,6 +164,13 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 	for i, th := range p.Threads {
 		base[i+1] = base[i] + len(th.Labels)
 	}
+	cost := func(g int) int64 {
+		if fo.Cost == nil {
+			return 1
+		}
+		t := sort.Search(len(p.Threads), func(t int) bool { return base[t+1] > g })
+		return max(fo.Cost(Fence{Thread: t, Label: g - base[t]}), 0)
+	}
 	var cons [][]int
 	seen := map[string]bool{}
 	var cur []int
@@ -180,6 +193,9 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 		res.Rounds++
 		if r.Verdict == Robust {
 			res.Verdict, res.Fences, res.Fenced, res.Certificate = Robust, fs, fp, r
+			for _, g := range cur {
+				res.Cost += cost(g)
+			}
 			return res
 		}
 		if r.Found == 0 {
@@ -220,19 +236,25 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 			}
 		}
 		res.Constraints = len(cons)
-		cur = minHittingSet(cons)
+		cur = minHittingSet(cons, cost)
 	}
 }
 
-// minHittingSet returns a smallest set of elements that meets every
-// constraint, sorted; constraints must be non-empty. Iterative deepening
-// over the size, branching on the elements of the shortest constraint not
-// yet met: exact, and fast enough for the handfuls of locations involved.
-func minHittingSet(cons [][]int) []int {
+// minHittingSet returns a set of elements of least total cost that meets
+// every constraint, sorted; constraints must be non-empty. Branch and
+// bound: branch on the elements of the shortest constraint not yet met,
+// cheapest first, and cut a branch once its cost reaches the best found.
+// Exact, and fast enough for the handfuls of locations involved. With
+// equal costs the first optimum found is the same on every run.
+func minHittingSet(cons [][]int, cost func(int) int64) []int {
 	in := map[int]bool{}
-	var chosen []int
-	var try func(k int) bool
-	try = func(k int) bool {
+	var chosen, best []int
+	bestCost := int64(-1)
+	var try func(sum int64)
+	try = func(sum int64) {
+		if bestCost >= 0 && sum >= bestCost {
+			return
+		}
 		var open []int
 		for _, c := range cons {
 			hit := false
@@ -247,27 +269,21 @@ func minHittingSet(cons [][]int) []int {
 			}
 		}
 		if open == nil {
-			return true
+			bestCost, best = sum, append(best[:0], chosen...)
+			return
 		}
-		if k == 0 {
-			return false
-		}
-		for _, e := range open {
+		order := append([]int(nil), open...)
+		sort.SliceStable(order, func(a, b int) bool { return cost(order[a]) < cost(order[b]) })
+		for _, e := range order {
 			in[e] = true
 			chosen = append(chosen, e)
-			if try(k - 1) {
-				return true
-			}
+			try(sum + cost(e))
 			chosen = chosen[:len(chosen)-1]
 			delete(in, e)
 		}
-		return false
 	}
-	for k := 0; ; k++ {
-		if try(k) {
-			out := append([]int(nil), chosen...)
-			sort.Ints(out)
-			return out
-		}
-	}
+	try(0)
+	out := append([]int(nil), best...)
+	sort.Ints(out)
+	return out
 }

@@ -152,11 +152,20 @@ func TestInsertFences(t *testing.T) {
 	}
 }
 
-// TestMinHittingSet against brute force on random small instances.
+// TestMinHittingSet against brute force on random small instances, with
+// equal costs and with random weights (zero included).
 func TestMinHittingSet(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for iter := 0; iter < 300; iter++ {
+	for iter := 0; iter < 400; iter++ {
 		n := 1 + rng.IntN(7)
+		w := make([]int64, n)
+		for e := range w {
+			w[e] = 1
+			if iter%2 == 1 {
+				w[e] = int64(rng.IntN(10))
+			}
+		}
+		cost := func(e int) int64 { return w[e] }
 		var cons [][]int
 		for c := rng.IntN(6); c >= 0; c-- {
 			var s []int
@@ -170,7 +179,7 @@ func TestMinHittingSet(t *testing.T) {
 			}
 			cons = append(cons, s)
 		}
-		got := minHittingSet(cons)
+		got := minHittingSet(cons, cost)
 		hits := func(set map[int]bool) bool {
 			for _, c := range cons {
 				ok := false
@@ -183,6 +192,12 @@ func TestMinHittingSet(t *testing.T) {
 			}
 			return true
 		}
+		total := func(set map[int]bool) (sum int64) {
+			for e := range set {
+				sum += w[e]
+			}
+			return sum
+		}
 		gs := map[int]bool{}
 		for _, e := range got {
 			gs[e] = true
@@ -190,7 +205,7 @@ func TestMinHittingSet(t *testing.T) {
 		if !hits(gs) {
 			t.Fatalf("%v: %v misses a constraint", cons, got)
 		}
-		best := n + 1
+		best := int64(-1)
 		for m := 0; m < 1<<n; m++ {
 			s := map[int]bool{}
 			for e := 0; e < n; e++ {
@@ -198,12 +213,12 @@ func TestMinHittingSet(t *testing.T) {
 					s[e] = true
 				}
 			}
-			if hits(s) && len(s) < best {
-				best = len(s)
+			if hits(s) && (best < 0 || total(s) < best) {
+				best = total(s)
 			}
 		}
-		if len(got) != best {
-			t.Fatalf("%v: %v has size %d, minimum %d", cons, got, len(got), best)
+		if total(gs) != best {
+			t.Fatalf("%v costs %v: %v costs %d, minimum %d", cons, w, got, total(gs), best)
 		}
 	}
 }
@@ -240,7 +255,135 @@ func TestFencesCorpus(t *testing.T) {
 				t.Fatal("fence set without a robust certificate")
 			}
 			t.Logf("%d fences: %s; %d rounds, %d constraints, %v", len(r.Fences), fenceNames(p, r.Fences), r.Rounds, r.Constraints, r.Elapsed)
+			checkWritten(t, filepath.Join(dir, file), p, r.Fences, TSO)
 		})
+	}
+}
+
+// checkWritten writes the fenced program in the input format, reads it
+// back and checks it: robust, as many fences as asked, every comment of
+// the input kept.
+func checkWritten(t *testing.T, file string, p *Program, fs []Fence, m Model) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := WriteFenced(src, p, fs)
+	if err != nil {
+		t.Fatalf("WriteFenced: %v", err)
+	}
+	q, err := ParseProgram(file+".fenced", out)
+	if err != nil {
+		t.Fatalf("the written program does not parse: %v\n%s", err, out)
+	}
+	if v := Check(q, m, Options{MaxStates: 2_000_000, Jobs: 2}).Verdict; v != Robust {
+		t.Fatalf("the written program is %v\n%s", v, out)
+	}
+	mfences := func(p *Program) (n int) {
+		for _, th := range p.Threads {
+			for _, tr := range th.Trans {
+				if tr.Op == OpMFence {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if got, want := mfences(q), mfences(p)+len(fs); got != want {
+		t.Fatalf("the written program has %d mfences, want %d\n%s", got, want, out)
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		if c := strings.Index(line, "#"); c >= 0 && !strings.Contains(string(out), line[c:]) {
+			t.Fatalf("comment %q lost", line[c:])
+		}
+	}
+}
+
+// TestFencesWeighted: with random costs per position, FindFences returns
+// a certified set, and no set of smaller total cost makes the program
+// robust (exhaustive search over all positions on small programs).
+func TestFencesWeighted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	proved := 0
+	for i := 0; i < 400 && proved < 12; i++ {
+		src := Generate(rng, GenConfig{Threads: 2 + i%2, Instrs: 3, Addrs: 2})
+		p, err := ParseProgram("gen", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []Fence
+		w := map[Fence]int64{}
+		for ti, th := range p.Threads {
+			for l := range th.Labels {
+				f := Fence{ti, l}
+				all, w[f] = append(all, f), int64(rng.IntN(5))+1
+			}
+		}
+		opt := Options{MaxStates: 200_000, Jobs: 2}
+		r := FindFences(p, TSO, FenceOptions{Options: opt, Cost: func(f Fence) int64 { return w[f] }})
+		if r.Verdict != Robust || len(r.Fences) == 0 || len(all) > 12 {
+			continue
+		}
+		var sum int64
+		for _, f := range r.Fences {
+			sum += w[f]
+		}
+		if sum != r.Cost {
+			t.Fatalf("reported cost %d, fences cost %d", r.Cost, sum)
+		}
+		proved++
+		t.Logf("%d positions, optimum %s of cost %d", len(all), fenceNames(p, r.Fences), r.Cost)
+		for mask := 0; mask < 1<<len(all); mask++ {
+			var cur []Fence
+			var c int64
+			for j, f := range all {
+				if mask&(1<<j) != 0 {
+					cur, c = append(cur, f), c+w[f]
+				}
+			}
+			if c < r.Cost && Check(InsertFences(p, cur), TSO, opt).Verdict == Robust {
+				t.Fatalf("%s (cost %d) is robust, cheaper than %s (cost %d)\n%s", fenceNames(p, cur), c, fenceNames(p, r.Fences), r.Cost, src)
+			}
+		}
+	}
+	if proved < 5 {
+		t.Fatalf("only %d weighted fence sets proved optimal", proved)
+	}
+}
+
+func TestParseCosts(t *testing.T) {
+	p, err := ParseProgram("sb.txt", []byte("thread t0\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\nthread t1\ninitial q0\ntransition q0 q1 write 1 1\ntransition q1 q2 read r 0\nend\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseCosts("c.txt", []byte("# profile\nt0 q1 7\nt0 * 3\n* q1 5  # any q1\n* * 2\n"), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		f    Fence
+		want int64
+	}{{Fence{0, 1}, 7}, {Fence{0, 0}, 3}, {Fence{1, 1}, 5}, {Fence{1, 0}, 2}} {
+		if got := c.Of(p, tc.f); got != tc.want {
+			t.Errorf("%s costs %d, want %d", p.FenceString(tc.f), got, tc.want)
+		}
+	}
+	if got := (&Costs{}).Of(p, Fence{0, 0}); got != 1 {
+		t.Errorf("no rule: cost %d, want 1", got)
+	}
+	for _, bad := range []struct{ src, want string }{
+		{"t9 q1 1\n", "c.txt:1:1: no thread"},
+		{"t0 q9 1\n", "c.txt:1:4: no label"},
+		{"t0 q1 -1\n", "c.txt:1:7: cost"},
+		{"t0  q1 1e3\n", "c.txt:1:8: cost"},
+		{"\nt0 q1\n", "c.txt:2:1: want THREAD LABEL COST"},
+		{"t0 q1 1\nt0 q1 2\n", "c.txt:2:1: a second rule"},
+	} {
+		_, err := ParseCosts("c.txt", []byte(bad.src), p)
+		if err == nil || !strings.HasPrefix(err.Error(), bad.want) {
+			t.Errorf("%q: error %v, want %q", bad.src, err, bad.want)
+		}
 	}
 }
 

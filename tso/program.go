@@ -47,6 +47,10 @@ type Trans struct {
 	Addrs    []*Expr // OpFence
 	Pos      Pos
 	Text     string // the instruction as written, for witnesses
+	// Line is where the "transition" keyword is and FromPos where the
+	// source state is written, for WriteFenced.
+	Line    int
+	FromPos Pos
 }
 
 // Thread is one thread: a finite automaton over instructions.
@@ -131,7 +135,7 @@ func Compile(f *File) (*Program, error) {
 		}
 		for _, tr := range st.Trans {
 			in := tr.Instr
-			t := Trans{From: label(tr.From), To: label(tr.To), Reg: -1, Pos: in.Pos, Text: instrText(in)}
+			t := Trans{From: label(tr.From), To: label(tr.To), Reg: -1, Pos: in.Pos, Text: instrText(in), Line: tr.Pos.Line, FromPos: tr.FromPos}
 			addr := func(n *Node) (*Expr, error) {
 				e := compileExpr(n, reg)
 				if v, ok := e.Const(); ok {

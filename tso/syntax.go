@@ -65,6 +65,7 @@ type SynInstr struct {
 type SynTrans struct {
 	Pos      Pos
 	From, To string
+	FromPos  Pos // of the source state
 	Instr    SynInstr
 }
 
@@ -289,7 +290,7 @@ func (p *parser) transition(pos Pos) (SynTrans, error) {
 	if err != nil {
 		return tr, err
 	}
-	tr.From, tr.To = from.text, to.text
+	tr.From, tr.To, tr.FromPos = from.text, to.text, from.pos
 	in, err := p.next("an instruction")
 	if err != nil {
 		return tr, err

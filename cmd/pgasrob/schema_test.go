@@ -40,9 +40,10 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"cycles", rte, "-n", "2", "--json"},
 			{"cycles", bad, "-n", "2", "--json"},
 		},
-		"check":    {{"check", oneToOne, "--json"}, {"check", bad, "--json"}},
-		"version":  {{"version", "--json"}},
-		"tso":      {{"tso", sb, "--json", "--fences"}, {"tso", "../../examples/tso/sb-fenced.txt", "--json", "--max-states", "1"}},
+		"check":   {{"check", oneToOne, "--json"}, {"check", bad, "--json"}},
+		"version": {{"version", "--json"}},
+		"tso": {{"tso", sb, "--json", "--fences"}, {"tso", "../../examples/tso/sb-fenced.txt", "--json", "--max-states", "1"},
+			{"tso", "../../examples/tso/sb-hot.txt", "--json", "--fences", "--cost", "../../examples/tso/sb-hot.costs", "--write", t.TempDir() + "/f.txt"}},
 		"difftest": {{"difftest", "--count", "30", "--json"}, {"difftest", "--tso", "--count", "5", "--json"}},
 	}
 	// Documented fields that only appear in situations these runs do not

@@ -62,12 +62,16 @@ type tsoJSONFences struct {
 	Verdict     string         `json:"verdict"` // robust: certified; unknown
 	Reason      string         `json:"reason,omitempty"`
 	Count       int            `json:"count"`
+	Cost        int64          `json:"cost"`              // total cost (the count with --cost uniform)
+	CostFile    string         `json:"cost_file,omitempty"` // --cost FILE
+	Written     string         `json:"written,omitempty"`   // --write FILE`
 	Fences      []tsoJSONFence `json:"fences"`
 	Rounds      int            `json:"rounds"`
 	Certificate *tsoJSON       `json:"certificate,omitempty"` // the check of the fenced program
 }
 
 type tsoJSONFence struct {
+	thread, label int
 	Thread   string `json:"thread"`
 	Location string `json:"location"`
 	Line     int    `json:"line,omitempty"` // of the first instruction the fence precedes
@@ -122,6 +126,7 @@ type tsoJSONEdge struct {
 type tsoCmd struct {
 	fs                 *pflag.FlagSet
 	model, dot         *string
+	cost, write        *string
 	asJSON, all, fence *bool
 	maxStates, maxMem  *int64
 	timeout            *time.Duration
@@ -141,6 +146,8 @@ func newTSOCmd(stderr io.Writer) *tsoCmd {
 		jobs:      fs.Int("jobs", runtime.NumCPU(), "attacks checked in parallel"),
 		all:       fs.Bool("all", false, "decide every attack instead of stopping at the first feasible one"),
 		fence:     fs.Bool("fences", false, "also compute a minimum certified set of mfence positions making the program robust"),
+		cost:      fs.String("cost", "uniform", "with --fences: minimise the total cost of the fences, from `FILE` (lines THREAD LABEL COST, * for any; docs/tso.md), instead of their number"),
+		write:     fs.String("write", "", "with --fences: write the fenced program in the input format to `FILE` (comments kept), re-checked before it is written"),
 		shard:     addShardFlags(fs, false),
 	}
 }
@@ -167,6 +174,9 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	sh, err := c.shard.parse(os.Getenv)
 	if err == nil && sh.Count > 0 && (*fences || *dot != "") {
 		err = fmt.Errorf("--shard does not go with --fences or --dot (give --dot to pgasrob merge)")
+	}
+	if err == nil && !*fences && (*c.cost != "uniform" || *c.write != "") {
+		err = fmt.Errorf("--cost and --write go with --fences")
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "pgasrob tso: %v\nRun \"pgasrob tso --help\" for usage.\n", err)
@@ -212,26 +222,23 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		}
 		return s.finish(stdout, start, stopped, res.WitnessErr != nil)
 	}
-	var fr *tso.FenceResult
+	var fo *fenceOutput
 	if *fences {
-		if res.Verdict == tso.Robust {
-			// The check just made certifies the empty set.
-			fr = &tso.FenceResult{Verdict: tso.Robust, Fenced: prog, Certificate: res, Rounds: 1}
-		} else {
-			fopt := opt
-			fopt.Progress = func(done, total int, states int64) {
-				progress.show("fence search: attacks searched %d/%d, states %d", done, total, states)
-			}
-			fr = tso.FindFences(prog, m, tso.FenceOptions{Options: fopt})
-			progress.clear()
+		fo = &fenceOutput{costFile: *c.cost}
+		if code := fo.search(prog, src, m, res, opt, *c.write, progress, stderr); code != 0 {
+			return code
 		}
 	}
-	return printTSO(stdout, stderr, file, prog, m, res, fr, *asJSON, *dot)
+	return printTSO(stdout, stderr, file, prog, m, res, fo, *asJSON, *dot)
 }
 
 // printTSO prints a check (and fence search) and returns the exit code,
 // for a live run and for a merge of shards alike.
-func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Model, res *tso.Result, fr *tso.FenceResult, asJSON bool, dot string) int {
+func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Model, res *tso.Result, fo *fenceOutput, asJSON bool, dot string) int {
+	var fr *tso.FenceResult
+	if fo != nil {
+		fr = fo.fr
+	}
 	dotFailed := false
 	if dot != "" {
 		// As in decide: the verdict is still printed, the exit code says
@@ -263,6 +270,7 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 		out.ExitCode = &code
 		if fr != nil {
 			out.Fences = tsoFencesJSON(prog, fr)
+			out.Fences.CostFile, out.Fences.Written = fo.costName(), fo.written
 		}
 		writeJSON(stdout, out)
 		return code
@@ -285,20 +293,30 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 		fmt.Fprint(stdout, res.Witness.Format(prog))
 	}
 	if fr != nil {
-		printFences(stdout, prog, m, fr)
+		printFences(stdout, prog, m, fr, fo.costs)
+		if fo.written != "" {
+			fmt.Fprintf(stdout, "fenced program written to %s (re-checked: %s under %s)\n", fo.written, fr.Certificate.Verdict, m)
+		}
 	}
 	return code
 }
 
-func printFences(w io.Writer, p *tso.Program, m tso.Model, fr *tso.FenceResult) {
+func printFences(w io.Writer, p *tso.Program, m tso.Model, fr *tso.FenceResult, costs *tso.Costs) {
 	if fr.Verdict != tso.Robust {
 		fmt.Fprintf(w, "fences: UNKNOWN after %d rounds: %s\n", fr.Rounds, fr.Reason)
 		return
 	}
 	c := fr.Certificate
-	fmt.Fprintf(w, "fences: %d (minimum), found in %d rounds\n", len(fr.Fences), fr.Rounds)
+	if costs == nil {
+		fmt.Fprintf(w, "fences: %d (minimum), found in %d rounds\n", len(fr.Fences), fr.Rounds)
+	} else {
+		fmt.Fprintf(w, "fences: %d of total cost %d (minimum cost), found in %d rounds\n", len(fr.Fences), fr.Cost, fr.Rounds)
+	}
 	for _, f := range tsoFencesJSON(p, fr).Fences {
 		fmt.Fprintf(w, "  mfence in %s at %s", f.Thread, f.Location)
+		if costs != nil {
+			fmt.Fprintf(w, " [cost %d]", costs.Of(p, tso.Fence{Thread: f.thread, Label: f.label}))
+		}
 		if f.Line > 0 {
 			fmt.Fprintf(w, " (%s:%d: before %s)", p.File, f.Line, f.Before)
 		}
@@ -313,10 +331,10 @@ func tsoFencesJSON(p *tso.Program, fr *tso.FenceResult) *tsoJSONFences {
 	if fr.Verdict != tso.Robust {
 		return out
 	}
-	out.Count = len(fr.Fences)
+	out.Count, out.Cost = len(fr.Fences), fr.Cost
 	for _, f := range fr.Fences {
 		th := p.Threads[f.Thread]
-		jf := tsoJSONFence{Thread: th.Name, Location: th.Labels[f.Label]}
+		jf := tsoJSONFence{thread: f.Thread, label: f.Label, Thread: th.Name, Location: th.Labels[f.Label]}
 		if outs := th.Out[f.Label]; len(outs) > 0 {
 			t := th.Trans[outs[0]]
 			jf.Line, jf.Col, jf.Before = t.Pos.Line, t.Pos.Col, t.Text

@@ -74,3 +74,67 @@ func TestTSOCommandJSON(t *testing.T) {
 		t.Fatalf("unexpected JSON: %+v\n%s", v, out)
 	}
 }
+
+// TestTSOWriteFenced: for every corpus file and example, --fences --write
+// writes a program that "pgasrob tso" then finds robust (exit 0), with the
+// fences the search reported.
+func TestTSOWriteFenced(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/corpus/trencher/*.txt")
+	ex, _ := filepath.Glob("../../examples/tso/*.txt")
+	if len(files) == 0 {
+		t.Log("../shared/corpus/trencher not found: only the examples")
+	}
+	dir := t.TempDir()
+	for _, f := range append(files, ex...) {
+		out := filepath.Join(dir, filepath.Base(f))
+		code, stdout, errs := runCmd("tso", f, "--fences", "--write", out, "--json", "--max-states", "2000000")
+		if code != exitRobust && code != exitNotRobust {
+			t.Fatalf("%s: exit %d\n%s", f, code, errs)
+		}
+		var j tsoJSON
+		mustJSON(t, f, stdout, &j)
+		if j.Fences == nil || j.Fences.Verdict != "robust" || j.Fences.Written != out || j.Fences.Cost != int64(j.Fences.Count) {
+			t.Fatalf("%s: fences %+v", f, j.Fences)
+		}
+		if code, o, e := runCmd("tso", out); code != exitRobust {
+			t.Fatalf("%s: the written program gives exit %d\n%s%s", f, code, o, e)
+		}
+	}
+}
+
+// TestTSOCost: the weighted minimum of examples/tso/sb-hot.txt, worked out
+// in its header: t0 fenced at q1 (cost 5, not 100 at q2), t1 at q2 (cost
+// 1, not 3 at q1); without costs, two fences of any placement.
+func TestTSOCost(t *testing.T) {
+	file, costs := "../../examples/tso/sb-hot.txt", "../../examples/tso/sb-hot.costs"
+	code, out, errs := runCmd("tso", file, "--fences", "--cost", costs, "--json")
+	if code != exitNotRobust {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var j tsoJSON
+	mustJSON(t, file, out, &j)
+	f := j.Fences
+	if f.Cost != 6 || f.Count != 2 || f.CostFile != costs || f.Fences[0].Thread != "t0" || f.Fences[0].Location != "q1" || f.Fences[1].Thread != "t1" || f.Fences[1].Location != "q2" {
+		t.Fatalf("fences %+v", f)
+	}
+	_, text, _ := runCmd("tso", file, "--fences", "--cost", costs)
+	if !strings.Contains(text, "fences: 2 of total cost 6 (minimum cost)") || !strings.Contains(text, "mfence in t0 at q1 [cost 5]") {
+		t.Fatalf("text output:\n%s", text)
+	}
+	bad := writeFile(t, "bad.costs", "t0 q1 5\nt7 q1 2\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tso", file, "--cost", costs}, "--cost and --write go with --fences"},
+		{[]string{"tso", file, "--write", "x.txt"}, "--cost and --write go with --fences"},
+		{[]string{"tso", file, "--fences", "--cost", bad}, "bad.costs:2:1: no thread"},
+		{[]string{"tso", file, "--fences", "--cost", "/nonexistent"}, "--cost"},
+		{[]string{"tso", file, "--fences", "--write", "/nonexistent/dir/f.txt"}, "--write"},
+	} {
+		code, out, errs := runCmd(tc.args...)
+		if code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, want 2 with %q\n%s%s", tc.args, code, tc.want, out, errs)
+		}
+	}
+}
