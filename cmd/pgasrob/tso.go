@@ -62,7 +62,7 @@ type tsoJSONFences struct {
 	Verdict     string         `json:"verdict"` // robust: certified; unknown
 	Reason      string         `json:"reason,omitempty"`
 	Count       int            `json:"count"`
-	Cost        int64          `json:"cost"`              // total cost (the count with --cost uniform)
+	Cost        int64          `json:"cost"`                // total cost (the count with --cost uniform)
 	CostFile    string         `json:"cost_file,omitempty"` // --cost FILE
 	Written     string         `json:"written,omitempty"`   // --write FILE`
 	Fences      []tsoJSONFence `json:"fences"`
@@ -72,11 +72,11 @@ type tsoJSONFences struct {
 
 type tsoJSONFence struct {
 	thread, label int
-	Thread   string `json:"thread"`
-	Location string `json:"location"`
-	Line     int    `json:"line,omitempty"` // of the first instruction the fence precedes
-	Col      int    `json:"col,omitempty"`
-	Before   string `json:"before,omitempty"`
+	Thread        string `json:"thread"`
+	Location      string `json:"location"`
+	Line          int    `json:"line,omitempty"` // of the first instruction the fence precedes
+	Col           int    `json:"col,omitempty"`
+	Before        string `json:"before,omitempty"`
 }
 
 type tsoJSONAttacks struct {
