@@ -1,0 +1,19 @@
+// Package repair finds a cheapest set of synchronisation insertions that
+// makes a .pgas program robust (issue 12): waits on a remote operation's
+// handle, waits for a queue to drain, or a read/write made get/put, in the
+// language's own words (docs/language.md), so that the user can paste the
+// result back.
+//
+// The search is counter-example guided in the manner of the fence
+// insertion of tso-robustness-attacks.md, Section 7 (package tso): decide
+// (cycles.Decide, Theorem 16 of pgas-theory-full.md), read the certified
+// happens-before cycle of the violation, collect the insertions that cut
+// it, and try a cheapest set meeting all collected constraints
+// (automata.MinCostHittingSet). Minimality is then proved by deciding
+// every cheaper set; the repaired program is decided again from its text
+// and explored by the brute-force oracle (pgas/oracle) before it is
+// returned.
+//
+// It may import pgas, pgas/oracle, cycles and automata; cmd/pgasrob uses
+// it for "pgasrob repair".
+package repair
