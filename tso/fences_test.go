@@ -382,3 +382,29 @@ func TestFencesRandom(t *testing.T) {
 		t.Fatal("the generator produced no program that needs a fence: the test checks nothing")
 	}
 }
+
+// FuzzParseCosts: any cost file gives costs or an error with a position,
+// never a panic; the seeds run in the normal suite.
+func FuzzParseCosts(f *testing.F) {
+	p, err := ParseProgram("sb.txt", []byte("thread t0\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\n"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"t0 q1 5\n", "* * 1\n# c\n", "t0 q9 1", "t0 q1 -1", "t0\tq0\t99999999999", "* q1 3 4\n", "\x00 * 1"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		c, err := ParseCosts("c.txt", src, p)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "c.txt:") {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		for l := range p.Threads[0].Labels {
+			if v := c.Of(p, Fence{0, l}); v < 0 || v > MaxCost {
+				t.Fatalf("cost %d", v)
+			}
+		}
+	})
+}

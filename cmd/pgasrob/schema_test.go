@@ -45,22 +45,25 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		"tso": {{"tso", sb, "--json", "--fences"}, {"tso", "../../examples/tso/sb-fenced.txt", "--json", "--max-states", "1"},
 			{"tso", "../../examples/tso/sb-hot.txt", "--json", "--fences", "--cost", "../../examples/tso/sb-hot.costs", "--write", t.TempDir() + "/f.txt"}},
 		"difftest": {{"difftest", "--count", "30", "--json"}, {"difftest", "--tso", "--count", "5", "--json"}},
+		"repair": {{"repair", oneToOne, "-n", "2..3", "--json", "--write", t.TempDir() + "/r.pgas"}, {"repair", oneToOneFixed, "-n", "2", "--json"},
+			{"repair", bad, "-n", "2", "--json"}, {"repair", "../../examples/mp-unsync.pgas", "-n", "2", "--json", "--cost", writeFile(t, "c", "wait 9\n")}},
 	}
 	// Documented fields that only appear in situations these runs do not
 	// reach, with the situation.
 	rare := map[string]string{
-		"error":    "an internal error",
-		"internal": "a disagreement",
-		"repro":    "a disagreement with --out",
-		"source":   "a disagreement",
-		"detail":   "a disagreement",
-		"program":  "difftest: a disagreement (decide and cycles print it always)",
-		"oracle":   "a disagreement",
-		"revision": "a build with VCS information",
-		"modified": "a build from a modified tree",
-		"reason":   "difftest: an interrupted run",
-		"decide":   "difftest: a disagreement",
-		"assert":   "check: an example key of the sugar counts, which are data",
+		"error":     "an internal error",
+		"internal":  "a disagreement",
+		"repro":     "a disagreement with --out",
+		"source":    "a disagreement",
+		"detail":    "a disagreement",
+		"program":   "difftest: a disagreement (decide and cycles print it always)",
+		"oracle":    "a disagreement",
+		"revision":  "a build with VCS information",
+		"modified":  "a build from a modified tree",
+		"reason":    "difftest: an interrupted run",
+		"decide":    "difftest: a disagreement",
+		"truncated": "repair: the oracle stopped at its bound",
+		"assert":    "check: an example key of the sugar counts, which are data",
 	}
 	for cmd, lines := range runs {
 		t.Run(cmd, func(t *testing.T) {

@@ -309,3 +309,28 @@ func TestMergeEqualsUnshardedDifftest(t *testing.T) {
 	}
 	checkMergeDifftest(t, "--count", "30")
 }
+
+// FuzzMergeShard: merge reads any bytes given as a shard file (damaged,
+// hostile) without a panic: a verdict with exit 0..4, or an error.
+func FuzzMergeShard(f *testing.F) {
+	dir := f.TempDir()
+	for _, args := range [][]string{
+		{"decide", oneToOne, "-n", "2", "--shard", "1/1"},
+		{"tso", "../../examples/tso/sb.txt", "--shard", "1/1"},
+		{"difftest", "--count", "2", "--shard", "1/1"},
+	} {
+		_, out, _ := runCmd(args...)
+		f.Add([]byte(out))
+	}
+	f.Add([]byte(`{"schema":"pgasrob/shard/v1","count":1,"index":1,"command":"decide","settings":["--n=2"],"decide":[{"n":2,"type_count":3,"types":[{"index":2,"cycle_type":[1,2],"outcome":"nonempty","witness":[[9,9]]}]}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		file := filepath.Join(dir, "s.json")
+		if err := os.WriteFile(file, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, _ := runCmd("merge", file)
+		if code < 0 || code > 4 {
+			t.Fatalf("exit %d", code)
+		}
+	})
+}

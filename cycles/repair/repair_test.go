@@ -242,3 +242,24 @@ func TestDiff(t *testing.T) {
 		t.Errorf("no change: %q", d)
 	}
 }
+
+// FuzzParseCosts: any cost file gives costs or an error with a position.
+func FuzzParseCosts(f *testing.F) {
+	for _, s := range []string{"wait 1\n", "sync 12 0 # x\n", "waitq x", "fence 1", "wait 1 2 3", "\xff 1"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		cs, err := ParseCosts("c", src)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "c:") {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		for k := range cs.Kind {
+			if cs.Kind[k] < 0 {
+				t.Fatalf("negative cost")
+			}
+		}
+	})
+}
