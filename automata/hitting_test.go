@@ -75,4 +75,3 @@ func TestMinHittingSet(t *testing.T) {
 		}
 	}
 }
-
