@@ -76,8 +76,8 @@ func TestTSOCommandJSON(t *testing.T) {
 }
 
 // TestTSOWriteFenced: for every corpus file and example, --fences --write
-// writes a program that "pgasrob tso" then finds robust (exit 0), with the
-// fences the search reported.
+// (with a cost file) writes a program that "pgasrob tso" then finds robust
+// (exit 0), with the fences the search reported.
 func TestTSOWriteFenced(t *testing.T) {
 	files, _ := filepath.Glob("../../../shared/corpus/trencher/*.txt")
 	ex, _ := filepath.Glob("../../examples/tso/*.txt")
@@ -85,15 +85,17 @@ func TestTSOWriteFenced(t *testing.T) {
 		t.Log("../shared/corpus/trencher not found: only the examples")
 	}
 	dir := t.TempDir()
+	// Every location costs 3: the minimum is then 3 per fence.
+	threes := writeFile(t, "threes.costs", "* * 3\n")
 	for _, f := range append(files, ex...) {
 		out := filepath.Join(dir, filepath.Base(f))
-		code, stdout, errs := runCmd("tso", f, "--fences", "--write", out, "--json", "--max-states", "2000000")
+		code, stdout, errs := runCmd("tso", f, "--fences", "--write", out, "--json", "--max-states", "2000000", "--cost", threes)
 		if code != exitRobust && code != exitNotRobust {
 			t.Fatalf("%s: exit %d\n%s", f, code, errs)
 		}
 		var j tsoJSON
 		mustJSON(t, f, stdout, &j)
-		if j.Fences == nil || j.Fences.Verdict != "robust" || j.Fences.Written != out || j.Fences.Cost != int64(j.Fences.Count) {
+		if j.Fences == nil || j.Fences.Verdict != "robust" || j.Fences.Written != out || j.Fences.Cost != 3*int64(j.Fences.Count) {
 			t.Fatalf("%s: fences %+v", f, j.Fences)
 		}
 		if code, o, e := runCmd("tso", out); code != exitRobust {

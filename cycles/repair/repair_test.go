@@ -91,7 +91,7 @@ func TestRepairExamples(t *testing.T) {
 }
 
 func TestRepairRobustExamples(t *testing.T) {
-	for _, f := range []string{"1to1-fixed.pgas", "get.pgas", "handle.pgas", "mp-put.pgas", "mp-sameq.pgas", "put.pgas", "waitq.pgas"} {
+	for _, f := range []string{"1to1-fixed.pgas", "get.pgas", "handle.pgas", "mp-put.pgas", "mp-sameq.pgas", "mp-spin.pgas", "prodcons.pgas", "put.pgas", "waitq.pgas"} {
 		src := load(t, f)
 		res, err := Repair(f, src, []int{2}, Options{Costs: DefaultCosts()})
 		if err != nil || res.Verdict != AlreadyRobust || len(res.Insertions) != 0 || string(res.Source) != string(src) {
