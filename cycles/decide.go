@@ -52,6 +52,13 @@ type Options struct {
 	// to balance the parts; every shard must get the same Costs.
 	Shard   automata.Shard
 	Costs   map[string]int64
+	// Procedure chooses who decides once the run-time error check has
+	// passed: the cycle-type search (Automata, the zero value), the
+	// brute-force oracle over X(P,N), or both in a portfolio (Auto,
+	// portfolio.go). OracleDelay is how long Auto lets the search run
+	// alone before it starts the oracle.
+	Procedure   Procedure
+	OracleDelay time.Duration
 	Context context.Context
 	// Progress is called from the searching goroutines (serialise it
 	// yourself) with the total visited states so far and the number of
@@ -111,6 +118,10 @@ type Result struct {
 	CacheHits int64
 	CacheMiss int64
 	Reason    string // for Unknown: which budget ran out
+	// Procedure names who answered: "automata" (the cycle-type search)
+	// or "oracle" (the direct exploration of X(P,N); Types is then empty
+	// and a witness is Direct).
+	Procedure string
 }
 
 // DefaultCacheBytes bounds the shared move cache when Options.CacheBytes is
@@ -169,7 +180,35 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		res.Verdict, res.Reason, res.Elapsed = Unknown, "run-time error check: "+budgetReason(ctx, opt, reason), time.Since(start)
 		return res, nil
 	}
+	sd := &typeSearch{p: p, n: n, y: y, opt: opt, jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start}
+	// The oracle answers for the whole program: per cycle type (All, Only)
+	// and per shard only the cycle-type search can.
+	perType := opt.All || opt.Only != nil || opt.Shard.Count > 0
+	switch {
+	case opt.Procedure == Oracle && !perType:
+		return sd.oracleOnly(ctx, res)
+	case opt.Procedure == Auto && !perType:
+		return sd.portfolio(ctx, res)
+	}
+	return sd.run(ctx, res)
+}
 
+// typeSearch is the search of the cycle types (Theorem 16) once the
+// run-time error check has passed.
+type typeSearch struct {
+	p        *pgas.Program
+	n        int
+	y        *normalform.Y
+	opt      Options
+	jobs     int
+	maxBytes int64
+	scStates int64 // states of the run-time error check, a gauge of Y's size
+	start    time.Time
+}
+
+func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
+	p, n, y, opt, jobs, maxBytes, start := sd.p, sd.n, sd.y, sd.opt, sd.jobs, sd.maxBytes, sd.start
+	res.Procedure = "automata"
 	types := opt.Only
 	if types == nil {
 		types = CycleTypes(n)
@@ -185,7 +224,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		if opt.BudgetBytes > 0 {
 			budget = opt.BudgetBytes
 		}
-		cacheBytes = min(budget/8, DefaultCacheBytes, max(1<<20, stats.States*600*1024))
+		cacheBytes = min(budget/8, DefaultCacheBytes, max(1<<20, sd.scStates*600*1024))
 	}
 	cache, err := newMoveCache(y, cacheBytes)
 	if err != nil {

@@ -20,6 +20,10 @@ type Letter struct {
 // order Y^M generated them, the four parts τ1..τ4 of the computation, and
 // the happens-before cycle recomputed from the plain semantics.
 type Witness struct {
+	// Direct is set for a violation found by the brute-force oracle
+	// (Procedure "oracle"): the computation is not in normal form, has no
+	// marks and no cycle type (Cycle is nil), and is all in Parts[0].
+	Direct bool
 	Cycle       CycleType
 	Sigma       []Letter
 	Parts       [normalform.Heads][]Letter

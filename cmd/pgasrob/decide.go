@@ -239,6 +239,7 @@ type decideCmd struct {
 	all    *bool
 	asJSON *bool
 	dot    *string
+	proc   *string
 }
 
 func newDecideCmd(stderr io.Writer) *decideCmd {
@@ -247,6 +248,7 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 	c.all = fs.Bool("all", false, "search every cycle type instead of stopping at the first violation")
 	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+decideSchema+", docs/cli.md) instead of text")
 	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
+	c.proc = fs.String("procedure", "auto", "who decides: automata (the cycle-type search), oracle (direct exploration of X(P,N)), or auto (the search, joined after a second by the oracle; the first exact answer wins)")
 	return c
 }
 
@@ -266,6 +268,12 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	j.opt.All = *c.all
+	proc, err := cycles.ParseProcedure(*c.proc)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgasrob decide: --procedure: %v\nRun \"pgasrob decide --help\" for usage.\n", err)
+		return exitUsage
+	}
+	j.opt.Procedure = proc
 	if j.shard.Count > 0 {
 		return j.runShard(stdout, stderr)
 	}

@@ -494,3 +494,25 @@ func FuzzDecideN(f *testing.F) {
 		}
 	})
 }
+
+// TestDecideProcedure: --procedure oracle answers with a direct witness,
+// says so, and agrees with the cycle-type search; a bad name is a usage
+// error.
+func TestDecideProcedure(t *testing.T) {
+	code, out, errs := runCmd("decide", oneToOne, "-n", "2", "--procedure", "oracle")
+	if code != exitNotRobust || !strings.Contains(out, "relaxed computation found by the oracle") || !strings.Contains(out, "decided by the oracle") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = runCmd("decide", oneToOneFixed, "-n", "2", "--procedure", "oracle")
+	if code != exitRobust || !strings.Contains(out, "ROBUST") || !strings.Contains(out, "decided by the oracle") {
+		t.Fatalf("robust by the oracle: exit %d\n%s", code, out)
+	}
+	// auto on a small program: the search answers before the oracle starts.
+	v, _ := decodeDecide(t, exitNotRobust, oneToOne, "-n", "2")
+	if v.Results[0].Procedure != "automata" || v.Results[0].Witness.Direct {
+		t.Fatalf("auto on a small program: %+v", v.Results[0])
+	}
+	if code, _, errs := runCmd("decide", oneToOne, "-n", "2", "--procedure", "brute"); code != exitUsage || !strings.Contains(errs, "unknown procedure") {
+		t.Fatalf("bad procedure: exit %d\n%s", code, errs)
+	}
+}

@@ -34,6 +34,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"decide", rte, "-n", "2", "--json"},
 			{"decide", bad, "-n", "2", "--json"},
 			{"decide", "../../examples/handle.pgas", "-n", "2", "--json"},
+			{"decide", oneToOne, "-n", "2", "--json", "--procedure", "oracle"},
 		},
 		"cycles": {
 			{"cycles", oneToOne, "-n", "3", "--json", "--max-states", "300"},

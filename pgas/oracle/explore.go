@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -14,6 +15,10 @@ type Bounds struct {
 	MaxQueue  int           // most pending requests per (rank, queue): len(fa)+len(fb)
 	MaxNodes  int64         // most states expanded
 	Timeout   time.Duration // wall-clock limit
+	// Context, if set, stops the exploration when it is done (cut
+	// "stopped"): a portfolio cancels the oracle once the other procedure
+	// has answered.
+	Context context.Context
 }
 
 // DefaultMaxNodes keeps an unbounded exploration within a few hundred MiB.
@@ -42,7 +47,7 @@ type Result struct {
 	// it are not looked for.
 	Complete bool
 	// Truncated names the first bound that was hit: "events", "queue",
-	// "nodes" or "timeout"; empty if Complete.
+	// "nodes", "timeout" or "stopped"; empty if Complete.
 	Truncated string
 	Explored  int64 // states expanded
 	// Err reports bad arguments, a compiler bug (an expression that fails
@@ -102,6 +107,10 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 				e.cut("timeout")
 				break
 			}
+			if b.Context != nil && res.Explored%64 == 0 && b.Context.Err() != nil {
+				e.cut("stopped")
+				break
+			}
 			res.Explored++
 			x, sum := nd.x, nd.sum
 			nd.x, nd.sum = nil, nil
@@ -137,7 +146,7 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 				e.add(&node{parent: i, depth: d + len(evs), evs: evs, x: next, sum: s2})
 			}
 		}
-		if e.truncated != "" && (e.truncated == "nodes" || e.truncated == "timeout") {
+		if e.truncated == "nodes" || e.truncated == "timeout" || e.truncated == "stopped" {
 			break
 		}
 	}

@@ -1,0 +1,166 @@
+package cycles
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"pgasrob/pgas/oracle"
+)
+
+// Procedure is who decides a program once the run-time error check has
+// passed (Options.Procedure).
+type Procedure int
+
+const (
+	// Automata is the cycle-type search of Theorem 16 alone.
+	Automata Procedure = iota
+	// Oracle is the brute-force exploration of X(P,N) (pgas/oracle)
+	// alone: exact when it explores everything, UNKNOWN when a bound
+	// stops it.
+	Oracle
+	// Auto runs the cycle-type search, and the oracle beside it once the
+	// search has taken OracleDelay; the first exact answer wins and the
+	// other procedure is stopped. Some programs with queue waits explode
+	// in the product of the cycle types while their plain state space is
+	// small; small programs are answered by the search before the
+	// oracle starts, so their output stays the same on every run.
+	Auto
+)
+
+// DefaultOracleDelay is Auto's head start for the cycle-type search.
+const DefaultOracleDelay = time.Second
+
+var procedureNames = [...]string{"automata", "oracle", "auto"}
+
+func (p Procedure) String() string { return procedureNames[p] }
+
+// ParseProcedure reads a procedure name.
+func ParseProcedure(s string) (Procedure, error) {
+	for i, n := range procedureNames {
+		if s == n {
+			return Procedure(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown procedure %q (want auto, automata or oracle)", s)
+}
+
+// oracleBounds lets the oracle explore as far as the memory budget
+// allows (about 2 KiB per state on small programs), without a queue
+// bound, so that its answers are exact whenever it finishes.
+func (sd *typeSearch) oracleBounds(ctx context.Context) oracle.Bounds {
+	return oracle.Bounds{MaxNodes: max(100_000, sd.maxBytes/2048), Context: ctx}
+}
+
+// fromOracle turns an oracle exploration into a decision: NOT ROBUST for
+// a violation (certified by the oracle and certified again here), ROBUST
+// when it explored everything and met neither a violation nor a run-time
+// error, nil otherwise (no answer).
+func (sd *typeSearch) fromOracle(o oracle.Result, res *Result) (*Result, error) {
+	res.Stats.States += o.Explored
+	switch {
+	case o.Err != nil:
+		return nil, fmt.Errorf("%w: %v", ErrInternal, o.Err)
+	case o.Violation != nil:
+		w := &Witness{Direct: true, Computation: o.Violation}
+		for _, e := range o.Violation {
+			w.Parts[0] = append(w.Parts[0], Letter{Head: 1, Event: e})
+		}
+		if err := w.certify(sd.p, sd.n); err != nil {
+			return nil, fmt.Errorf("%w: the oracle's violation does not hold up against the plain semantics: %v", ErrInternal, err)
+		}
+		res.Verdict, res.Witness = NotRobust, w
+	case o.Complete && o.RangeErr == nil:
+		res.Verdict = Robust
+	default:
+		return nil, nil
+	}
+	res.Procedure = "oracle"
+	res.Elapsed = time.Since(sd.start)
+	return res, nil
+}
+
+func (sd *typeSearch) oracleOnly(ctx context.Context, res *Result) (*Result, error) {
+	o := oracle.Explore(sd.p, sd.n, sd.oracleBounds(ctx))
+	r, err := sd.fromOracle(o, res)
+	if err != nil || r != nil {
+		return r, err
+	}
+	res.Verdict, res.Procedure, res.Elapsed = Unknown, "oracle", time.Since(sd.start)
+	switch {
+	case o.RangeErr != nil:
+		// Not reachable under SC (checked first), so only in a relaxed
+		// computation: the program is not robust, but the oracle found
+		// the error before a violation and stopped there.
+		res.Reason = fmt.Sprintf("the oracle reached a run-time error that no sequentially consistent computation reaches (%v), which only a violation explains; the cycle-type search gives the witness", o.RangeErr)
+	case o.Truncated == "stopped":
+		res.Reason = budgetReason(ctx, sd.opt, "oracle: "+stopReason(ctx))
+	default:
+		res.Reason = fmt.Sprintf("oracle: bound on %s reached after %d states", o.Truncated, o.Explored)
+	}
+	return res, nil
+}
+
+func stopReason(ctx context.Context) string {
+	if ctx.Err() == nil {
+		return "stopped"
+	}
+	return context.Cause(ctx).Error()
+}
+
+// portfolio races the cycle-type search against the oracle, which starts
+// after OracleDelay. The search's answer is taken unless it is UNKNOWN
+// while the oracle still runs; the oracle's only when it is exact.
+func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, error) {
+	delay := sd.opt.OracleDelay
+	if delay <= 0 {
+		delay = DefaultOracleDelay
+	}
+	type answer struct {
+		res *Result
+		err error
+	}
+	searchCtx, stopSearch := context.WithCancel(ctx)
+	defer stopSearch()
+	oracleCtx, stopOracle := context.WithCancel(ctx)
+	defer stopOracle()
+	base := *res
+	searched := make(chan answer, 1)
+	go func() {
+		r := base
+		out, err := sd.run(searchCtx, &r)
+		searched <- answer{out, err}
+	}()
+	timer := time.NewTimer(delay)
+	defer timer.Stop()
+	var explored chan oracle.Result
+	var pending *answer // the search's UNKNOWN, kept while the oracle runs
+	for {
+		select {
+		case a := <-searched:
+			if a.err != nil || a.res.Verdict != Unknown || explored == nil {
+				return a.res, a.err
+			}
+			pending = &a
+		case <-timer.C:
+			if pending == nil {
+				explored = make(chan oracle.Result, 1)
+				go func() { explored <- oracle.Explore(sd.p, sd.n, sd.oracleBounds(oracleCtx)) }()
+			}
+		case o := <-explored:
+			explored = nil
+			r := base
+			out, err := sd.fromOracle(o, &r)
+			if err != nil || out != nil {
+				stopSearch()
+				if pending == nil {
+					<-searched // let the search goroutine end before returning
+				}
+				return out, err
+			}
+			if pending != nil {
+				return pending.res, pending.err
+			}
+		}
+	}
+}
