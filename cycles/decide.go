@@ -50,8 +50,8 @@ type Options struct {
 	// searched (shard.go); Merge combines the parts. Costs, if set, are
 	// the states each cycle type (by its String) took in an earlier run,
 	// to balance the parts; every shard must get the same Costs.
-	Shard   automata.Shard
-	Costs   map[string]int64
+	Shard automata.Shard
+	Costs map[string]int64
 	// Procedure chooses who decides once the run-time error check has
 	// passed: the cycle-type search (Automata, the zero value), the
 	// brute-force oracle over X(P,N), or both in a portfolio (Auto,
@@ -59,7 +59,7 @@ type Options struct {
 	// alone before it starts the oracle.
 	Procedure   Procedure
 	OracleDelay time.Duration
-	Context context.Context
+	Context     context.Context
 	// Progress is called from the searching goroutines (serialise it
 	// yourself) with the total visited states so far and the number of
 	// cycle types finished.

@@ -23,7 +23,7 @@ type Witness struct {
 	// Direct is set for a violation found by the brute-force oracle
 	// (Procedure "oracle"): the computation is not in normal form, has no
 	// marks and no cycle type (Cycle is nil), and is all in Parts[0].
-	Direct bool
+	Direct      bool
 	Cycle       CycleType
 	Sigma       []Letter
 	Parts       [normalform.Heads][]Letter
