@@ -75,7 +75,11 @@ func TestSlurmJobArray(t *testing.T) {
 		}
 		b, _ := os.ReadFile(exitFile)
 		merged, _ := os.ReadFile(filepath.Join(dir, "merged.json"))
-		code, whole, _ := runCmd(append(r.args, "--json")...)
+		wholeArgs := append(append([]string{}, r.args...), "--json")
+		if r.args[0] == "decide" {
+			wholeArgs = append(wholeArgs, "--procedure", "automata") // what shards split
+		}
+		code, whole, _ := runCmd(wholeArgs...)
 		if strings.TrimSpace(string(b)) != strconv.Itoa(code) {
 			t.Errorf("%s: merged exit %s, unsharded %d\n%s", r.name, b, code, merged)
 		}
