@@ -34,7 +34,7 @@ type Options struct {
 	MaxStates  int64         // per cycle type
 	Timeout    time.Duration // for the whole decision
 	MaxBytes   int64         // for all visited sets together
-	CacheBytes int64         // bound of the shared move cache; < 0 disables it
+	CacheBytes int64         // bound of the shared move table (movetable.go); < 0 disables it
 	// BudgetBytes, if set, is the user's memory budget of which MaxBytes
 	// is the searches' part: messages quote it.
 	BudgetBytes int64
@@ -124,10 +124,6 @@ type Result struct {
 	Procedure string
 }
 
-// DefaultCacheBytes bounds the shared move cache when Options.CacheBytes is
-// zero.
-const DefaultCacheBytes = 256 << 20
-
 // skippedReason is the Reason of cycle types not searched (or not to the
 // end) because a violation was found first; they have Checked == false.
 const skippedReason = "skipped: a violation was found in another cycle type"
@@ -215,22 +211,18 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 	}
 	cacheBytes := opt.CacheBytes
 	if cacheBytes == 0 {
-		// Sized by the problem as well: the run-time error check has just
-		// visited the sequentially consistent states of Y, a gauge of how
-		// many moves there are to cache (a relaxed Y has up to a thousand
-		// times more on queue-heavy programs; an entry costs about 600
-		// bytes). A tiny program then does not pay for 256 MiB of counters.
+		// A quarter of the budget, and sized by the problem as well: the
+		// run-time error check has just visited the sequentially
+		// consistent states of Y, a gauge of how many moves there are to
+		// keep (a relaxed Y has up to a thousand times more on queue-heavy
+		// programs; an entry costs about 600 bytes).
 		budget := maxBytes
 		if opt.BudgetBytes > 0 {
 			budget = opt.BudgetBytes
 		}
-		cacheBytes = min(budget/8, DefaultCacheBytes, max(1<<20, sd.scStates*600*1024))
+		cacheBytes = min(budget/4, max(1<<20, sd.scStates*600*1024))
 	}
-	cache, err := newMoveCache(y, cacheBytes)
-	if err != nil {
-		return nil, err
-	}
-	defer cache.close()
+	cache := newMoveTable(y, cacheBytes)
 
 	rep := make([]int, len(types))
 	for i := range rep {
@@ -397,7 +389,7 @@ func (res *Result) conclude(p *pgas.Program, n int, ctx context.Context, opt Opt
 }
 
 // searchType searches the product for one cycle type.
-func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveCache, opt Options, ctx context.Context, maxBytes int64, progress func(automata.Stats)) TypeResult {
+func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable, opt Options, ctx context.Context, maxBytes int64, progress func(automata.Stats)) TypeResult {
 	prod := newProduct(y, c, cache.moves)
 	if !opt.NoReduction {
 		prod.reduce = newReducer(p, prod.future.Words)

@@ -141,7 +141,7 @@ register r
     r <- mem[y]
 `)
 	y := mustY(t, p, 2)
-	cache, _ := newMoveCache(y, 0)
+	cache := newMoveTable(y, 0)
 	prod := newProduct(y, CycleType{1, 2}, cache.moves)
 	type step struct {
 		rank  int // 0: barrier

@@ -25,6 +25,6 @@
 // events matched by HB6–HB8 must belong to the same barrier; and a cycle
 // that never leaves one ↔-class is not a violation.
 //
-// Imports: pgas, normalform, automata, and ristretto (the shared cache of Y
-// moves across cycle types).
+// Imports: pgas, pgas/oracle (the portfolio of portfolio.go), normalform
+// and automata.
 package cycles
