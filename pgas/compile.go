@@ -58,6 +58,13 @@ const MaxSourceBytes = 4 << 20
 // ReadSource reads a program file: a regular file of at most
 // MaxSourceBytes. Errors are *os.PathError naming the file.
 func ReadSource(path string) ([]byte, error) {
+	return ReadLimited(path, MaxSourceBytes, "a program")
+}
+
+// ReadLimited reads a regular file of at most limit bytes (what names the
+// kind of file in the error). Errors are *os.PathError naming the file:
+// a device or a fifo would be read without end.
+func ReadLimited(path string, limit int64, what string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -70,12 +77,12 @@ func ReadSource(path string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
 	}
-	src, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
+	src, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(src) > MaxSourceBytes {
-		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d MiB, the limit for a program", MaxSourceBytes>>20)}
+	if int64(len(src)) > limit {
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d MiB, the limit for %s", limit>>20, what)}
 	}
 	return src, nil
 }

@@ -77,14 +77,7 @@ func TestDifftestJSON(t *testing.T) {
 // other statement and declaration can go) and write it to --out.
 func TestDifftestDisagreement(t *testing.T) {
 	defer func() { compare = gen.Compare }()
-	compare = func(p *pgas.Program, n int, b gen.Budget) gen.Comparison {
-		for _, tr := range p.Trans {
-			if tr.Cmd.Op == pgas.OpBarrier {
-				return gen.Comparison{Status: gen.Disagree, Decide: "ROBUST", Oracle: "NOT ROBUST", Detail: "fake"}
-			}
-		}
-		return gen.Comparison{Status: gen.Agree, Decide: "ROBUST", Oracle: "ROBUST"}
-	}
+	compare = barrierDisagrees
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"difftest", "--count", "30", "--out", out, "--json"}, &stdout, &stderr)
@@ -139,4 +132,16 @@ func TestDifftestTSO(t *testing.T) {
 			t.Errorf("disagreement %+v", d)
 		}
 	}
+}
+
+// barrierDisagrees is a fake comparison for the disagreement path, which
+// a correct decision procedure never takes: every program with a barrier
+// "disagrees".
+func barrierDisagrees(p *pgas.Program, n int, b gen.Budget) gen.Comparison {
+	for _, tr := range p.Trans {
+		if tr.Cmd.Op == pgas.OpBarrier {
+			return gen.Comparison{Status: gen.Disagree, Decide: "ROBUST", Oracle: "NOT ROBUST", Detail: "fake"}
+		}
+	}
+	return gen.Comparison{Status: gen.Agree, Decide: "ROBUST", Oracle: "ROBUST"}
 }

@@ -15,15 +15,7 @@ import (
 // output (a few only in situations the runs below do not reach, listed
 // with the reason), and each object names its schema (issue 8, row 5).
 func TestJSONSchemasDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/cli.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections := map[string]string{}
-	for _, part := range strings.Split(string(doc), "\n## `pgasrob ")[1:] {
-		name, _, _ := strings.Cut(part, "`")
-		sections[name] = part
-	}
+	sections := cliSections(t)
 	rte := writeFile(t, "rte.pgas", "values 2\naddress x\nregister r\n    mem[x] <- 1\n    r <- mem[x]\n    mem[x] <- r + 1\n")
 	bad := writeFile(t, "bad.pgas", "values 2\naddress x\n    mem[z] <- 1\n")
 	sb := "../../examples/tso/sb.txt"
@@ -169,15 +161,7 @@ func collectKeys(v any, into map[string]bool) {
 // against the pgasrob/shard/v1 block of docs/cli.md, as
 // TestJSONSchemasDocumented does for the commands' own output.
 func TestShardSchemaDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/cli.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections := map[string]string{}
-	for _, part := range strings.Split(string(doc), "\n## `pgasrob ")[1:] {
-		name, _, _ := strings.Cut(part, "`")
-		sections[name] = part
-	}
+	sections := cliSections(t)
 	documented := documentedKeys(sections["merge"])
 	own := documentedKeys(sections["merge"])
 	for k := range documentedKeys(sections["difftest"]) {
@@ -219,4 +203,19 @@ func TestShardSchemaDocumented(t *testing.T) {
 			t.Errorf("shard field %q is documented but never printed", k)
 		}
 	}
+}
+
+// cliSections splits docs/cli.md into its command sections, by name.
+func cliSections(t *testing.T) map[string]string {
+	t.Helper()
+	doc, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{}
+	for _, part := range strings.Split(string(doc), "\n## `pgasrob ")[1:] {
+		name, _, _ := strings.Cut(part, "`")
+		sections[name] = part
+	}
+	return sections
 }

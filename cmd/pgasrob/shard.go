@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"pgasrob/automata"
+	"pgasrob/pgas"
 )
 
 // shardSchema versions the file a shard writes and "pgasrob merge" reads
@@ -229,24 +229,5 @@ func costsFor(all map[string]int64, n int) map[string]int64 {
 
 // readCapped reads a regular file of at most limit bytes.
 func readCapped(file string, limit int64) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", file)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d MiB", file, limit>>20)
-	}
-	return b, nil
+	return pgas.ReadLimited(file, limit, "this kind of file")
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"pgasrob/automata"
-	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 	"pgasrob/tso"
 )
@@ -304,14 +303,7 @@ func TestMergeEqualsUnshardedDifftest(t *testing.T) {
 	// Disagreements (from a fake comparison, as in
 	// TestDifftestDisagreement) come out in program order.
 	defer func() { compare = gen.Compare }()
-	compare = func(p *pgas.Program, n int, b gen.Budget) gen.Comparison {
-		for _, tr := range p.Trans {
-			if tr.Cmd.Op == pgas.OpBarrier {
-				return gen.Comparison{Status: gen.Disagree, Decide: "ROBUST", Oracle: "NOT ROBUST", Detail: "fake"}
-			}
-		}
-		return gen.Comparison{Status: gen.Agree, Decide: "ROBUST", Oracle: "ROBUST"}
-	}
+	compare = barrierDisagrees
 	checkMergeDifftest(t, "--count", "30")
 }
 
