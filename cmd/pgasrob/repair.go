@@ -99,6 +99,9 @@ type oracleCheckJSON struct {
 func runRepair(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("repair", "repair FILE -n N|LO..HI [flags]", repairDescription, exitsRepair, stderr)
 	b := addBudgetFlags(fs)
+	// Repair decides many programs in turn; it has no parts to shard.
+	_ = fs.MarkHidden("shard")
+	_ = fs.MarkHidden("shard-costs")
 	asJSON := fs.Bool("json", false, "print one JSON object (schema "+repairSchema+", docs/cli.md) instead of text")
 	write := fs.String("write", "", "write the repaired program to `FILE`")
 	costFile := fs.String("cost", "", "costs per kind or per source line from `FILE` (lines KIND COST or KIND LINE COST)")
