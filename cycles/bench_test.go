@@ -97,3 +97,37 @@ func peakRSS() int64 {
 	}
 	return 0
 }
+
+// BenchmarkYardsticks reports, for the robust ring, how the cycle-type
+// search compares with one pass over Y (issue 7): product states per
+// state of reduced Y and per distinct (Y, marks) pair.
+//
+//	PGASROB_BENCH_BIG=1 go test ./cycles -run '^$' -bench Yardsticks -benchtime 1x
+func BenchmarkYardsticks(b *testing.B) {
+	for n := 2; n <= 6; n++ {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			if n >= 5 && os.Getenv("PGASROB_BENCH_BIG") == "" {
+				b.Skip("N >= 5 takes a while; set PGASROB_BENCH_BIG=1")
+			}
+			p, err := pgas.Load("../examples/1to1-fixed.pgas")
+			if err != nil {
+				b.Fatal(err)
+			}
+			var r *Result
+			for i := 0; i < b.N; i++ {
+				if r, err = Decide(p, n, Options{Yardsticks: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			y := r.Yardsticks
+			if y == nil {
+				b.Fatalf("no yardsticks: %v %s", r.Verdict, r.Reason)
+			}
+			b.ReportMetric(float64(y.ProductStates), "product-states")
+			b.ReportMetric(float64(y.ReducedY), "reduced-Y")
+			b.ReportMetric(float64(y.YMarks), "Y-marks")
+			b.ReportMetric(float64(y.ProductStates)/float64(y.ReducedY), "product/reduced-Y")
+			b.ReportMetric(float64(y.ProductStates)/float64(y.YMarks), "product/Y-marks")
+		})
+	}
+}

@@ -59,7 +59,11 @@ type Options struct {
 	// alone before it starts the oracle.
 	Procedure   Procedure
 	OracleDelay time.Duration
-	Context     context.Context
+	// Yardsticks, if set, makes the cycle-type search measure itself
+	// against one pass over Y (Result.Yardsticks; yardsticks.go), which
+	// costs a set of every (Y, μ) pair expanded and one more search.
+	Yardsticks bool
+	Context    context.Context
 	// Progress is called from the searching goroutines (serialise it
 	// yourself) with the total visited states so far and the number of
 	// cycle types finished.
@@ -122,6 +126,8 @@ type Result struct {
 	// or "oracle" (the direct exploration of X(P,N); Types is then empty
 	// and a witness is Direct).
 	Procedure string
+	// Yardsticks, with Options.Yardsticks, when the search finished.
+	Yardsticks *Yardsticks
 }
 
 // skippedReason is the Reason of cycle types not searched (or not to the
@@ -223,6 +229,10 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 		cacheBytes = min(budget/4, max(1<<20, sd.scStates*600*1024))
 	}
 	cache := newMoveTable(y, cacheBytes)
+	var ymarks *ymarkSet
+	if opt.Yardsticks {
+		ymarks = newYmarkSet()
+	}
 
 	rep := make([]int, len(types))
 	for i := range rep {
@@ -279,7 +289,7 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 						setLive(i, s.States)
 						report()
 						mu.Unlock()
-					})
+					}, ymarks)
 				}
 				cancel()
 				mu.Lock()
@@ -336,6 +346,12 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 	for _, tr := range res.Types {
 		res.Stats.Add(tr.Stats)
 	}
+	if ymarks != nil && ctx.Err() == nil {
+		res.Yardsticks = &Yardsticks{YMarks: ymarks.n.Load(), ReducedY: reducedY(ctx, p, y, cache, opt, maxBytes)}
+		for _, tr := range res.Types {
+			res.Yardsticks.ProductStates += tr.Stats.States
+		}
+	}
 	if err := res.conclude(p, n, ctx, opt); err != nil {
 		return nil, err
 	}
@@ -389,12 +405,16 @@ func (res *Result) conclude(p *pgas.Program, n int, ctx context.Context, opt Opt
 }
 
 // searchType searches the product for one cycle type.
-func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable, opt Options, ctx context.Context, maxBytes int64, progress func(automata.Stats)) TypeResult {
+func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable, opt Options, ctx context.Context, maxBytes int64, progress func(automata.Stats), ymarks *ymarkSet) TypeResult {
 	prod := newProduct(y, c, cache.moves)
 	if !opt.NoReduction {
 		prod.reduce = newReducer(p, prod.future.Words)
 	}
-	r := automata.Search(prod, automata.Options{
+	var sys automata.System = prod
+	if ymarks != nil {
+		sys = &counting{product: prod, set: ymarks}
+	}
+	r := automata.Search(sys, automata.Options{
 		Budget:   automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes},
 		Context:  ctx,
 		Progress: progress,

@@ -33,6 +33,7 @@ type cyclesCmd struct {
 	b      *budgetFlags
 	asJSON *bool
 	only   *[]string
+	yard   *bool
 }
 
 func newCyclesCmd(stderr io.Writer) *cyclesCmd {
@@ -40,6 +41,7 @@ func newCyclesCmd(stderr io.Writer) *cyclesCmd {
 	c := &cyclesCmd{fs: fs, b: addBudgetFlags(fs)}
 	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+cyclesSchema+", docs/cli.md) instead of text")
 	c.only = fs.StringArray("type", nil, "search only this cycle `TYPE`, written like \"1 2 3\" or \"(1,2)\" (repeatable)")
+	c.yard = fs.Bool("yardsticks", false, "also measure the search against one pass over Y: the states of Y with the reduction and no marks, and the distinct (Y, marks) pairs expanded (costs memory and one more search)")
 	return c
 }
 
@@ -86,6 +88,7 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 		j.onlyFor = c.onlyFor
 	}
 	j.opt.All = true
+	j.opt.Yardsticks = *c.yard
 	if j.shard.Count > 0 {
 		return j.runShard(stdout, stderr)
 	}
@@ -197,6 +200,17 @@ func writeCyclesText(w io.Writer, file string, o outcome, restricted bool) {
 		fmt.Fprintf(w, "  %-14v %-11s %12d %12d %10v%s\n", t.Cycle, word, t.Stats.States, t.Stats.Transitions, roundDur(t.Stats.Elapsed), note)
 	}
 	fmt.Fprintf(w, "  total: %s\n", statsLine(r))
+	if y := r.Yardsticks; y != nil {
+		fmt.Fprintf(w, "  yardsticks: %d product states = %.1f × %d states of reduced Y = %.1f × %d distinct (Y, marks) pairs\n",
+			y.ProductStates, ratio(y.ProductStates, y.ReducedY), y.ReducedY, ratio(y.ProductStates, y.YMarks), y.YMarks)
+	}
+}
+
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
 }
 
 // cyclesJSON is the --json output of "pgasrob cycles" (docs/cli.md).
@@ -223,8 +237,18 @@ type cyclesNJSON struct {
 	Cache        cacheJSON         `json:"cache"`
 	CycleTypes   typeCounts        `json:"cycle_types"`
 	Types        []cycleTypeJSON   `json:"types"`
+	Yardsticks   *yardsticksJSON   `json:"yardsticks,omitempty"`
 	RuntimeError *runtimeErrorJSON `json:"runtime_error,omitempty"`
 	Error        string            `json:"error,omitempty"`
+}
+
+// yardsticksJSON is cycles.Yardsticks with its ratios (--yardsticks).
+type yardsticksJSON struct {
+	ProductStates      int64   `json:"product_states"`
+	ReducedYStates     int64   `json:"reduced_y_states"`
+	YMarksStates       int64   `json:"y_marks_states"`
+	ProductPerReducedY float64 `json:"product_per_reduced_y"`
+	ProductPerYMarks   float64 `json:"product_per_y_marks"`
 }
 
 type cycleTypeJSON struct {
@@ -245,6 +269,9 @@ func cyclesToJSON(o outcome) cyclesNJSON {
 	if re := o.Res.RunError; re != nil {
 		// The path is printed by "pgasrob decide"; here the message is enough.
 		j.RuntimeError = &runtimeErrorJSON{Message: re.Err.Error(), Path: []eventJSON{}}
+	}
+	if y := o.Res.Yardsticks; y != nil {
+		j.Yardsticks = &yardsticksJSON{y.ProductStates, y.ReducedY, y.YMarks, ratio(y.ProductStates, y.ReducedY), ratio(y.ProductStates, y.YMarks)}
 	}
 	for _, t := range o.Res.Types {
 		tj := cycleTypeJSON{CycleType: append([]int{}, t.Cycle...), Verdict: typeWord(t), Stats: statsToJSON(t.Stats, t.Stats.Elapsed)}

@@ -30,6 +30,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		},
 		"cycles": {
 			{"cycles", oneToOne, "-n", "3", "--json", "--max-states", "300"},
+			{"cycles", oneToOneFixed, "-n", "3", "--json", "--yardsticks"},
 			{"cycles", rte, "-n", "2", "--json"},
 			{"cycles", bad, "-n", "2", "--json"},
 		},
