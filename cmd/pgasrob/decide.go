@@ -240,6 +240,7 @@ type decideCmd struct {
 	asJSON *bool
 	dot    *string
 	proc   *string
+	after  *time.Duration
 }
 
 func newDecideCmd(stderr io.Writer) *decideCmd {
@@ -249,6 +250,7 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+decideSchema+", docs/cli.md) instead of text")
 	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
 	c.proc = fs.String("procedure", "auto", "who decides: automata (the cycle-type search), oracle (direct exploration of X(P,N)), or auto (the search, joined after a second by the oracle; the first exact answer wins)")
+	c.after = fs.Duration("oracle-after", cycles.DefaultOracleDelay, "with --procedure auto: the search's head start before the oracle joins it (0s: at once; programs heavy in waits and queues often suit the oracle)")
 	return c
 }
 
@@ -274,6 +276,11 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	j.opt.Procedure = proc
+	if *c.after < 0 {
+		fmt.Fprintf(stderr, "pgasrob decide: --oracle-after must not be negative\nRun \"pgasrob decide --help\" for usage.\n")
+		return exitUsage
+	}
+	j.opt.OracleDelay = max(*c.after, time.Nanosecond)
 	if j.shard.Count > 0 {
 		return j.runShard(stdout, stderr)
 	}

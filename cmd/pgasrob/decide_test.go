@@ -515,4 +515,11 @@ func TestDecideProcedure(t *testing.T) {
 	if code, _, errs := runCmd("decide", oneToOne, "-n", "2", "--procedure", "brute"); code != exitUsage || !strings.Contains(errs, "unknown procedure") {
 		t.Fatalf("bad procedure: exit %d\n%s", code, errs)
 	}
+	// Both at once: prodcons at N = 3 is robust whoever answers.
+	if code, out, errs := runCmd("decide", "../../examples/prodcons.pgas", "-n", "3", "--oracle-after", "0s"); code != exitRobust {
+		t.Fatalf("--oracle-after 0s: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs := runCmd("decide", oneToOne, "-n", "2", "--oracle-after", "-1s"); code != exitUsage || !strings.Contains(errs, "must not be negative") {
+		t.Fatalf("negative --oracle-after: exit %d\n%s", code, errs)
+	}
 }
