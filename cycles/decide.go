@@ -182,7 +182,11 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		res.Verdict, res.Reason, res.Elapsed = Unknown, "run-time error check: "+budgetReason(ctx, opt, reason), time.Since(start)
 		return res, nil
 	}
-	sd := &typeSearch{p: p, n: n, y: y, opt: opt, jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start}
+	sd := &typeSearch{p: p, n: n, y: y, opt: opt, jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
+		slots: make(chan struct{}, jobs)}
+	for range jobs {
+		sd.slots <- struct{}{}
+	}
 	// The oracle answers for the whole program: per cycle type (All, Only)
 	// and per shard only the cycle-type search can.
 	perType := opt.All || opt.Only != nil || opt.Shard.Count > 0
@@ -206,6 +210,7 @@ type typeSearch struct {
 	maxBytes int64
 	scStates int64 // states of the run-time error check, a gauge of Y's size
 	start    time.Time
+	slots    chan struct{} // one token per cycle-type search allowed to run
 }
 
 func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
@@ -284,12 +289,24 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 					// Stopped: the remaining types are not set up at all.
 					tr.Outcome, tr.Reason = automata.Unknown, notSearchedReason
 				default:
+					// A slot per running search: the portfolio takes
+					// one away when the oracle joins, so that the two
+					// procedures do not fight over every core.
+					slot := false
+					select {
+					case <-sd.slots:
+						slot = true
+					case <-ctx.Done():
+					}
 					tr = searchType(p, y, types[i], cache, opt, typeCtx, maxBytes/int64(jobs), func(s automata.Stats) {
 						mu.Lock()
 						setLive(i, s.States)
 						report()
 						mu.Unlock()
 					}, ymarks)
+					if slot {
+						sd.slots <- struct{}{}
+					}
 				}
 				cancel()
 				mu.Lock()

@@ -146,6 +146,16 @@ func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, erro
 			if pending == nil {
 				explored = make(chan oracle.Result, 1)
 				go func() { explored <- oracle.Explore(sd.p, sd.n, sd.oracleBounds(oracleCtx)) }()
+				if sd.jobs > 1 {
+					// Give the oracle a core: one fewer cycle-type
+					// search runs once the next one finishes.
+					go func() {
+						select {
+						case <-sd.slots:
+						case <-searchCtx.Done():
+						}
+					}()
+				}
 			}
 		case o := <-explored:
 			explored = nil
