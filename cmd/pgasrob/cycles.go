@@ -89,6 +89,10 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 	}
 	j.opt.All = true
 	j.opt.Yardsticks = *c.yard
+	if *c.yard && j.shard.Count > 0 {
+		fmt.Fprintf(stderr, "pgasrob cycles: --yardsticks measures one whole run; it does not go with --shard\n")
+		return exitUsage
+	}
 	if j.shard.Count > 0 {
 		return j.runShard(stdout, stderr)
 	}

@@ -137,3 +137,14 @@ func FuzzCyclesType(f *testing.F) {
 		}
 	})
 }
+
+// --yardsticks measures one whole run: sharded, it would measure a part.
+func TestYardsticksNotSharded(t *testing.T) {
+	if code, out, errs := runCmd("cycles", oneToOne, "-n", "2", "--yardsticks", "--shard", "1/2"); code != exitUsage || !strings.Contains(errs, "does not go with --shard") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ := runCmd("cycles", oneToOneFixed, "-n", "3", "--yardsticks")
+	if code != exitRobust || !strings.Contains(out, "yardsticks: 7397 product states") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
