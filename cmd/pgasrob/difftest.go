@@ -36,6 +36,10 @@ type difftestJSON struct {
 	Reason        string         `json:"reason,omitempty"` // why, when interrupted
 	ExitCode      int            `json:"exit_code"`
 	Disagreements []difftestCase `json:"disagreements"`
+	// Differences counts, with --instrumentation, the programs where PGAS
+	// is not robust and the translation is, by documented cause
+	// (translate.Causes); disagreements there are the bugs.
+	Differences map[string]int `json:"differences,omitempty"`
 }
 
 type difftestCase struct {
@@ -66,7 +70,14 @@ disagreed, 1 if one did, 3 if nothing could be compared.
 With --tso, the programs are Trencher-format programs instead (generated,
 or every *.txt file in --dir), and the TSO/PSO attack checker (package
 tso) is compared with its own brute-force oracle under TSO and under PSO.
-The automata procedure reads .pgas only, so it does not take part then.`, exitsDifftest, stderr)
+The automata procedure reads .pgas only, so it does not take part then.
+
+With --instrumentation, each .pgas program is also translated
+(pgasrob translate) and checked by the instrumentation route; the oracles
+of both sides run too. A violation of the translation that X(P,N) lacks,
+a PGAS violation that no documented cause explains, or the tso checker
+disagreeing with its oracle is a disagreement (a bug); a PGAS violation
+the translation misses is counted under its cause (docs/translate.md).`, exitsDifftest, stderr)
 	seed := fs.Uint64("seed", 1, "first `seed`; program i uses seed+i")
 	count := fs.Int("count", 100, "number of random programs")
 	ranks := fs.Int("ranks", 2, "number of ranks N")
@@ -78,6 +89,7 @@ The automata procedure reads .pgas only, so it does not take part then.`, exitsD
 	timeout := fs.Duration("timeout", gen.DefaultBudget.DecideTime, "per side and program")
 	noSym := fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
 	useTSO := fs.Bool("tso", false, "Trencher-format programs: compare the TSO/PSO checker with its oracle")
+	useInstr := fs.Bool("instrumentation", false, "compare decide with the instrumentation route (pgasrob translate + tso --model pso), and both oracles")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	maxMem := fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp)
 	shardFlag := addShardFlags(fs, false)
@@ -113,6 +125,14 @@ The automata procedure reads .pgas only, so it does not take part then.`, exitsD
 	defer stop()
 	ctx, unguard := memoryGuard(ctx, *maxMem)
 	defer unguard()
+	if *useInstr && *useTSO {
+		fmt.Fprintln(stderr, "pgasrob difftest: --tso and --instrumentation exclude each other")
+		return exitUsage
+	}
+	if *useInstr {
+		return difftestInstr(ctx, run, instrArgs{seed: *seed, count: *count, ranks: *ranks, dir: *dir, out: *out, loops: *loops,
+			budget: routeBudget{states: *states, nodes: *nodes, timeout: *timeout, ctx: ctx}}, stdout, stderr)
+	}
 	if *useTSO {
 		return difftestTSO(ctx, run, *seed, *count, *dir, *out, *states, *nodes, *timeout, stdout, stderr)
 	}

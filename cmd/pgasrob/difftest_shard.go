@@ -66,6 +66,9 @@ func printDifftest(stdout io.Writer, res difftestJSON, total int, tsoMode, asJSO
 		fmt.Fprintf(stdout, "%d programs (N=%d): %d agree, %d disagree, %d skipped (budget), %v; verdicts: %s\n",
 			res.Programs, res.Ranks, res.Agree, res.Disagree, res.Skipped, elapsed, verdictCounts(res.Verdicts))
 	}
+	if len(res.Differences) > 0 {
+		fmt.Fprintf(stdout, "PGAS violations the translation misses, by cause (docs/translate.md): %s\n", verdictCounts(res.Differences))
+	}
 	if res.Interrupted {
 		fmt.Fprintf(stdout, "stopped after %d of %d programs: %s\n", res.Programs, total, res.Reason)
 	}
