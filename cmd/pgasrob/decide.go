@@ -241,6 +241,7 @@ type decideCmd struct {
 	dot    *string
 	proc   *string
 	after  *time.Duration
+	via    *string
 }
 
 func newDecideCmd(stderr io.Writer) *decideCmd {
@@ -251,6 +252,7 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
 	c.proc = fs.String("procedure", "auto", "who decides: automata (the cycle-type search), oracle (direct exploration of X(P,N)), or auto (the search, joined after a second by the oracle; the first exact answer wins)")
 	c.after = fs.Duration("oracle-after", cycles.DefaultOracleDelay, "with --procedure auto: the search's head start before the oracle joins it (0s: at once; programs heavy in waits and queues often suit the oracle)")
+	c.via = fs.String("via", "exact", "route: exact (the procedure of Theorem 16) or instrumentation (pgasrob translate, then tso --model pso: it finds violations only, docs/translate.md)")
 	return c
 }
 
@@ -268,6 +270,9 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 			writeJSON(stdout, pr.out)
 		}
 		return exitUsage
+	}
+	if *c.via != "exact" {
+		return runDecideVia(j, c, stdout, stderr)
 	}
 	j.opt.All = *c.all
 	proc, err := cycles.ParseProcedure(*c.proc)
