@@ -53,7 +53,9 @@ func (t *translator) command(r, ti int) ([]instr, error) {
 	tr := &t.p.Trans[ti]
 	c := &tr.Cmd
 	ex := func(e *pgas.Expr) (node, error) { return t.expr(e, r) }
-	var g guards
+	g := guards{t: t}
+	t.nonzero = t.nonzero[:0]
+	defer func() { t.nonzero = t.nonzero[:0] }()
 	A := len(t.p.Addrs)
 	switch c.Op {
 	case pgas.OpLoad:
@@ -100,7 +102,7 @@ func (t *translator) command(r, ti int) ([]instr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []instr{{"check " + v.String(), RoleCommand}}, nil
+		return g.then(instr{"check " + v.String(), RoleCommand}), nil
 	case pgas.OpRead, pgas.OpWrite:
 		if !t.isOp(c) {
 			return []instr{{"noop", RoleHidden}}, nil
@@ -133,7 +135,7 @@ func (t *translator) visible(a node) bool {
 // buffered store. A fence over the destinations of the queue's operations
 // keeps the queue's stores in issue order (its popb events are FIFO).
 func (t *translator) remote(r int, c *pgas.Cmd) ([]instr, error) {
-	var g guards
+	g := guards{t: t}
 	var ns [4]node
 	for i, e := range []*pgas.Expr{c.Local, c.Rank, c.Remote, c.Queue} {
 		nd, err := t.expr(e, r)
@@ -232,6 +234,7 @@ func (t *translator) barrierCode(r int) []instr {
 // guards collects the range checks of a command: out of range, a PGAS
 // command cannot execute (a run-time error), so the translation blocks.
 type guards struct {
+	t       *translator
 	conds   []string
 	blocked bool
 }
@@ -249,6 +252,10 @@ func (g *guards) in(n node, lo, hi int64) {
 // then prefixes in with the checks (in is dropped when a constant is out
 // of range: the command can never execute).
 func (g *guards) then(in ...instr) []instr {
+	for _, d := range g.t.nonzero {
+		g.conds = append(g.conds, "!= "+d+" 0")
+	}
+	g.t.nonzero = g.t.nonzero[:0]
 	if g.blocked {
 		return []instr{{"check 0", RoleGuard}}
 	}

@@ -54,14 +54,16 @@ type op struct {
 
 // Explain names why the translation of (p, n) misses a violating
 // computation evs of X(P, N): the first documented difference, in the
-// order of Causes, that the computation's shortest violating prefix uses.
-// It looks at this one computation; another violation of the program may
-// use other relaxations.
+// order of Causes, that the computation still uses once it is made as
+// little relaxed as it can be while it stays a violating computation
+// (Derelax), in its shortest violating prefix. It looks at this one
+// computation; another violation of the program may need other
+// relaxations.
 func Explain(p *pgas.Program, n int, evs []pgas.Event) Cause {
-	k := violatingPrefix(evs)
-	evs = evs[:k]
 	t := &translator{p: p, n: n, res: &Result{N: n, Origins: make([][]Origin, n)}}
 	t.analyse()
+	evs = Derelax(p, n, evs)
+	evs = evs[:violatingPrefix(evs)]
 	h := pgas.HappensBefore(evs)
 	ops := opsOf(t, evs, h)
 	switch {
@@ -79,6 +81,45 @@ func Explain(p *pgas.Program, n int, evs []pgas.Event) Cause {
 		return CauseAtomicity
 	}
 	return CauseUnexplained
+}
+
+// Derelax moves, one operation at a time, each popa right behind its
+// command and then each popb right behind its popa, keeping a move only
+// if the result is still a computation of X(P, N) (pgas.ReplayPrefix) and
+// still violating. What is left delayed is delayed for the violation's
+// sake, as far as this greedy search can tell.
+func Derelax(p *pgas.Program, n int, evs []pgas.Event) []pgas.Event {
+	t := &translator{p: p, n: n}
+	t.analyse()
+	for pass := 0; pass < 2; pass++ {
+		for changed := true; changed; {
+			changed = false
+			for _, o := range opsOf(t, evs, pgas.HappensBefore(evs)) {
+				from, to := o.popa, o.cmd+1
+				if pass == 1 {
+					from, to = o.popb, o.popa+1
+				}
+				if from < 0 || to <= 0 || from <= to {
+					continue
+				}
+				cand := moveEvent(evs, from, to)
+				if _, err := pgas.ReplayPrefix(p, n, cand); err == nil && pgas.HappensBefore(cand).Violating() {
+					evs, changed = cand, true
+					break
+				}
+			}
+		}
+	}
+	return evs
+}
+
+// moveEvent returns a copy of evs with event from moved to index to < from.
+func moveEvent(evs []pgas.Event, from, to int) []pgas.Event {
+	out := make([]pgas.Event, 0, len(evs))
+	out = append(out, evs[:to]...)
+	out = append(out, evs[from])
+	out = append(out, evs[to:from]...)
+	return append(out, evs[from+1:]...)
 }
 
 // violatingPrefix is the length of the shortest violating prefix (all of

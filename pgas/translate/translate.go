@@ -98,6 +98,9 @@ type translator struct {
 	// some rank: a local store to it must be visible at once (sfence).
 	seen    []bool
 	barrier bool
+	// nonzero collects divisors the command being translated must not
+	// find 0 (a run-time error in PGAS: the command cannot execute).
+	nonzero []string
 }
 
 func (t *translator) barBase() int { return t.n * len(t.p.Addrs) }
