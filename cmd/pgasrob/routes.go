@@ -73,28 +73,36 @@ func compareRoutes(p *pgas.Program, n int, b routeBudget) routeComparison {
 	c.InstrStates = ir.Stats.States
 	to := tso.Oracle(tp, tso.PSO, tso.OracleBudget{MaxNodes: b.nodes, Timeout: b.timeout, Context: b.ctx})
 	c.PGAS, c.Instr = d.Verdict.String(), ir.Verdict.String()
-	if ir.Verdict != tso.Unknown && to.Verdict != tso.Unknown && ir.Verdict != to.Verdict {
-		c.Status, c.Detail = routesBug, fmt.Sprintf("on the translation, tso.Check says %v and tso.Oracle %v", ir.Verdict, to.Verdict)
-		return c
+	// Four deciders, two per side; a side's verdict is its procedure's,
+	// or its oracle's when the procedure ran out of budget.
+	pg := []sideVerdict{{"decide", d.Verdict == cycles.NotRobust, d.Verdict != cycles.Unknown},
+		{"the X(P,N) oracle", o.Violation != nil, o.Violation != nil || o.Complete}}
+	fw := []sideVerdict{{"tso.Check", ir.Verdict == tso.NotRobust, ir.Verdict != tso.Unknown},
+		{"tso.Oracle", to.Verdict == tso.NotRobust, to.Verdict != tso.Unknown}}
+	for _, side := range [][]sideVerdict{pg, fw} {
+		if a, b := side[0], side[1]; a.known && b.known && a.nr != b.nr {
+			c.Status, c.Detail = routesBug, fmt.Sprintf("%s and %s disagree (not robust: %v, %v)", a.who, b.who, a.nr, b.nr)
+			return c
+		}
 	}
-	pgasNR, pgasKnown := d.Verdict == cycles.NotRobust, d.Verdict != cycles.Unknown
-	if !pgasKnown && (o.Violation != nil || o.Complete) {
-		pgasNR, pgasKnown = o.Violation != nil, true
-		c.PGAS = map[bool]string{true: "NOT ROBUST", false: "ROBUST"}[pgasNR]
+	// The relation: a violation of the translation is one of X(P,N).
+	for _, f := range fw {
+		for _, g := range pg {
+			if f.known && f.nr && g.known && !g.nr {
+				c.Status, c.Detail = routesBug, fmt.Sprintf("%s finds a violation of the translation, %s none in X(P,N)", f.who, g.who)
+				if ir.Witness != nil {
+					c.Detail += "\n" + ir.Witness.Format(tp)
+				}
+				return c
+			}
+		}
 	}
-	instrNR, instrKnown := ir.Verdict == tso.NotRobust, ir.Verdict != tso.Unknown
-	if !instrKnown && to.Verdict != tso.Unknown {
-		instrNR, instrKnown = to.Verdict == tso.NotRobust, true
-		c.Instr = to.Verdict.String()
-	}
+	pgasNR, pgasKnown := pick(pg)
+	instrNR, instrKnown := pick(fw)
+	c.PGAS, c.Instr = verdictWordOf(pgasNR, pgasKnown), verdictWordOf(instrNR, instrKnown)
 	switch {
 	case !pgasKnown || !instrKnown:
 		c.Status, c.Detail = routesSkipped, "a budget ran out"
-	case instrNR && !pgasNR:
-		c.Status, c.Detail = routesBug, "the translation has a violation that X(P,N) has not"
-		if ir.Witness != nil {
-			c.Detail += "\n" + ir.Witness.Format(tp)
-		}
 	case pgasNR && !instrNR:
 		evs := o.Violation
 		if evs == nil && d.Witness != nil {
@@ -106,4 +114,28 @@ func compareRoutes(p *pgas.Program, n int, b routeBudget) routeComparison {
 		}
 	}
 	return c
+}
+
+type sideVerdict struct {
+	who       string
+	nr, known bool
+}
+
+func pick(vs []sideVerdict) (nr, known bool) {
+	for _, v := range vs {
+		if v.known {
+			return v.nr, true
+		}
+	}
+	return false, false
+}
+
+func verdictWordOf(nr, known bool) string {
+	switch {
+	case !known:
+		return "UNKNOWN"
+	case nr:
+		return "NOT ROBUST"
+	}
+	return "ROBUST"
 }
