@@ -22,14 +22,14 @@ func TestRepairCommand(t *testing.T) {
 	code, stdout, _ = runCmd("repair", oneToOne, "-n", "2", "--json")
 	mustJSON(t, "repair --json", stdout, &j)
 	if code != exitRobust || j.ExitCode != code || j.Verdict != "repaired" || j.Cost != 1 || len(j.Insertions) != 1 ||
-		j.Insertions[0].Kind != "wait" || j.Insertions[0].Line != 26 || j.Insertions[0].OpLine != 25 ||
+		j.Insertions[0].Kind != "wait" || j.Insertions[0].Line != 31 || j.Insertions[0].OpLine != 30 ||
 		j.Minimality == nil || !j.Minimality.Proven || len(j.After) != 1 || j.After[0].Verdict != "robust" || len(j.Oracle) != 1 {
 		t.Fatalf("JSON %+v", j)
 	}
 	// Costs from a file: a free put.
 	costs := writeFile(t, "c.costs", "sync 0\n")
 	code, stdout, _ = runCmd("repair", oneToOne, "-n", "2", "--cost", costs)
-	if code != exitRobust || !strings.Contains(stdout, "write at line 25 becomes put  [sync, cost 0]") {
+	if code != exitRobust || !strings.Contains(stdout, "write at line 30 becomes put  [sync, cost 0]") {
 		t.Fatalf("--cost: exit %d\n%s", code, stdout)
 	}
 	// Already robust: nothing to do, exit 0.

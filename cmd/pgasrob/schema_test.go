@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -27,7 +28,10 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"decide", bad, "-n", "2", "--json"},
 			{"decide", "../../examples/handle.pgas", "-n", "2", "--json"},
 			{"decide", oneToOne, "-n", "2", "--json", "--procedure", "oracle"},
+			{"decide", oneToOne, "-n", "2", "--json", "--via", "instrumentation"},
+			{"decide", oneToOneFixed, "-n", "2", "--json", "--via", "instrumentation"},
 		},
+		"translate": {{"translate", oneToOne, "-n", "2", "--json"}},
 		"cycles": {
 			{"cycles", oneToOne, "-n", "3", "--json", "--max-states", "300"},
 			{"cycles", oneToOneFixed, "-n", "3", "--json", "--yardsticks"},
@@ -38,7 +42,8 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		"version": {{"version", "--json"}},
 		"tso": {{"tso", sb, "--json", "--fences"}, {"tso", "../../examples/tso/sb-fenced.txt", "--json", "--max-states", "1"},
 			{"tso", "../../examples/tso/sb-hot.txt", "--json", "--fences", "--cost", "../../examples/tso/sb-hot.costs", "--write", t.TempDir() + "/f.txt"}},
-		"difftest": {{"difftest", "--count", "30", "--json"}, {"difftest", "--tso", "--count", "5", "--json"}},
+		"difftest": {{"difftest", "--count", "30", "--json"}, {"difftest", "--tso", "--count", "5", "--json"},
+			{"difftest", "--instrumentation", "--count", "30", "--json"}},
 		"repair": {{"repair", oneToOne, "-n", "2..3", "--json", "--write", t.TempDir() + "/r.pgas"}, {"repair", oneToOneFixed, "-n", "2", "--json"},
 			{"repair", bad, "-n", "2", "--json"}, {"repair", "../../examples/mp-unsync.pgas", "-n", "2", "--json", "--cost", writeFile(t, "c", "wait 9\n")}},
 	}
@@ -58,6 +63,10 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		"decide":    "difftest: a disagreement",
 		"truncated": "repair: the oracle stopped at its bound",
 		"assert":    "check: an example key of the sugar counts, which are data",
+		// difftest --instrumentation: counts per cause, data keys; a short
+		// run shows some of them only.
+		"atomicity": "a cause", "own-read": "a cause", "delayed-source": "a cause",
+		"local-store": "a cause", "store-order": "a cause", "wait": "a cause",
 	}
 	for cmd, lines := range runs {
 		t.Run(cmd, func(t *testing.T) {
@@ -82,6 +91,9 @@ func TestJSONSchemasDocumented(t *testing.T) {
 				}
 				top, _ := v.(map[string]any)
 				want := "pgasrob/" + cmd + "/v1"
+				if slices.Contains(args, "--via") {
+					want = "pgasrob/decide-via/v1"
+				}
 				if top["schema"] != want {
 					t.Errorf("%v: schema %v, want %q", args, top["schema"], want)
 				}
@@ -116,7 +128,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 var (
 	jsonBlock = regexp.MustCompile("(?s)```\n(\\{.*?)```")
 	comment   = regexp.MustCompile(`//[^\n]*`)
-	keyColon  = regexp.MustCompile(`"([a-z_0-9]+)"\s*:`)
+	keyColon  = regexp.MustCompile(`"([a-z_0-9-]+)"\s*:`)
 	keyList   = regexp.MustCompile(`\{\s*"[a-z_]+"(\s*,\s*"[a-z_]+")*\s*\}`)
 	keyName   = regexp.MustCompile(`"([a-z_]+)"`)
 )

@@ -26,15 +26,15 @@ func load(t *testing.T, name string) []byte {
 //
 //   - 1to1.pgas: the write to the right neighbour's y may still be in
 //     flight at the barrier (Example 1 of the paper). Waiting for it on a
-//     handle before the barrier (line 26) is the fix of 1to1-fixed.pgas,
+//     handle before the barrier (line 31) is the fix of 1to1-fixed.pgas,
 //     cost 1; waiting after the barrier is 1to1-late-wait.pgas, still not
 //     robust, and nothing cheaper than one wait exists.
 //   - 1to1-late-wait.pgas: the same write already has a handle h, waited
-//     on after the barrier; a second "wait h" before the barrier (line 20)
+//     on after the barrier; a second "wait h" before the barrier (line 25)
 //     is the fix, cost 1.
 //   - mp-unsync.pgas: rank 1 writes data, then flag, to rank 2, which
 //     asserts flag then data. The data write must complete before the flag
-//     write is issued: a wait on its handle before line 26, cost 1 (the
+//     write is issued: a wait on its handle before line 31, cost 1 (the
 //     only statement between the two writes).
 func TestRepairExamples(t *testing.T) {
 	cases := []struct {
@@ -42,10 +42,10 @@ func TestRepairExamples(t *testing.T) {
 		ns   []int
 		want []Candidate
 	}{
-		{"1to1.pgas", []int{2}, []Candidate{{Kind: Wait, Op: pgas.Pos{Line: 25, Col: 5}, At: pgas.Pos{Line: 26, Col: 5}}}},
-		{"1to1.pgas", []int{1, 2, 3}, []Candidate{{Kind: Wait, Op: pgas.Pos{Line: 25, Col: 5}, At: pgas.Pos{Line: 26, Col: 5}}}},
-		{"1to1-late-wait.pgas", []int{2, 3}, []Candidate{{Kind: Wait, Op: pgas.Pos{Line: 19, Col: 5}, At: pgas.Pos{Line: 20, Col: 5}}}},
-		{"mp-unsync.pgas", []int{2}, []Candidate{{Kind: Wait, Op: pgas.Pos{Line: 25, Col: 5}, At: pgas.Pos{Line: 26, Col: 5}}}},
+		{"1to1.pgas", []int{2}, []Candidate{{Kind: Wait, Op: pgas.Pos{Line: 30, Col: 5}, At: pgas.Pos{Line: 31, Col: 5}}}},
+		{"1to1.pgas", []int{1, 2, 3}, []Candidate{{Kind: Wait, Op: pgas.Pos{Line: 30, Col: 5}, At: pgas.Pos{Line: 31, Col: 5}}}},
+		{"1to1-late-wait.pgas", []int{2, 3}, []Candidate{{Kind: Wait, Op: pgas.Pos{Line: 24, Col: 5}, At: pgas.Pos{Line: 25, Col: 5}}}},
+		{"mp-unsync.pgas", []int{2}, []Candidate{{Kind: Wait, Op: pgas.Pos{Line: 30, Col: 5}, At: pgas.Pos{Line: 31, Col: 5}}}},
 	}
 	for _, tc := range cases {
 		src := load(t, tc.file)
@@ -117,10 +117,10 @@ func TestRepairCosts(t *testing.T) {
 	if !strings.Contains(string(res.Source), "    put(x, rank % N + 1, y, q)\n") {
 		t.Errorf("no put in\n%s", res.Source)
 	}
-	cs, _ = ParseCosts("c", []byte("wait 26 9\n"))
+	cs, _ = ParseCosts("c", []byte("wait 31 9\n"))
 	res, _ = Repair("1to1.pgas", src, []int{2}, Options{Costs: cs})
-	if res.Verdict != Repaired || res.Cost != 2 || res.Insertions[0].Kind != WaitQ || res.Insertions[0].At.Line != 26 {
-		t.Fatalf("wait before line 26 at 9: %v cost %d %+v", res.Verdict, res.Cost, res.Insertions)
+	if res.Verdict != Repaired || res.Cost != 2 || res.Insertions[0].Kind != WaitQ || res.Insertions[0].At.Line != 31 {
+		t.Fatalf("wait before line 31 at 9: %v cost %d %+v", res.Verdict, res.Cost, res.Insertions)
 	}
 	for _, bad := range []struct{ src, want string }{
 		{"fence 1\n", "c:1:1: unknown kind"},

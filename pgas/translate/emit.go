@@ -240,6 +240,9 @@ type guards struct {
 }
 
 func (g *guards) in(n node, lo, hi int64) {
+	if n.lo >= lo && n.hi <= hi {
+		return // within range whatever the registers hold
+	}
 	if n.konst {
 		if n.c < lo || n.c > hi {
 			g.blocked = true

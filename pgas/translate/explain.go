@@ -193,7 +193,9 @@ func ownRead(evs []pgas.Event, ops []op) bool {
 			continue
 		}
 		for _, o := range ops {
-			if o.rank == e.Rank && o.popb > i && o.cmd < i && o.dst == e.Cell {
+			// An operation reading its own destination is one load and
+			// one store in the framework: that is atomicity, not this.
+			if o.rank == e.Rank && o.popb > i && o.cmd < i && o.dst == e.Cell && o.popa != i {
 				return true
 			}
 		}

@@ -145,6 +145,12 @@ func (t *translator) divide(op pgas.ExprOp, x, y node) (node, error) {
 		if terms > maxExpand {
 			return "", 0, 0
 		}
+		if terms == 0 { // x < v: x / v = 0 and x % v = x
+			if op == pgas.XDiv {
+				return "0", 0, 0
+			}
+			return x.String(), x.lo, x.hi
+		}
 		quot := "0"
 		for j := v; j <= x.hi; j += v {
 			quot = fmt.Sprintf("+ %s >= %s %d", quot, x, j)

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pgasrob/cycles"
+	"pgasrob/pgas"
+	"pgasrob/pgas/translate"
+	"pgasrob/tso"
+)
+
+// BenchmarkRoutes runs both routes to PGAS robustness on the examples
+// (N = 2, 3) and on the robust ring 1to1-fixed and the unfenced ring 1to1
+// (N = 2..6) in one run (docs/translate.md, "Speed"). The exact route is
+// decide's cycle-type search (--procedure automata); the instrumentation
+// route is translate + tso.Check under the framework's semantics,
+// translation included. Run with -benchtime=1x for the large N.
+func BenchmarkRoutes(b *testing.B) {
+	type prog struct {
+		file string
+		ns   []int
+	}
+	progs := []prog{{"1to1-fixed.pgas", []int{2, 3, 4, 5, 6}}, {"1to1.pgas", []int{2, 3, 4, 5, 6}}}
+	files, _ := filepath.Glob("../../examples/*.pgas")
+	for _, f := range files {
+		base := filepath.Base(f)
+		if base != "1to1.pgas" && base != "1to1-fixed.pgas" {
+			progs = append(progs, prog{base, []int{2, 3}})
+		}
+	}
+	for _, pr := range progs {
+		p, err := pgas.Load(filepath.Join("../../examples", pr.file))
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := strings.TrimSuffix(pr.file, ".pgas")
+		for _, n := range pr.ns {
+			b.Run(fmt.Sprintf("%s/N=%d/exact", name, n), func(b *testing.B) {
+				var states int64
+				for i := 0; i < b.N; i++ {
+					r, err := cycles.Decide(p, n, cycles.Options{Jobs: 1, Procedure: cycles.Automata})
+					if err != nil {
+						b.Fatal(err)
+					}
+					states = r.Stats.States
+				}
+				b.ReportMetric(float64(states), "states")
+			})
+			b.Run(fmt.Sprintf("%s/N=%d/instrumentation", name, n), func(b *testing.B) {
+				var states int64
+				for i := 0; i < b.N; i++ {
+					tr, err := translate.Translate(p, n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					tp, err := tso.ParseProgram(pr.file, tr.Text)
+					if err != nil {
+						b.Fatal(err)
+					}
+					r := tso.Check(tp, tso.PSO, tso.Options{Jobs: 1})
+					states = r.Stats.States
+				}
+				b.ReportMetric(float64(states), "states")
+			})
+		}
+	}
+}
