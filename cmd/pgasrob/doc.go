@@ -1,7 +1,8 @@
 // Command pgasrob decides robustness of PGAS programs against their relaxed
 // one-sided memory model (decide, cycles), of TSO/PSO programs against store
-// buffering (tso), checks programs (check) and cross-checks the checkers
-// (difftest). Run "pgasrob help" for the subcommands; docs/cli.md documents
+// buffering (tso), translates PGAS programs into the store-atomic framework
+// (translate, decide --via instrumentation), checks programs (check) and
+// cross-checks the checkers (difftest). Run "pgasrob help" for the subcommands; docs/cli.md documents
 // every flag, output and JSON schema.
 //
 // Each subcommand lives in its own file and registers itself in init. The
