@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -23,6 +24,12 @@ func (t *translator) thread(b *strings.Builder, r int) error {
 	for ti := range p.Trans {
 		tr := &p.Trans[ti]
 		ins, err := t.command(r, ti)
+		var blocked *blockedErr
+		if errors.As(err, &blocked) {
+			// A constant division by zero once rank and N are known:
+			// the command is a run-time error, it never executes.
+			ins, err = []instr{{"check 0", RoleGuard}}, nil
+		}
 		if err != nil {
 			return err
 		}

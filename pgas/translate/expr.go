@@ -66,7 +66,7 @@ func (t *translator) expr(e *pgas.Expr, r int) (node, error) {
 			case x.konst:
 				v, err := (&pgas.Expr{Code: []pgas.Instr{{Op: pgas.XConst, Arg: x.c}, in}}).Eval(env)
 				if err != nil {
-					return node{}, err
+					return node{}, &blockedErr{}
 				}
 				x = konst(v)
 			case in.Op == pgas.XNeg:
@@ -190,8 +190,9 @@ func (t *translator) divide(op pgas.ExprOp, x, y node) (node, error) {
 	return node{s: sum, lo: lo, hi: hi}, nil
 }
 
-// blockedErr marks an expression that can never be evaluated (a constant
-// division by zero); pgas.CheckN rejects those before translation.
+// blockedErr marks an expression that can never be evaluated: a division
+// by zero that is constant once rank and N are known (pgas.CheckN only
+// rejects those without rank).
 type blockedErr struct{}
 
 func (*blockedErr) Error() string { return "division by zero" }
