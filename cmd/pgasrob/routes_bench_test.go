@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"pgasrob/cycles"
 	"pgasrob/pgas"
@@ -18,6 +19,10 @@ import (
 // decide's cycle-type search (--procedure automata); the instrumentation
 // route is translate + tso.Check under the framework's semantics,
 // translation included. Run with -benchtime=1x for the large N.
+// routeBenchTimeout bounds one run; a run that hits it reports unknown=1
+// and the states it explored.
+const routeBenchTimeout = 5 * time.Minute
+
 func BenchmarkRoutes(b *testing.B) {
 	type prog struct {
 		file string
@@ -41,11 +46,14 @@ func BenchmarkRoutes(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/N=%d/exact", name, n), func(b *testing.B) {
 				var states int64
 				for i := 0; i < b.N; i++ {
-					r, err := cycles.Decide(p, n, cycles.Options{Jobs: 1, Procedure: cycles.Automata})
+					r, err := cycles.Decide(p, n, cycles.Options{Jobs: 1, Procedure: cycles.Automata, Timeout: routeBenchTimeout})
 					if err != nil {
 						b.Fatal(err)
 					}
 					states = r.Stats.States
+					if r.Verdict == cycles.Unknown {
+						b.ReportMetric(1, "unknown")
+					}
 				}
 				b.ReportMetric(float64(states), "states")
 			})
@@ -60,8 +68,11 @@ func BenchmarkRoutes(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					r := tso.Check(tp, tso.PSO, tso.Options{Jobs: 1})
+					r := tso.Check(tp, tso.PSO, tso.Options{Jobs: 1, Timeout: routeBenchTimeout})
 					states = r.Stats.States
+					if r.Verdict == tso.Unknown {
+						b.ReportMetric(1, "unknown")
+					}
 				}
 				b.ReportMetric(float64(states), "states")
 			})
