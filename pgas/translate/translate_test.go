@@ -63,6 +63,8 @@ func TestRules(t *testing.T) {
 		{"T10 barrier, rank 2", "barrier", 3, 2, "local $k + 1 == $k 1 ; write $k 10 ; read $b 9 ; check == $b $k"},
 		{"T10 barrier, N = 1", "barrier", 1, 1, "noop"},
 		{"T4 value range", "r <- 1\nmem[x] <- r + 1", 2, 1, "local r 1 ; check && >= + r 1 0 <= + r 1 1 ; write + r 1 0"},
+		{"T4 address range", "r <- mem[x]\nmem[r + 2] <- 1", 2, 1, "read r 0 ; check && >= + r 2 0 <= + r 2 2 ; write 1 + r 2"},
+		{"T4 always in range", "r <- mem[x]\nmem[r + 1] <- 1", 2, 1, "read r 0 ; write 1 + r 1"},
 		{"T4 constant out of range", "write(x, 2 * rank, y, q)", 2, 2, "check 0"},
 		{"T3 assume", "assume rank == 1", 2, 2, "check 0"},
 		{"T3 remainder", "write(x, r % N + 1, y, q)", 2, 1, "read $v 0 ; fence 1 4 ; write $v + * - + r 1 1 3 1"},
