@@ -146,6 +146,10 @@ type Options struct {
 	// Progress, if set, is called about every ProgressEvery states visited.
 	Progress      func(Stats)
 	ProgressEvery int64
+	// OnAccept, if set, lets the search go on past accepting states
+	// (shared.go): each one found is handed over with the path of states
+	// leading to it, and the search stops when OnAccept returns true.
+	OnAccept func(path []State) (stop bool)
 }
 
 // Search decides emptiness of sys by breadth-first search, so the witness
@@ -175,6 +179,7 @@ func Search(sys System, opt Options) Result {
 	}
 	found := -1
 	stop := ""
+	accepted := 0 // accepting states handed to OnAccept
 	// The frontier: for breadth-first search, the states of the arena after
 	// the cursor; for depth-first search, a stack of state indices.
 	var stack []uint32
@@ -208,8 +213,14 @@ func Search(sys System, opt Options) Result {
 		}
 		idx, fresh := st.insert(s, parent)
 		if fresh && sys.Accepting(s) {
-			found = idx
-			return
+			if opt.OnAccept == nil {
+				found = idx
+				return
+			}
+			if accepted++; opt.OnAccept(statePath(st, idx)) {
+				stop = acceptStop
+				return
+			}
 		}
 		if fresh && stack != nil {
 			stack = append(stack, uint32(idx))
@@ -274,9 +285,11 @@ func Search(sys System, opt Options) Result {
 		} else {
 			res.Path = rebuild(sys, st, found)
 		}
-	case stop != "":
+	case stop != "" && stop != acceptStop:
 		res.Outcome = Unknown
 		res.Reason = stop
+	case accepted > 0:
+		res.Outcome = NonEmpty // the paths went to OnAccept
 	default:
 		res.Outcome = Empty
 	}

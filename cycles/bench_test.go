@@ -22,15 +22,25 @@ import (
 // visited state, the hit rate of the shared move cache and the peak
 // resident memory of the process (VmHWM; run one N per process for a
 // per-N figure).
+//
+// Each N runs both explorations (per-type and shared, with the default
+// jobs), so that one run compares them:
+//
+//	go test ./cycles -run '^$' -bench 'Ring/' -count 5 | benchstat -col /exploration -
 func BenchmarkRing(b *testing.B) {
 	for _, prog := range []string{"1to1", "1to1-fixed"} {
-		for n := 2; n <= 6; n++ {
-			b.Run(fmt.Sprintf("%s/N=%d", prog, n), func(b *testing.B) {
-				if n >= 5 && os.Getenv("PGASROB_BENCH_BIG") == "" {
-					b.Skip("N >= 5 takes minutes; set PGASROB_BENCH_BIG=1")
-				}
-				benchDecide(b, "../examples/"+prog+".pgas", n, Options{})
-			})
+		for n := 2; n <= 7; n++ {
+			for _, ex := range []Exploration{PerType, Shared} {
+				b.Run(fmt.Sprintf("%s/N=%d/exploration=%v", prog, n, ex), func(b *testing.B) {
+					if n >= 5 && os.Getenv("PGASROB_BENCH_BIG") == "" {
+						b.Skip("N >= 5 takes minutes; set PGASROB_BENCH_BIG=1")
+					}
+					if n == 7 && os.Getenv("PGASROB_BENCH_BIG") != "7" {
+						b.Skip("N = 7 takes many minutes; set PGASROB_BENCH_BIG=7")
+					}
+					benchDecide(b, "../examples/"+prog+".pgas", n, Options{Exploration: ex})
+				})
+			}
 		}
 	}
 }

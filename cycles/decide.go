@@ -31,7 +31,7 @@ func (v Verdict) String() string {
 // bound, the default memory bound, stop at the first violation.
 type Options struct {
 	Jobs       int           // cycle types checked in parallel
-	MaxStates  int64         // per cycle type
+	MaxStates  int64         // per cycle type (Shared: for the one shared search)
 	Timeout    time.Duration // for the whole decision
 	MaxBytes   int64         // for all visited sets together
 	CacheBytes int64         // bound of the shared move table (movetable.go); < 0 disables it
@@ -63,7 +63,11 @@ type Options struct {
 	// against one pass over Y (Result.Yardsticks; yardsticks.go), which
 	// costs a set of every (Y, μ) pair expanded and one more search.
 	Yardsticks bool
-	Context    context.Context
+	// Exploration chooses between one search per cycle type and one
+	// search carrying every cycle type (shared_run.go). Yardsticks
+	// measure the per-type search and imply it.
+	Exploration Exploration
+	Context     context.Context
 	// Progress is called from the searching goroutines (serialise it
 	// yourself) with the total visited states so far and the number of
 	// cycle types finished.
@@ -213,27 +217,35 @@ type typeSearch struct {
 	slots    chan struct{} // one token per cycle-type search allowed to run
 }
 
-func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
-	p, n, y, opt, jobs, maxBytes, start := sd.p, sd.n, sd.y, sd.opt, sd.jobs, sd.maxBytes, sd.start
-	res.Procedure = "automata"
-	types := opt.Only
-	if types == nil {
-		types = CycleTypes(n)
-	}
-	cacheBytes := opt.CacheBytes
+// moveTable sizes the table of Y's moves shared by the searches.
+func (sd *typeSearch) moveTable() *moveTable {
+	cacheBytes := sd.opt.CacheBytes
 	if cacheBytes == 0 {
 		// A quarter of the budget, and sized by the problem as well: the
 		// run-time error check has just visited the sequentially
 		// consistent states of Y, a gauge of how many moves there are to
 		// keep (a relaxed Y has up to a thousand times more on queue-heavy
 		// programs; an entry costs about 600 bytes).
-		budget := maxBytes
-		if opt.BudgetBytes > 0 {
-			budget = opt.BudgetBytes
+		budget := sd.maxBytes
+		if sd.opt.BudgetBytes > 0 {
+			budget = sd.opt.BudgetBytes
 		}
 		cacheBytes = min(budget/4, max(1<<20, sd.scStates*600*1024))
 	}
-	cache := newMoveTable(y, cacheBytes)
+	return newMoveTable(sd.y, cacheBytes)
+}
+
+func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
+	if sd.opt.Exploration == Shared && !sd.opt.Yardsticks {
+		return sd.runShared(ctx, res)
+	}
+	p, n, y, opt, jobs, maxBytes, start := sd.p, sd.n, sd.y, sd.opt, sd.jobs, sd.maxBytes, sd.start
+	res.Procedure = "automata"
+	types := opt.Only
+	if types == nil {
+		types = CycleTypes(n)
+	}
+	cache := sd.moveTable()
 	var ymarks *ymarkSet
 	if opt.Yardsticks {
 		ymarks = newYmarkSet()
@@ -341,23 +353,7 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 	}
 	close(next)
 	wg.Wait()
-	for i := range types {
-		if rep[i] == i && res.Types[i].Cycle == nil {
-			// Another shard's, or never handed to a worker because the
-			// decision was stopped first.
-			reason := notSearchedReason
-			if !own[i] {
-				reason = OtherShardReason
-			}
-			res.Types[i] = TypeResult{Cycle: types[i], Outcome: automata.Unknown, Reason: reason}
-		}
-	}
-	for i := range types {
-		if r := rep[i]; r != i {
-			src := res.Types[r]
-			res.Types[i] = TypeResult{Cycle: types[i], Outcome: src.Outcome, Reason: src.Reason, Checked: src.Checked, SymmetricTo: types[r]}
-		}
-	}
+	fillTypes(types, rep, own, res)
 
 	res.CacheHits, res.CacheMiss = cache.stats()
 	for _, tr := range res.Types {
@@ -374,6 +370,28 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// fillTypes completes res.Types after the searches: the representatives
+// not searched (another shard's, or never started because the decision
+// was stopped first) and the types that take their outcome from their
+// orbit's representative.
+func fillTypes(types []CycleType, rep []int, own []bool, res *Result) {
+	for i := range types {
+		if rep[i] == i && res.Types[i].Cycle == nil {
+			reason := notSearchedReason
+			if !own[i] {
+				reason = OtherShardReason
+			}
+			res.Types[i] = TypeResult{Cycle: types[i], Outcome: automata.Unknown, Reason: reason}
+		}
+	}
+	for i := range types {
+		if r := rep[i]; r != i {
+			src := res.Types[r]
+			res.Types[i] = TypeResult{Cycle: types[i], Outcome: src.Outcome, Reason: src.Reason, Checked: src.Checked, SymmetricTo: types[r]}
+		}
+	}
 }
 
 // conclude certifies every witness and sets the verdict from the cycle

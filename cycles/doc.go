@@ -20,6 +20,13 @@
 // (product.go, using normalform.Future), by rank symmetry (symmetry.go)
 // and by a partial-order reduction (reduce.go); see docs/design.md.
 //
+// Options.Exploration chooses how the cycle types are searched: one
+// product search per type (PerType), or one search that carries every type
+// at once (Shared, shared.go: a state is Y, μ and the set of live (cycle
+// type, tracker) elements, each advanced by the code of its type's
+// product), helped with two or more jobs by the per-type search running
+// through the types in order (shared_run.go).
+//
 // The rules HB1–HB8 are used in their intended form (docs/deviations.md):
 // HB1 waits in init until the leave-marked event of r1; the two barrier
 // events matched by HB6–HB8 must belong to the same barrier; and a cycle

@@ -40,6 +40,7 @@ type reducer struct {
 	barrier []bool // barrier[q]: a barrier transition leaves q
 	mine    []uint64
 	others  []uint64
+	started []uint64 // scratch: the cells of the pairs already started
 }
 
 func newReducer(p *pgas.Program, words int) *reducer {
@@ -48,6 +49,7 @@ func newReducer(p *pgas.Program, words int) *reducer {
 		barrier: make([]bool, len(p.Labels)),
 		mine:    make([]uint64, words),
 		others:  make([]uint64, words),
+		started: make([]uint64, words),
 	}
 	for _, t := range p.Trans {
 		if t.Cmd.Op == pgas.OpBarrier {
@@ -91,8 +93,23 @@ func (p *product) ample(s automata.State, moves []normalform.Move, t *tracker) i
 	if rd == nil {
 		return 0
 	}
-	for r := 1; r <= p.y.N; r++ {
-		q := p.y.Control(s, r)
+	clear(rd.started)
+	for k := range t.pairs {
+		pr := &t.pairs[k]
+		if pr.st == stD || pr.st == stA || pr.st == stWatch {
+			rd.started[pr.cell/64] |= 1 << (pr.cell % 64)
+		}
+	}
+	return rd.ample(p.y, p.future, s, moves, rd.started)
+}
+
+// ample returns a rank whose moves alone may be explored from s, or 0;
+// started holds the cells of the pairs that have seen one of their events
+// (of every cycle type carried, in the shared exploration).
+func (rd *reducer) ample(y *normalform.Y, fut *normalform.Future, s automata.State, moves []normalform.Move, started []uint64) int {
+	addrs := len(y.P.Addrs)
+	for r := 1; r <= y.N; r++ {
+		q := y.Control(s, r)
 		if rd.cyclic[q] || rd.barrier[q] {
 			continue
 		}
@@ -105,7 +122,7 @@ func (p *product) ample(s automata.State, moves []normalform.Move, t *tracker) i
 			any = true
 			for _, he := range moves[i].Events {
 				if he.Event.HasCell {
-					c := p.work.cellIndex(he.Event.Cell)
+					c := (he.Event.Cell.Rank-1)*addrs + he.Event.Cell.Addr
 					rd.mine[c/64] |= 1 << (c % 64)
 				}
 			}
@@ -116,35 +133,26 @@ func (p *product) ample(s automata.State, moves []normalform.Move, t *tracker) i
 		// A guarded load that is disabled now could be enabled by another
 		// rank writing its cell; then it would have to stay in play, so its
 		// cells count as r's too.
-		for _, ti := range p.y.P.Out[q] {
-			if p.y.P.Trans[ti].Cmd.Guard != nil {
-				for w, x := range p.future.TransCells(r, ti) {
+		for _, ti := range y.P.Out[q] {
+			if y.P.Trans[ti].Cmd.Guard != nil {
+				for w, x := range fut.TransCells(r, ti) {
 					rd.mine[w] |= x
 				}
 			}
 		}
 		clear(rd.others)
-		for r2 := 1; r2 <= p.y.N; r2++ {
+		for r2 := 1; r2 <= y.N; r2++ {
 			if r2 != r {
-				for w, x := range p.future.Cells(r2, p.y.Control(s, r2)) {
+				for w, x := range fut.Cells(r2, y.Control(s, r2)) {
 					rd.others[w] |= x
 				}
 			}
 		}
 		ok := true
 		for w := range rd.mine {
-			if rd.mine[w]&rd.others[w] != 0 {
+			if rd.mine[w]&(rd.others[w]|started[w]) != 0 {
 				ok = false
 				break
-			}
-		}
-		for k := 0; ok && k < len(t.pairs); k++ {
-			pr := &t.pairs[k]
-			if pr.st == stD || pr.st == stA || pr.st == stWatch {
-				c := int(pr.cell)
-				if rd.mine[c/64]&(1<<(c%64)) != 0 {
-					ok = false
-				}
 			}
 		}
 		if ok {

@@ -39,23 +39,27 @@ type budgetFlags struct {
 	jobs       *int
 	maxMemory  *int64
 	noSymmetry *bool
+	explore    *cycles.Exploration
 	shard      *shardFlags
 }
 
 func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
-	return &budgetFlags{
+	b := &budgetFlags{
 		n:          fs.StringP("n", "n", "", "number of ranks `N`, or a range LO..HI to decide each N in it (required)"),
 		maxStates:  fs.Int64("max-states", 0, "bound on the states of each cycle type's search (0: none)"),
 		timeout:    fs.Duration("timeout", 0, "bound on the time spent on each N, e.g. 30s or 5m (0: none)"),
 		jobs:       fs.Int("jobs", runtime.NumCPU(), "cycle types searched in parallel"),
 		maxMemory:  fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp),
 		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched"),
+		explore:    new(cycles.Exploration),
 		shard:      addShardFlags(fs, true),
 	}
+	fs.Var(b.explore, "exploration", "how the cycle types are searched: shared (one search carrying them all, with --jobs > 1 helped by per-type searches in order; --max-states then bounds that one search) or per-type (one search per cycle type)")
+	return b
 }
 
 func (b *budgetFlags) options() cycles.Options {
-	return cycles.Options{Jobs: *b.jobs, MaxStates: *b.maxStates, Timeout: *b.timeout, NoSymmetry: *b.noSymmetry,
+	return cycles.Options{Jobs: *b.jobs, MaxStates: *b.maxStates, Timeout: *b.timeout, NoSymmetry: *b.noSymmetry, Exploration: *b.explore,
 		MaxBytes: searchBytes(*b.maxMemory), BudgetBytes: *b.maxMemory << 20}
 }
 

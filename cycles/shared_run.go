@@ -1,0 +1,353 @@
+package cycles
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"pgasrob/automata"
+	"pgasrob/normalform"
+)
+
+// Exploration is how the cycle types are searched (Options.Exploration).
+type Exploration int
+
+const (
+	// PerType runs one product search per cycle type (after symmetry),
+	// --jobs of them at a time.
+	PerType Exploration = iota
+	// Shared runs one search that carries every cycle type (shared.go).
+	Shared
+)
+
+var explorationNames = [...]string{"per-type", "shared"}
+
+func (e Exploration) String() string { return explorationNames[e] }
+
+// Set and Type make *Exploration a command-line flag value.
+func (e *Exploration) Set(s string) error {
+	x, err := ParseExploration(s)
+	if err == nil {
+		*e = x
+	}
+	return err
+}
+
+func (e *Exploration) Type() string { return "mode" }
+
+// ParseExploration reads an exploration name.
+func ParseExploration(s string) (Exploration, error) {
+	for i, n := range explorationNames {
+		if s == n {
+			return Exploration(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown exploration %q (want shared or per-type)", s)
+}
+
+// errTables is the cause given to the search's context when the shared
+// exploration's own tables outgrow their share of the memory budget.
+var errTables = errors.New("memory budget reached")
+
+// runShared decides the cycle types by one shared exploration. The
+// outcome of each type is the one its own search would give: a type is
+// NonEmpty as soon as one of its elements accepts (the witness is the
+// path there, explained by the type's own product and certified by
+// conclude), Empty when the exploration ends without that. Without All,
+// a feasible type makes every later type irrelevant (the decision reports
+// the first feasible type in order, as the per-type search does): they
+// are dropped, and the exploration ends once every earlier type is
+// settled or the state space is exhausted.
+func (sd *typeSearch) runShared(ctx context.Context, res *Result) (*Result, error) {
+	p, n, opt := sd.p, sd.n, sd.opt
+	res.Procedure = "automata"
+	types := opt.Only
+	if types == nil {
+		types = CycleTypes(n)
+	}
+	cache := sd.moveTable()
+	rep := make([]int, len(types))
+	for i := range rep {
+		rep[i] = i
+	}
+	if !opt.NoSymmetry {
+		rep = orbits(ctx, types, symmetries(p, n))
+	}
+	own := owned(types, rep, opt)
+	res.Types = make([]TypeResult, len(types))
+	var idx []int // idx[k]: the index in types of the k-th searched type
+	var searched []CycleType
+	for i := range types {
+		if rep[i] == i && own[i] {
+			idx = append(idx, i)
+			searched = append(searched, types[i])
+		}
+	}
+	if len(searched) > 0 && ctx.Err() == nil {
+		if err := sd.exploreShared(ctx, cache, types, idx, searched, res); err != nil {
+			return nil, err
+		}
+	}
+	fillTypes(types, rep, own, res)
+	res.CacheHits, res.CacheMiss = cache.stats()
+	if err := res.conclude(p, n, ctx, opt); err != nil {
+		return nil, err
+	}
+	res.Elapsed = time.Since(sd.start)
+	return res, nil
+}
+
+// doneTypes are the types no longer wanted (after a feasible one, without
+// All), as far as the goroutines of a shared exploration know.
+type doneTypes struct {
+	flags []atomic.Bool
+	gen   atomic.Int64
+	seen  int64 // the generation the shared search last took over
+}
+
+func (d *doneTypes) set(k int) {
+	if !d.flags[k].Swap(true) {
+		d.gen.Add(1)
+	}
+}
+
+// sharedRun is the bookkeeping of one shared exploration: the shared
+// search and, with two or more jobs, a helper that runs the per-type
+// search on the same types in order. Each type's outcome is the first
+// exact one either finds; the helper answers a program whose violation
+// has a short cycle type as fast as the per-type search does (the
+// shared search reaches the violation only at the pace of every type
+// together), and the shared search answers the rest.
+type sharedRun struct {
+	sd       *typeSearch
+	searched []CycleType
+	idx      []int // idx[k]: the index in types of searched[k]
+	res      *Result
+	others   *doneTypes
+	mu       sync.Mutex
+	settled  []bool
+	byShared []bool // settled by the shared search, not by the helper
+	bound    int    // without All: searched types after bound are not wanted
+	finished context.CancelFunc
+	failure  error // an internal error met by the shared search
+	// helperStates is the states of the helper's searches so far.
+	helperStates atomic.Int64
+}
+
+// settle records the outcome of searched type k unless it has one; it
+// stops the exploration once every wanted type is settled.
+func (sr *sharedRun) settle(k int, tr TypeResult, byShared bool) {
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	if sr.settled[k] || k > sr.bound {
+		return
+	}
+	sr.settled[k], sr.byShared[k] = true, byShared
+	sr.res.Types[sr.idx[k]] = tr
+	if tr.Outcome == automata.NonEmpty && !sr.sd.opt.All {
+		for j := k + 1; j < sr.bound; j++ {
+			sr.others.set(j)
+		}
+		sr.bound = k
+	}
+	for j := 0; j <= min(sr.bound, len(sr.searched)-1); j++ {
+		if !sr.settled[j] {
+			return
+		}
+	}
+	sr.finished()
+}
+
+// wanted reports whether type k still needs an outcome.
+func (sr *sharedRun) wanted(k int) bool {
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	return !sr.settled[k] && k <= sr.bound
+}
+
+func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types []CycleType, idx []int, searched []CycleType, res *Result) error {
+	sr := &sharedRun{sd: sd, searched: searched, idx: idx, res: res, settled: make([]bool, len(searched)),
+		byShared: make([]bool, len(searched)), bound: len(searched) - 1, others: &doneTypes{flags: make([]atomic.Bool, len(searched))}}
+	if sd.opt.All {
+		sr.bound = len(searched)
+	}
+	parent := ctx
+	ctx, sr.finished = context.WithCancel(ctx)
+	defer sr.finished()
+	var rd *reducer
+	if !sd.opt.NoReduction {
+		rd = newReducer(sd.p, sd.y.Future().Words)
+	}
+	sys := newShared(sd.y, searched, cache.moves, rd)
+	sys.others = sr.others
+	// The helper gets a quarter of the memory; the shared search the
+	// rest, of which an eighth for its tables, which stop it past that.
+	helperBytes := int64(0)
+	if sd.jobs > 1 {
+		helperBytes = sd.maxBytes / 4
+	}
+	tableBytes := (sd.maxBytes - helperBytes) / 8
+	sys.memoCap = int(max(1<<16, tableBytes/2/24))
+	// The shared search holds one slot throughout (see run).
+	select {
+	case <-sd.slots:
+		defer func() { sd.slots <- struct{}{} }()
+	case <-ctx.Done():
+	}
+	var wg sync.WaitGroup
+	if sd.jobs > 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sr.helper(ctx, cache, helperBytes)
+		}()
+	}
+	r, stopCause := sr.search(ctx, sys, sd.maxBytes-helperBytes-tableBytes, tableBytes, len(types))
+	if r.Outcome != automata.Unknown {
+		// Exhausted: every type not settled yet is infeasible.
+		for k := range searched {
+			sr.settle(k, TypeResult{Cycle: searched[k], Outcome: automata.Empty, Checked: true}, true)
+		}
+	}
+	// The helper ends with the shared search: past a budget of the
+	// shared search, the decision is UNKNOWN for the types not settled.
+	sr.finished()
+	wg.Wait()
+	if sr.failure != nil {
+		return sr.failure
+	}
+	sr.canonical(parent, cache)
+	reason := r.Reason
+	if r.Limit == automata.MemoryLimit || errors.Is(stopCause, errTables) {
+		reason = memoryReason(sd.opt)
+	}
+	for k, i := range idx {
+		switch {
+		case sr.settled[k]:
+			res.Stats.Add(res.Types[i].Stats) // the helper's, or the canonical witness's
+		case k > sr.bound:
+			res.Types[i] = TypeResult{Cycle: searched[k], Outcome: automata.Unknown, Reason: skippedReason}
+		default:
+			res.Types[i] = TypeResult{Cycle: searched[k], Outcome: automata.Unknown, Reason: reason, Checked: true}
+		}
+	}
+	r.Stats.Bytes += sys.tables
+	res.Stats.Add(r.Stats)
+	return nil
+}
+
+// search runs the shared search, settling types as it finds them
+// feasible. It returns the search's result and the cause of its stop.
+func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, storeBytes, tableBytes int64, total int) (automata.Result, error) {
+	opt := sr.sd.opt
+	searchCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	onAccept := func(path []automata.State) bool {
+		last := path[len(path)-1]
+		for k := sys.acceptingType(last, 0); k >= 0; k = sys.acceptingType(last, k+1) {
+			sys.settled[k] = true
+			if !sr.wanted(k) {
+				continue
+			}
+			w, err := explainShared(sys, k, path)
+			if err != nil {
+				sr.failure = fmt.Errorf("%w: cycle type %v: %v", ErrInternal, sr.searched[k], err)
+				return true
+			}
+			sr.settle(k, TypeResult{Cycle: sr.searched[k], Outcome: automata.NonEmpty, Witness: w, Checked: true}, true)
+		}
+		return ctx.Err() != nil
+	}
+	start := time.Now()
+	progress := func(s automata.Stats) {
+		if sys.tables > tableBytes {
+			cancel(fmt.Errorf("%w (the shared exploration's tables)", errTables))
+		}
+		if opt.Progress != nil {
+			opt.Progress(Progress{States: s.States + sr.helperStates.Load(), TypesDone: sr.done(), TypesTotal: total, Elapsed: time.Since(start)})
+		}
+	}
+	r := automata.Search(sys, automata.Options{
+		Budget:        automata.Budget{MaxStates: opt.MaxStates, MaxBytes: storeBytes},
+		Context:       searchCtx,
+		Progress:      progress,
+		ProgressEvery: 1 << 14,
+		OnAccept:      onAccept,
+	})
+	return r, context.Cause(searchCtx)
+}
+
+// done counts the settled types.
+func (sr *sharedRun) done() int {
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	n := 0
+	for _, x := range sr.settled {
+		if x {
+			n++
+		}
+	}
+	return n
+}
+
+// canonical gives the reported feasible types the witness of their own
+// search, so that the output does not depend on whether the shared
+// search or the helper settled a type first (docs/cli.md promises the
+// same witness whatever the scheduling): each one found by the shared
+// search is searched again alone, which stops at its first accepting
+// state. If that search runs out of a budget, the shared search's
+// witness, explained and certified like any other, stays.
+func (sr *sharedRun) canonical(ctx context.Context, cache *moveTable) {
+	sd := sr.sd
+	for k, i := range sr.idx {
+		tr := &sr.res.Types[i]
+		if !sr.byShared[k] || tr.Outcome != automata.NonEmpty || (!sd.opt.All && k != sr.bound) || ctx.Err() != nil {
+			continue
+		}
+		own := searchType(sd.p, sd.y, sr.searched[k], cache, sd.opt, ctx, sd.maxBytes, nil, nil)
+		if own.Outcome == automata.NonEmpty {
+			*tr = own
+		}
+	}
+}
+
+// explainShared turns the path of shared states to an accepting state of
+// type k into the marked letters of the type's own product, which make
+// its witness: each step is the transition of that product (without the
+// partial-order reduction, so every move is there to be found) between
+// the type's states the two shared states stand for.
+func explainShared(sys *sharedSystem, k int, path []automata.State) (*Witness, error) {
+	prod := newProduct(sys.y, sys.types[k], sys.moves)
+	var sigma []Letter
+	prev := sys.typedState(path[0], k)
+	if prev == nil {
+		return nil, fmt.Errorf("the initial state does not carry the cycle type")
+	}
+	for j := 1; j < len(path); j++ {
+		next := sys.typedState(path[j], k)
+		if next == nil {
+			return nil, fmt.Errorf("step %d of the path does not carry the cycle type", j)
+		}
+		var mv *normalform.Move
+		var marks []normalform.Mark
+		prod.each(prev, func(m *normalform.Move, mk []normalform.Mark, t automata.State) {
+			if mv == nil && automata.Equal(t, next) {
+				mv, marks = m, append([]normalform.Mark(nil), mk...)
+			}
+		})
+		if mv == nil {
+			return nil, fmt.Errorf("step %d of the path is no transition of the cycle type's product", j)
+		}
+		for i, he := range mv.Events {
+			sigma = append(sigma, Letter{Head: he.Head, Event: he.Event, Mark: marks[i]})
+		}
+		prev = next
+	}
+	if !prod.Accepting(prev) {
+		return nil, fmt.Errorf("the path ends in a state the cycle type's product does not accept")
+	}
+	return NewWitness(sys.types[k], sigma), nil
+}

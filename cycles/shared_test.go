@@ -1,0 +1,205 @@
+package cycles_test
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"pgasrob/automata"
+	"pgasrob/cycles"
+	"pgasrob/pgas"
+	"pgasrob/pgas/gen"
+	"pgasrob/pgas/oracle"
+)
+
+// The shared exploration against the per-type search, cycle type by cycle
+// type (with All every searched type has its own outcome, and every
+// NonEmpty one a witness that conclude certified in the plain semantics),
+// and against the oracle's direct exploration of X(P,N) where that is
+// complete. Jobs = 1 tests the shared search alone; Jobs = 2 adds the
+// per-type helper, whose answers mix with the shared search's.
+func TestSharedAgrees(t *testing.T) {
+	type prog struct {
+		p    *pgas.Program
+		src  string
+		maxN int
+	}
+	var progs []prog
+	files, _ := filepath.Glob("../examples/*.pgas")
+	for _, f := range files {
+		p, err := pgas.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, prog{p, "", 3})
+	}
+	r := rand.New(rand.NewPCG(7, 2026))
+	for i := 0; i < 70; i++ {
+		gp := gen.Generate(r, gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 3 + r.IntN(3), Loops: r.IntN(4) == 0})
+		p, err := pgas.Compile("rand", []byte(gp.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxN := 2
+		if len(p.Trans) <= 7 {
+			maxN = 3
+		}
+		progs = append(progs, prog{p, gp.String(), maxN})
+	}
+	verdicts := map[cycles.Verdict]int{}
+	oracleChecked := 0
+	for _, pr := range progs {
+		p := pr.p
+		for n := 2; n <= pr.maxN; n++ {
+			base := cycles.Options{Jobs: 1, MaxStates: 100_000, All: true}
+			per, err := cycles.Decide(p, n, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := base
+			opt.Exploration = cycles.Shared
+			sh, err := cycles.Decide(p, n, opt)
+			if err != nil {
+				t.Fatalf("%s N = %d shared: %v", p.File, n, err)
+			}
+			if per.Verdict == cycles.Unknown || sh.Verdict == cycles.Unknown {
+				continue
+			}
+			verdicts[sh.Verdict]++
+			if per.Verdict != sh.Verdict {
+				t.Fatalf("%s N = %d: per-type %v, shared %v\n%s", p.File, n, per.Verdict, sh.Verdict, pr.src)
+			}
+			for i := range per.Types {
+				a, b := per.Types[i], sh.Types[i]
+				if a.Outcome == automata.Unknown || b.Outcome == automata.Unknown {
+					continue // a budget: the state bound is per type in one, for all in the other
+				}
+				if a.Outcome != b.Outcome {
+					t.Fatalf("%s N = %d, cycle type %v: per-type %v, shared %v (%s; %d states)\n%s", p.File, n, a.Cycle, a.Outcome, b.Outcome, b.Reason, sh.Stats.States, pr.src)
+				}
+				if b.Outcome == automata.NonEmpty && b.SymmetricTo == nil && (b.Witness == nil || len(b.Witness.HB) == 0) {
+					t.Fatalf("%s N = %d, cycle type %v: no certified witness", p.File, n, b.Cycle)
+				}
+			}
+			// Without All: the same first feasible cycle type, alone and
+			// with the helper.
+			for _, jobs := range []int{1, 2} {
+				first, err := cycles.Decide(p, n, cycles.Options{Jobs: jobs, MaxStates: 100_000, Exploration: cycles.Shared})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if first.Verdict != per.Verdict && first.Verdict != cycles.Unknown {
+					t.Fatalf("%s N = %d jobs %d: shared first %v, per-type %v", p.File, n, jobs, first.Verdict, per.Verdict)
+				}
+				if first.Verdict == cycles.Unknown {
+					continue
+				}
+				if per.Verdict == cycles.NotRobust && first.Witness.Cycle.String() != per.Witness.Cycle.String() {
+					t.Fatalf("%s N = %d jobs %d: first cycle type %v, per-type %v", p.File, n, jobs, first.Witness.Cycle, per.Witness.Cycle)
+				}
+				// And the same witness: the one of the type's own search.
+				if per.Verdict == cycles.NotRobust && !reflect.DeepEqual(first.Witness.Sigma, per.Witness.Sigma) {
+					t.Fatalf("%s N = %d jobs %d: the witness differs from the per-type search's", p.File, n, jobs)
+				}
+			}
+			if sh.Verdict == cycles.RunError {
+				continue
+			}
+			o := oracle.Explore(p, n, oracle.Bounds{MaxNodes: 50_000, MaxQueue: 4})
+			switch {
+			case o.Violation != nil:
+				oracleChecked++
+				if sh.Verdict != cycles.NotRobust {
+					t.Fatalf("%s N = %d: shared %v, the oracle found a violation\n%s", p.File, n, sh.Verdict, pr.src)
+				}
+			case o.Complete && o.RangeErr == nil:
+				oracleChecked++
+				if sh.Verdict != cycles.Robust {
+					t.Fatalf("%s N = %d: shared %v, the oracle explored everything without a violation\n%s", p.File, n, sh.Verdict, pr.src)
+				}
+			}
+		}
+	}
+	t.Logf("verdicts %v, %d confirmed by the oracle", verdicts, oracleChecked)
+	if verdicts[cycles.Robust] < 20 || verdicts[cycles.NotRobust] < 15 || oracleChecked < 60 {
+		t.Fatalf("too few decided programs to mean much: %v, oracle %d", verdicts, oracleChecked)
+	}
+}
+
+// Without the partial-order reduction and the symmetry, type by type, on
+// random programs at N = 2 (the reduction's choice of rank uses the union
+// of the started cells over the set, so it is tested on its own).
+func TestSharedAgreesUnreduced(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 7))
+	compared := 0
+	for i := 0; i < 40; i++ {
+		gp := gen.Generate(r, gen.Config{Addrs: 2, Queues: 1 + r.IntN(2), Values: 2, Cmds: 3 + r.IntN(2)})
+		p, err := pgas.Compile("rand", []byte(gp.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, unreduced := range []bool{false, true} {
+			opt := cycles.Options{Jobs: 1, MaxStates: 50_000, All: true, NoSymmetry: true, NoReduction: unreduced}
+			per, err := cycles.Decide(p, 2, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt.Exploration = cycles.Shared
+			sh, err := cycles.Decide(p, 2, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range per.Types {
+				a, b := per.Types[k].Outcome, sh.Types[k].Outcome
+				if a == automata.Unknown || b == automata.Unknown {
+					continue
+				}
+				compared++
+				if a != b {
+					t.Fatalf("no reduction %v, cycle type %v: per-type %v, shared %v\n%s", unreduced, per.Types[k].Cycle, a, b, gp)
+				}
+			}
+		}
+	}
+	if compared < 200 {
+		t.Fatalf("only %d cycle types compared", compared)
+	}
+}
+
+// Budgets end the shared exploration in UNKNOWN, never in a verdict it
+// has not earned: a state bound, a memory bound too small for its tables,
+// and a timeout, on the robust ring at N = 4 (ROBUST when unbounded).
+func TestSharedBudgets(t *testing.T) {
+	p, err := pgas.Load("../examples/1to1-fixed.pgas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		opt  cycles.Options
+		want string
+	}{
+		{"states", cycles.Options{MaxStates: 5_000}, "state budget"},
+		{"memory", cycles.Options{MaxBytes: 1 << 20}, "memory budget"},
+		{"time", cycles.Options{Timeout: time.Millisecond}, "time budget"},
+	} {
+		for _, jobs := range []int{1, 2} {
+			opt := c.opt
+			opt.Jobs, opt.Exploration = jobs, cycles.Shared
+			r, err := cycles.Decide(p, 4, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != cycles.Unknown || !strings.Contains(r.Reason, c.want) {
+				t.Errorf("%s, %d jobs: %v (%s), want UNKNOWN for the %s", c.name, jobs, r.Verdict, r.Reason, c.want)
+			}
+		}
+	}
+	r, err := cycles.Decide(p, 4, cycles.Options{Exploration: cycles.Shared})
+	if err != nil || r.Verdict != cycles.Robust {
+		t.Fatalf("unbounded: %v %v, want ROBUST", r.Verdict, err)
+	}
+}
