@@ -12,6 +12,15 @@
 // width*8 bytes for the state, 4 bytes for the parent link and about 8 bytes
 // of hash table per visited state.
 //
+// Coverable (coverability.go) is the one search over infinite state
+// spaces: coverability in Petri nets by backward reachability over
+// upward-closed sets kept as their minimal elements, with the same
+// budgets and a run from an initial marking as its witness. The
+// parameterized TSO check uses it on counter abstractions.
+//
+// Options.OnAccept lets one search serve several goals at once (shared.go):
+// it goes on past accepting states and reports each with its path.
+//
 // The package also holds explicit finite and n-headed automata with bounded
 // language enumeration (explicit.go) and the literal product of Lemma 10,
 // with its guessing of the state each head starts in (product.go). They are

@@ -55,12 +55,16 @@ type Trans struct {
 
 // Thread is one thread: a finite automaton over instructions.
 type Thread struct {
-	Name   string
-	Labels []string // control states; Labels[Init] is the initial one
-	Init   int
-	Regs   []string
-	Trans  []Trans
-	Out    [][]int // Out[q] lists the transitions leaving q
+	Name string
+	// Replicated marks a template of which any number of copies run
+	// ("thread NAME *"); only CheckParameterized gives it that meaning,
+	// every other engine runs the one copy written.
+	Replicated bool
+	Labels     []string // control states; Labels[Init] is the initial one
+	Init       int
+	Regs       []string
+	Trans      []Trans
+	Out        [][]int // Out[q] lists the transitions leaving q
 }
 
 // DefaultMemorySize is Trencher's default number of addresses.
@@ -113,7 +117,7 @@ func Compile(f *File) (*Program, error) {
 			return nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("thread %s defined twice", st.Name)}
 		}
 		seen[st.Name] = true
-		th := &Thread{Name: st.Name}
+		th := &Thread{Name: st.Name, Replicated: st.Replicated}
 		labels := map[string]int{}
 		label := func(s string) int {
 			if i, ok := labels[s]; ok {
@@ -234,7 +238,11 @@ func (p *Program) String() string {
 		fmt.Fprintf(&b, "memory_size %d\n", p.MemorySize)
 	}
 	for _, th := range p.Threads {
-		fmt.Fprintf(&b, "thread %s\ninitial %s\n", th.Name, th.Labels[th.Init])
+		star := ""
+		if th.Replicated {
+			star = " *"
+		}
+		fmt.Fprintf(&b, "thread %s%s\ninitial %s\n", th.Name, star, th.Labels[th.Init])
 		for _, t := range th.Trans {
 			fmt.Fprintf(&b, "transition %s %s %s\n", th.Labels[t.From], th.Labels[t.To], t.Text)
 		}

@@ -69,13 +69,17 @@ type SynTrans struct {
 	Instr    SynInstr
 }
 
-// SynThread is a "thread NAME ... end" block.
+// SynThread is a "thread NAME ... end" block. "thread NAME *" marks a
+// replicated thread: any number of copies of it run (docs/tso.md,
+// Parameterized programs).
 type SynThread struct {
-	Pos     Pos
-	Name    string
-	Init    string
-	InitPos Pos
-	Trans   []SynTrans
+	Pos        Pos
+	Name       string
+	Replicated bool
+	StarPos    Pos // of the "*" when Replicated
+	Init       string
+	InitPos    Pos
+	Trans      []SynTrans
 }
 
 // File is the syntax tree of one input file.
@@ -248,6 +252,10 @@ func (p *parser) thread(pos Pos) (*SynThread, error) {
 		return nil, err
 	}
 	th := &SynThread{Pos: pos, Name: nt.text}
+	if t, ok := p.peek(); ok && t.text == "*" && !nt.eol {
+		p.i++
+		th.Replicated, th.StarPos = true, t.pos
+	}
 	for {
 		t, err := p.next("\"initial\", \"transition\" or \"end\"")
 		if err != nil {

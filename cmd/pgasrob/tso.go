@@ -36,7 +36,14 @@ of the TSO paper: a fence at a control location runs before every
 instruction leaving it) that makes the program robust, and prints it only
 after re-checking the fenced program and finding it robust. --timeout then
 bounds the check and the fence search each. The exit code is that of the
-program as given.`
+program as given.
+
+With --parameterized, threads marked "thread NAME *" stand for any number
+of copies, and the answer holds for every instance (Section 6 of the TSO
+paper: per attack, coverability in a counter abstraction). NOT ROBUST comes
+with the copies needed and a replayed computation of that instance; ROBUST
+with the plain checker's verdicts on the instances with 1..--instances
+copies as cut-off evidence.`
 
 type tsoJSON struct {
 	Schema   string         `json:"schema,omitempty"` // set on the top-level object
@@ -51,7 +58,8 @@ type tsoJSON struct {
 	Witness  *tsoJSONWit    `json:"witness,omitempty"`
 	Error    string         `json:"error,omitempty"`
 	Fences   *tsoJSONFences `json:"fences,omitempty"`
-	ExitCode *int           `json:"exit_code,omitempty"` // set on the top-level object
+	Param    *tsoJSONParam  `json:"parameterized,omitempty"` // --parameterized
+	ExitCode *int           `json:"exit_code,omitempty"`     // set on the top-level object
 }
 
 // tsoSchema names the version of the --json output (docs/cli.md).
@@ -128,6 +136,8 @@ type tsoCmd struct {
 	model, dot         *string
 	cost, write        *string
 	asJSON, all, fence *bool
+	param              *bool
+	instances          *int
 	maxStates, maxMem  *int64
 	timeout            *time.Duration
 	jobs               *int
@@ -148,6 +158,8 @@ func newTSOCmd(stderr io.Writer) *tsoCmd {
 		fence:     fs.Bool("fences", false, "also compute a minimum certified set of mfence positions making the program robust"),
 		cost:      fs.String("cost", "uniform", "with --fences: minimise the total cost of the fences, from `FILE` (lines THREAD LABEL COST, * for any; docs/tso.md), instead of their number"),
 		write:     fs.String("write", "", "with --fences: write the fenced program in the input format to `FILE` (comments kept), re-checked before it is written"),
+		param:     fs.Bool("parameterized", false, "decide robustness of every instance: threads marked \"thread NAME *\" run in any number of copies (TSO only)"),
+		instances: fs.Int("instances", 3, "with --parameterized: cut-off evidence, the plain check of the instances with 1..`K` copies of each marked thread (0: none)"),
 		shard:     addShardFlags(fs, false),
 	}
 }
@@ -178,6 +190,12 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	if err == nil && !*fences && (*c.cost != "uniform" || *c.write != "") {
 		err = fmt.Errorf("--cost and --write go with --fences")
 	}
+	if err == nil && *c.param && (sh.Count > 0 || *fences || m != tso.TSO || *dot != "" || *all) {
+		err = fmt.Errorf("--parameterized does not go with --shard, --fences, --dot, --all or --model pso")
+	}
+	if err == nil && (*c.instances < 0 || !*c.param && fs.Changed("instances")) {
+		err = fmt.Errorf("--instances wants --parameterized and a number of copies >= 0")
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "pgasrob tso: %v\nRun \"pgasrob tso --help\" for usage.\n", err)
 		return exitUsage
@@ -203,6 +221,9 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	ctx, unguard := memoryGuard(ctx, *maxMem)
 	defer unguard()
 	opt := tso.Options{MaxStates: *maxStates, MaxBytes: searchBytes(*maxMem), BudgetBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx, Shard: sh}
+	if *c.param {
+		return runTSOParam(stdout, stderr, file, prog, opt, *c.instances, *asJSON)
+	}
 	start := time.Now()
 	progress := newProgress(stderr)
 	opt.Progress = func(done, total int, states int64) {
