@@ -3,6 +3,8 @@ package tso
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -32,13 +34,14 @@ func reportSearch(b *testing.B, r *Result) {
 	b.ReportMetric(float64(peakRSS())/(1<<20), "peakRSS-MiB")
 }
 
-// BenchmarkRing: the ring family of issue 4, N = 2..7 (N = 7 only without
-// -short). "check" is the robustness check as run by default: the fences
-// refute every attack syntactically, so it searches nothing. "search"
-// decides every attack by SC reachability anyway (NoPrune), which is the
-// exponential part, and "sc" explores the plain SC state space.
+// BenchmarkRing: the ring family of issue 4, N = 2..8 (N = 7 only without
+// -short, N = 8 only "check"). "check" is the robustness check as run by
+// default: the fences refute every attack syntactically, so it searches
+// nothing. "search" decides every attack by SC reachability anyway
+// (NoPrune), which is the exponential part, and "sc" explores the plain SC
+// state space.
 func BenchmarkRing(b *testing.B) {
-	for n := 2; n <= 7; n++ {
+	for n := 2; n <= 8; n++ {
 		if n == 7 && testing.Short() {
 			continue
 		}
@@ -56,6 +59,9 @@ func BenchmarkRing(b *testing.B) {
 			}
 			reportSearch(b, r)
 		})
+		if n == 8 {
+			continue // the search alone takes minutes and most of the memory
+		}
 		b.Run(fmt.Sprintf("search/N=%d", n), func(b *testing.B) {
 			var r *Result
 			for i := 0; i < b.N; i++ {
@@ -93,7 +99,7 @@ func BenchmarkCorpus(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					r = Check(p, m, Options{Jobs: 1, All: true})
 				}
-				b.ReportMetric(float64(r.Stats.States), "states")
+				reportSearch(b, r)
 			})
 		}
 	}
@@ -122,6 +128,67 @@ func BenchmarkUnfencedRing(b *testing.B) {
 					}
 				}
 				reportSearch(b, r)
+			})
+		}
+	}
+}
+
+// BenchmarkPrivate: the private family of issue 10 (robust, every attack
+// searched), N = 2..8, with the partial-order reduction (the default) and
+// without it (N <= 6; N = 6 only without -short).
+func BenchmarkPrivate(b *testing.B) {
+	for n := 2; n <= 8; n++ {
+		p, err := ParseProgram(fmt.Sprintf("private-%d", n), []byte(Private(n)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, off := range []bool{false, true} {
+			if off && (n > 6 || n == 6 && testing.Short()) {
+				continue
+			}
+			b.Run(fmt.Sprintf("N=%d/reduction=%v", n, !off), func(b *testing.B) {
+				var r *Result
+				for i := 0; i < b.N; i++ {
+					r = Check(p, TSO, Options{Jobs: 1, NoReduction: off})
+					if r.Verdict != Robust {
+						b.Fatalf("private %d: %v (%s)", n, r.Verdict, r.Reason)
+					}
+				}
+				reportSearch(b, r)
+			})
+		}
+	}
+}
+
+// BenchmarkTrencher runs the reference tool (PGASROB_TRENCHER, built by
+// scripts/trencher-build.sh) with -r on the same families, for a side by
+// side "go test -bench"; ns/op is wall time including its process start.
+// scripts/trencher-compare measures CPU time of both tools instead.
+func BenchmarkTrencher(b *testing.B) {
+	bin := os.Getenv("PGASROB_TRENCHER")
+	if bin == "" {
+		b.Skip("PGASROB_TRENCHER is not set (scripts/trencher-build.sh builds the reference tool)")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		b.Skipf("PGASROB_TRENCHER: %v", err)
+	}
+	dir := b.TempDir()
+	for _, f := range []struct {
+		name string
+		gen  func(int) string
+		max  int
+	}{{"uring", UnfencedRing, 8}, {"private", Private, 6}, {"ring", Ring, 5}} {
+		for n := 2; n <= f.max; n++ {
+			file := filepath.Join(dir, fmt.Sprintf("%s-%d.txt", f.name, n))
+			if err := os.WriteFile(file, []byte(f.gen(n)), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/N=%d", f.name, n), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					if out, err := exec.Command(bin, "-r", file).CombinedOutput(); err != nil {
+						b.Fatalf("%s -r %s: %v\n%s", bin, file, err, out)
+					}
+				}
 			})
 		}
 	}

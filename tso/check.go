@@ -53,6 +53,9 @@ type Options struct {
 	// only after every shorter run. The witness is shortened either way
 	// (automata.DepthFirst), and the verdicts are the same (tested).
 	BreadthFirst bool
+	// NoReduction turns off the partial-order reduction of the
+	// instrumented searches (por.go), for tests and benchmarks.
+	NoReduction bool
 	// ValueBits is the width of a packed value; 0 starts at 4 bits and
 	// doubles (up to 32) whenever a value does not fit.
 	ValueBits int
@@ -306,6 +309,9 @@ func checkAttack(ctx context.Context, p *Program, a Attack, shape Attacker, opt 
 	}
 	for {
 		sys := newSCSystem(p, instrument(p, a, shape), shape, true, bits)
+		if opt.NoReduction {
+			sys.reducible = nil
+		}
 		strategy := automata.DepthFirst
 		if opt.BreadthFirst {
 			strategy = automata.BreadthFirst

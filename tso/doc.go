@@ -27,6 +27,15 @@
 //     minimum set of mfence locations found by exact covering of the feasible
 //     attacks' fence-free paths, round after round, and returned only with a
 //     robustness check of the fenced program that certifies it.
+//   - Parameterized robustness (Section 6, Theorems 4 and 5; param*.go):
+//     threads marked "thread NAME *" run in any number of copies; per
+//     attack, the instrumentation with a test-and-set flag choosing the one
+//     attacking copy, its counter abstraction as a Petri net (found by a
+//     forward exploration that only forgets counts), and coverability of
+//     the goal by the backward search of automata.Coverable. A covering run
+//     fixes the instance and becomes a witness replayed on it. Code cannot
+//     name its thread in this format; IdentityWarnings points at threads
+//     that keep an identity in data instead (per-thread constants).
 //   - Trencher's lock/unlock (locked sections run alone, with empty buffers
 //     at both ends). The papers leave locks out; the helpers need one extra
 //     rule for them (instrument.go, docs/tso.md), found by the differential
@@ -34,7 +43,10 @@
 //
 // Engines: every state-space search (the SC reachability query of each
 // instrumented program) runs on the one engine of package automata over
-// bit-packed states (sc.go). The relaxed machine (machine.go) executes the
+// bit-packed states (sc.go), depth-first, with dead registers cleared and a
+// partial-order reduction that expands one thread alone while it stands
+// where all it can do is private to it (por.go, argued there; off with
+// Options.NoReduction). The relaxed machine (machine.go) executes the
 // TSO/PSO semantics step by step; it replays witnesses and drives the
 // bounded oracle (oracle.go), which enumerates relaxed computations and looks
 // for happens-before cycles directly. The oracle shares no code with the

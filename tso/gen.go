@@ -111,3 +111,21 @@ func Ring(n int) string {
 func UnfencedRing(n int) string {
 	return strings.ReplaceAll(Ring(n), "transition q1 q2 mfence\ntransition q2 q0 read", "transition q1 q0 read")
 }
+
+// Private writes the family of issue 10: n threads (1 <= n <= 9), thread i
+// adds one to its own cell i, reads cell n (which no thread writes), then
+// takes the one away again, forever. Nothing is shared but a cell nobody
+// writes, so the program is robust; it has no fence, so no attack is
+// refuted syntactically and every one needs a search. The cell's value
+// stays in {0, 1}, so the search is finite.
+func Private(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "thread t%d\ninitial q0\n"+
+			"transition q0 q1 read r %d\ntransition q1 q2 write + r 1 %d\n"+
+			"transition q2 q3 read s %d\n"+
+			"transition q3 q4 read r %d\ntransition q4 q0 write - r 1 %d\nend\n",
+			i, i, i, n, i, i)
+	}
+	return b.String()
+}

@@ -27,6 +27,9 @@ type scSystem struct {
 	attack  bool
 	vbits   int
 	live    [][][]bool // live[t][label][reg]
+	// reducible[t][label] marks the labels where the partial-order
+	// reduction expands thread t alone (por.go); nil: no reduction.
+	reducible [][]bool
 
 	pc     []automata.Field
 	regs   [][]automata.Field
@@ -48,6 +51,9 @@ type scSystem struct {
 
 	buf     automata.State
 	scratch []int64
+	// cellAt[a] is the cell of address a, or -1: a slice lookup instead of
+	// Program.CellOf's map, which showed in profiles of small searches.
+	cellAt []int32
 }
 
 func newSCSystem(p *Program, threads []ithread, shape Attacker, attack bool, vbits int) *scSystem {
@@ -76,6 +82,11 @@ func newSCSystem(p *Program, threads []ithread, shape Attacker, attack bool, vbi
 		}
 	}
 	s.lock = l.Field(automata.BitsFor(len(p.Threads) + 1))
+	if attack {
+		// Only the instrumented programs' goal ignores the control
+		// labels; ReachSC's accept tests them, so it is never reduced.
+		s.reducible = planPOR(p, threads)
+	}
 	s.width = l.Words()
 	s.buf = make(automata.State, s.width)
 	max := 0
@@ -85,6 +96,15 @@ func newSCSystem(p *Program, threads []ithread, shape Attacker, attack bool, vbi
 		}
 	}
 	s.scratch = make([]int64, max)
+	if n := len(p.Cells); n > 0 && p.Cells[n-1] < 1<<16 && p.Cells[0] >= 0 {
+		s.cellAt = make([]int32, p.Cells[n-1]+1)
+		for a := range s.cellAt {
+			s.cellAt[a] = -1
+		}
+		for c, a := range p.Cells {
+			s.cellAt[a] = int32(c)
+		}
+	}
 	return s
 }
 
@@ -162,31 +182,46 @@ func splitLabel(l automata.Label) (thread, trans int) { return int(l >> 32), int
 
 func (s *scSystem) Successors(st automata.State, emit func(automata.Label, automata.State)) {
 	owner := int(s.lock.Get(st)) - 1
+	if owner < 0 && s.reducible != nil {
+		for ti := range s.threads {
+			if s.reducible[ti][s.pc[ti].Get(st)] && s.expand(ti, st, emit) > 0 {
+				return
+			}
+		}
+	}
 	for ti := range s.threads {
 		if owner >= 0 && owner != ti {
 			continue
 		}
-		q := int(s.pc[ti].Get(st))
-		regs := s.scratch[:len(s.regs[ti])]
-		for r, f := range s.regs[ti] {
-			regs[r] = s.get(f, st)
-		}
-		for _, k := range s.threads[ti].out[q] {
-			it := &s.threads[ti].trans[k]
-			copy(s.buf, st)
-			if !s.exec(ti, it, regs) {
-				continue
-			}
-			s.pc[ti].Set(s.buf, uint64(it.to))
-			live := s.live[ti][it.to]
-			for r, f := range s.regs[ti] {
-				if !live[r] {
-					f.Set(s.buf, 0)
-				}
-			}
-			emit(scLabel(ti, int(k)), s.buf)
-		}
+		s.expand(ti, st, emit)
 	}
+}
+
+// expand emits the successors of st by thread ti and returns their number.
+func (s *scSystem) expand(ti int, st automata.State, emit func(automata.Label, automata.State)) int {
+	q := int(s.pc[ti].Get(st))
+	regs := s.scratch[:len(s.regs[ti])]
+	for r, f := range s.regs[ti] {
+		regs[r] = s.get(f, st)
+	}
+	n := 0
+	for _, k := range s.threads[ti].out[q] {
+		it := &s.threads[ti].trans[k]
+		copy(s.buf, st)
+		if !s.exec(ti, it, regs) {
+			continue
+		}
+		s.pc[ti].Set(s.buf, uint64(it.to))
+		live := s.live[ti][it.to]
+		for r, f := range s.regs[ti] {
+			if !live[r] {
+				f.Set(s.buf, 0)
+			}
+		}
+		emit(scLabel(ti, int(k)), s.buf)
+		n++
+	}
+	return n
 }
 
 func (s *scSystem) get(f automata.Field, st automata.State) int64 {
@@ -208,6 +243,9 @@ func (s *scSystem) put(f automata.Field, v int64) bool {
 
 func (s *scSystem) cell(e *Expr, regs []int64) (int, bool) {
 	a := e.Eval(regs)
+	if a >= 0 && a < int64(len(s.cellAt)) && s.cellAt[a] >= 0 {
+		return int(s.cellAt[a]), true
+	}
 	c, ok := s.p.CellOf(a)
 	if !ok && s.badAddr == "" {
 		s.badAddr = fmt.Sprintf("%v: address %d is outside the memory", e.Pos, a)
