@@ -68,7 +68,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		// difftest --instrumentation: counts per cause, data keys; a short
 		// run shows some of them only.
 		"atomicity": "a cause", "own-read": "a cause", "delayed-source": "a cause",
-		"local-store": "a cause", "store-order": "a cause", "wait": "a cause",
+		"local-store": "a cause", "store-order": "a cause", "wait": "a cause", "fence-barrier": "a cause",
 	}
 	for cmd, lines := range runs {
 		t.Run(cmd, func(t *testing.T) {

@@ -32,6 +32,13 @@ const (
 	// destination (one per-address buffer), or the earlier one's
 	// destination is in the queue fence of the later one.
 	CauseStoreOrder Cause = "store-order"
+	// CauseFenceBarrier: an operation is still in flight at a barrier of
+	// its rank, and a later operation of the rank has a queue fence over
+	// its destination before that barrier. The fence moved its store into
+	// the all-addresses buffer, which is FIFO, so the barrier's flag store
+	// lands after it and the barrier waits for it: the "total ordering of
+	// different buffers" the framework paper mentions.
+	CauseFenceBarrier Cause = "fence-barrier"
 	// CauseAtomicity: the cycle only closes because PGAS identifies an
 	// operation with its two pops (↔): it enters the operation at its
 	// popb and leaves at its popa. A framework operation is a load
@@ -43,7 +50,7 @@ const (
 )
 
 // Causes lists the documented causes in the order Explain tries them.
-var Causes = []Cause{CauseDelayedSource, CauseOwnRead, CauseLocalStore, CauseWait, CauseStoreOrder, CauseAtomicity}
+var Causes = []Cause{CauseDelayedSource, CauseOwnRead, CauseLocalStore, CauseWait, CauseStoreOrder, CauseFenceBarrier, CauseAtomicity}
 
 // op is one remote operation of a computation and where its events are.
 type op struct {
@@ -77,6 +84,8 @@ func Explain(p *pgas.Program, n int, evs []pgas.Event) Cause {
 		return CauseWait
 	case storeOrder(t, ops):
 		return CauseStoreOrder
+	case fenceBarrier(t, evs, ops):
+		return CauseFenceBarrier
 	case !splitCyclic(evs, h, ops):
 		return CauseAtomicity
 	}
@@ -238,12 +247,33 @@ func storeOrder(t *translator, ops []op) bool {
 				continue
 			}
 			// b wrote before a (or a never did within the prefix).
-			if a.popb < 0 && a.popa < 0 {
+			if a.popb < 0 {
 				continue // a's destination is not known
 			}
 			d := Global(t.p, a.dst.Rank, a.dst.Addr)
 			if a.dst == b.dst || contains(t.dests(b.rank, b.queue), d) && len(t.dests(b.rank, b.queue)) > 1 {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+func fenceBarrier(t *translator, evs []pgas.Event, ops []op) bool {
+	for i, e := range evs {
+		if e.Kind != pgas.KBar {
+			continue
+		}
+		for _, a := range ops {
+			if a.rank != e.Rank || a.cmd > i || a.popb < i {
+				continue // not in flight across the barrier (or never landing)
+			}
+			d := Global(t.p, a.dst.Rank, a.dst.Addr)
+			for _, b := range ops {
+				fence := t.dests(b.rank, b.queue)
+				if b.rank == a.rank && a.cmd < b.cmd && b.cmd < i && len(fence) > 1 && contains(fence, d) {
+					return true
+				}
 			}
 		}
 	}
