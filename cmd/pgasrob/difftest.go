@@ -172,25 +172,13 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 		if *dir != "" {
 			tc = cases[i]
 		} else {
-			s := *seed + uint64(i)
-			r := rand.New(rand.NewPCG(s, 0))
-			c := gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4, Loops: *loops && r.IntN(2) == 0}
-			gp := gen.Generate(r, c)
-			gp.Name = fmt.Sprintf("seed%d", s)
+			gp := generated(*seed, i, *loops)
 			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
 		}
 		prog.show("difftest: %d/%d programs, %d disagreements", i, total, res.Disagree)
-		p, err := pgas.Compile(tc.name, []byte(tc.src))
-		if err == nil {
-			err = pgas.CheckN(p, *ranks)
-		}
-		if err != nil {
-			if *dir != "" {
-				fmt.Fprintln(stderr, err)
-				return exitUsage
-			}
-			fmt.Fprintf(stderr, "pgasrob difftest: internal error: generated program does not compile: %v\n%s", err, tc.src)
-			return exitInternal
+		p, code := compileCase(tc.name, tc.src, *ranks, *dir != "", stderr)
+		if p == nil {
+			return code
 		}
 		res.Programs++
 		c := compare(p, *ranks, budget)
@@ -232,6 +220,34 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 	}
 	prog.clear()
 	return run.finish(stdout, res, total, false)
+}
+
+// generated is program i of a generated run, reproducible from seed+i.
+func generated(seed uint64, i int, loops bool) *gen.Program {
+	s := seed + uint64(i)
+	r := rand.New(rand.NewPCG(s, 0))
+	c := gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4, Loops: loops && r.IntN(2) == 0}
+	gp := gen.Generate(r, c)
+	gp.Name = fmt.Sprintf("seed%d", s)
+	return gp
+}
+
+// compileCase compiles a case for N ranks. A user's file that fails is a
+// usage error; a generated program that fails is the generator's bug.
+func compileCase(name, src string, ranks int, fromDir bool, stderr io.Writer) (*pgas.Program, int) {
+	p, err := pgas.Compile(name, []byte(src))
+	if err == nil {
+		err = pgas.CheckN(p, ranks)
+	}
+	switch {
+	case err == nil:
+		return p, 0
+	case fromDir:
+		fmt.Fprintln(stderr, err)
+		return nil, exitUsage
+	}
+	fmt.Fprintf(stderr, "pgasrob difftest: internal error: generated program does not compile: %v\n%s", err, src)
+	return nil, exitInternal
 }
 
 // difftestCode: a disagreement is exit 1 even in a partial run; an

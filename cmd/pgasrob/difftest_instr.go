@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,25 +60,13 @@ func difftestInstr(ctx context.Context, run *diffRun, a instrArgs, stdout, stder
 		if a.dir != "" {
 			tc = cases[i]
 		} else {
-			s := a.seed + uint64(i)
-			r := rand.New(rand.NewPCG(s, 0))
-			c := gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4, Loops: a.loops && r.IntN(2) == 0}
-			gp := gen.Generate(r, c)
-			gp.Name = fmt.Sprintf("seed%d", s)
+			gp := generated(a.seed, i, a.loops)
 			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
 		}
 		prog.show("difftest: %d/%d programs, %d disagreements", i, total, res.Disagree)
-		p, err := pgas.Compile(tc.name, []byte(tc.src))
-		if err == nil {
-			err = pgas.CheckN(p, a.ranks)
-		}
-		if err != nil {
-			if a.dir != "" {
-				fmt.Fprintln(stderr, err)
-				return exitUsage
-			}
-			fmt.Fprintf(stderr, "pgasrob difftest: internal error: generated program does not compile: %v\n%s", err, tc.src)
-			return exitInternal
+		p, code := compileCase(tc.name, tc.src, a.ranks, a.dir != "", stderr)
+		if p == nil {
+			return code
 		}
 		res.Programs++
 		c := compareRoutesFunc(p, a.ranks, a.budget)
