@@ -37,12 +37,10 @@ const (
 )
 
 type routeComparison struct {
-	Status       routeStatus
-	PGAS, Instr  string // verdicts of the two routes
-	Cause        translate.Cause
-	Detail       string
-	DecideStates int64
-	InstrStates  int64
+	Status      routeStatus
+	PGAS, Instr string // verdicts of the two routes
+	Cause       translate.Cause
+	Detail      string
 }
 
 func compareRoutes(p *pgas.Program, n int, b routeBudget) routeComparison {
@@ -64,13 +62,15 @@ func compareRoutes(p *pgas.Program, n int, b routeBudget) routeComparison {
 		c.Status, c.Detail = routesBug, "decide: "+err.Error()
 		return c
 	}
-	c.DecideStates = d.Stats.States
 	if d.Verdict == cycles.RunError || o.RangeErr != nil {
 		c.Status, c.Detail = routesSkipped, "a run-time error is reachable in X(P,N); the translation blocks there instead"
 		return c
 	}
 	ir := tso.Check(tp, tso.PSO, tso.Options{Jobs: 1, MaxStates: b.states, Timeout: b.timeout, Context: b.ctx})
-	c.InstrStates = ir.Stats.States
+	if ir.WitnessErr != nil {
+		c.Status, c.Detail = routesBug, "tso.Check: a witness of the translation failed its replay: "+ir.WitnessErr.Error()
+		return c
+	}
 	to := tso.Oracle(tp, tso.PSO, tso.OracleBudget{MaxNodes: b.nodes, Timeout: b.timeout, Context: b.ctx})
 	c.PGAS, c.Instr = d.Verdict.String(), ir.Verdict.String()
 	// Four deciders, two per side; a side's verdict is its procedure's,
