@@ -127,6 +127,12 @@ func mergeDifftest(h *shardJSON, shards []*shardJSON, asJSON bool, stdout, stder
 		for v, c := range d.Verdicts {
 			res.Verdicts[v] += c
 		}
+		for cause, c := range d.Differences {
+			if res.Differences == nil {
+				res.Differences = map[string]int{}
+			}
+			res.Differences[cause] += c
+		}
 		if d.Interrupted {
 			gaps = append(gaps, fmt.Sprintf("shard %d/%d stopped: %s", i+1, len(shards), d.Reason))
 		}

@@ -300,6 +300,7 @@ func TestMergeEqualsUnshardedDifftest(t *testing.T) {
 	checkMergeDifftest(t, "--count", "40", "--seed", "77")
 	checkMergeDifftest(t, "--tso", "--count", "25", "--seed", "78")
 	checkMergeDifftest(t, "--dir", "../../examples")
+	checkMergeDifftest(t, "--instrumentation", "--count", "40", "--seed", "79")
 	// Disagreements (from a fake comparison, as in
 	// TestDifftestDisagreement) come out in program order.
 	defer func() { compare = gen.Compare }()
