@@ -217,7 +217,7 @@ func TestParamCorpus(t *testing.T) {
 
 // TestParamRandom is the differential test: random small templates (one
 // replicated thread beside one or two single threads) against the plain
-// checker on the instances with 1..3 copies.
+// checker on the instances with 1..4 copies.
 func TestParamRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 6))
 	decided, not, multi, backward := 0, 0, 0, 0
@@ -267,7 +267,7 @@ func TestParamRandom(t *testing.T) {
 					t.Logf("program:\n%s", p)
 				}
 			}()
-			crossCheck(t, p, r, 3)
+			crossCheck(t, p, r, 4)
 		})
 	}
 	t.Logf("%d of %d decided, %d not robust, %d of them with several copies; %d attacks refuted by a non-trivial backward search", decided, n, not, multi, backward)
