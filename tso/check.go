@@ -68,6 +68,18 @@ type Options struct {
 	Shard automata.Shard
 }
 
+// context is opt.Context (or the background) bounded by opt.Timeout.
+func (opt Options) context() (context.Context, context.CancelFunc) {
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opt.Timeout > 0 {
+		return context.WithTimeout(ctx, opt.Timeout)
+	}
+	return ctx, func() {}
+}
+
 // Outcome of one attack.
 type Outcome int
 
@@ -143,15 +155,8 @@ func Check(p *Program, m Model, opt Options) *Result {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := opt.context()
+	defer cancel()
 	// Without All, the witness is that of the first feasible attack in the
 	// order of todo, whatever the scheduling: a feasible attack stops only
 	// the searches of later attacks (bound); earlier ones run to the end.

@@ -1,7 +1,6 @@
 package tso
 
 import (
-	"context"
 
 	"fmt"
 	"pgasrob/automata"
@@ -145,16 +144,9 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 	defer func() { res.Elapsed = time.Since(start) }()
 	opt := fo.Options
 	opt.All = true
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-		opt.Timeout = 0
-	}
+	ctx, cancel := opt.context()
+	defer cancel()
+	opt.Timeout = 0 // the rounds share the one deadline
 	opt.Context = ctx
 	maxRounds := fo.MaxRounds
 	if maxRounds <= 0 {

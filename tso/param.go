@@ -150,15 +150,8 @@ func UniformCopies(p *Program, k int) []int {
 // verdict is not NOT ROBUST, as cut-off evidence.
 func CheckParameterized(p *Program, opt Options, instances int) *ParamResult {
 	start := time.Now()
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if opt.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := opt.context()
+	defer cancel()
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
