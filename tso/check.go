@@ -66,6 +66,9 @@ type Options struct {
 	// Shard restricts the check to one part of the attacks that need a
 	// search; Merge combines the parts (shard.go).
 	Shard automata.Shard
+	// Criterion is what is checked (criterion.go); the zero value is
+	// robustness.
+	Criterion Criterion
 }
 
 // context is opt.Context (or the background) bounded by opt.Timeout.
@@ -110,10 +113,11 @@ type AttackResult struct {
 
 // Result is the answer of Check.
 type Result struct {
-	Verdict  Verdict
-	Model    Model
-	Attacker Attacker
-	Reason   string // for Unknown
+	Verdict   Verdict
+	Criterion Criterion
+	Model     Model
+	Attacker  Attacker
+	Reason    string // for Unknown
 	// Counts of attacks.
 	Generated, RefutedSyntactic, RefutedSearch, Found, Undecided, Skipped int
 	Stats                                                                 automata.Stats // summed over all searches (Elapsed is CPU time)
@@ -130,9 +134,15 @@ type Result struct {
 // Check decides robustness of p against model m (Theorem 3 of
 // tso-robustness-attacks.md for TSO; Proposition 2 with Theorems 1 and 2 of
 // locality-singularity.md for PSO): p is robust iff no attack's
-// instrumentation reaches its goal under SC.
+// instrumentation reaches its goal under SC. With opt.Criterion set it
+// decides that criterion the same way (criterion.go); Verdict Robust then
+// means the criterion holds.
 func Check(p *Program, m Model, opt Options) *Result {
 	start := time.Now()
+	def, err := defOf(opt.Criterion)
+	if err != nil {
+		return &Result{Verdict: Unknown, Criterion: opt.Criterion, Model: m, Reason: err.Error()}
+	}
 	res, todo := newResult(p, m, opt)
 	shape, attacks := res.Attacker, make([]Attack, len(res.Attacks))
 	for i := range res.Attacks {
@@ -180,7 +190,7 @@ func Check(p *Program, m Model, opt Options) *Result {
 				mu.Unlock()
 				ar := AttackResult{Attack: attacks[i], Outcome: Undecided}
 				if !skip {
-					ar = checkAttack(actx, p, attacks[i], shape, opt, maxBytes/int64(jobs))
+					ar = checkAttack(actx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
 				}
 				cancel()
 				mu.Lock()
@@ -226,7 +236,7 @@ func Check(p *Program, m Model, opt Options) *Result {
 
 	first := res.conclude(p, todo, ctx)
 	if first >= 0 {
-		w, err := BuildWitness(p, m, &res.Attacks[first])
+		w, err := def.witness(p, m, &res.Attacks[first])
 		res.Witness, res.WitnessErr = w, err
 	}
 	res.Elapsed = time.Since(start)
@@ -237,8 +247,8 @@ func Check(p *Program, m Model, opt Options) *Result {
 // ones settled, and returns the indices of those left to search (todo).
 func newResult(p *Program, m Model, opt Options) (*Result, []int) {
 	shape := attackerFor(p, m)
-	attacks, refuted := Attacks(p, m)
-	res := &Result{Model: m, Attacker: shape, Generated: len(attacks)}
+	attacks, refuted := criteria[opt.Criterion].attacks(p, m)
+	res := &Result{Criterion: opt.Criterion, Model: m, Attacker: shape, Generated: len(attacks)}
 	res.Attacks = make([]AttackResult, len(attacks))
 	var todo []int
 	for i, a := range attacks {
@@ -305,7 +315,7 @@ func (res *Result) conclude(p *Program, todo []int, ctx context.Context) int {
 
 // checkAttack decides one attack by SC reachability of its goal, widening
 // the value domain while values overflow it.
-func checkAttack(ctx context.Context, p *Program, a Attack, shape Attacker, opt Options, maxBytes int64) AttackResult {
+func checkAttack(ctx context.Context, p *Program, def *criterionDef, a Attack, shape Attacker, opt Options, maxBytes int64) AttackResult {
 	ar := AttackResult{Attack: a}
 	bits := opt.ValueBits
 	fixed := bits > 0
@@ -313,7 +323,8 @@ func checkAttack(ctx context.Context, p *Program, a Attack, shape Attacker, opt 
 		bits = 4
 	}
 	for {
-		sys := newSCSystem(p, instrument(p, a, shape), shape, true, bits)
+		threads, ext := def.instrument(p, a, shape)
+		sys := newSCSystemExt(p, threads, shape, ext == nil, ext, bits)
 		if opt.NoReduction {
 			sys.reducible = nil
 		}

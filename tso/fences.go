@@ -1,11 +1,11 @@
 package tso
 
 import (
-
 	"fmt"
-	"pgasrob/automata"
 	"sort"
 	"time"
+
+	"pgasrob/automata"
 )
 
 // Fence is one fence position: an mfence inserted at control location

@@ -90,7 +90,19 @@ const (
 
 var roleNames = [...]string{"exec", "helper", "helper-enter", "helper-hb", "attack-store", "attack-last", "attacker", "attacker-direct", "attacker-fence-delay", "helper-lock", "helper-locked"}
 
-func (r role) String() string { return roleNames[r] }
+func (r role) String() string {
+	if int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	if n := extRoleNames[r]; n != "" {
+		return n
+	}
+	return fmt.Sprintf("role%d", r)
+}
+
+// extRoleNames names the roles of criteria's extensions (rExt and above);
+// a criterion's files fill it from an init function.
+var extRoleNames = map[role]string{}
 
 // itrans is a transition of an instrumented thread. Labels 0..L-1 are the
 // original code, L..2L-1 its copy; 2L is the attacker's wait label, and

@@ -49,6 +49,10 @@ type scSystem struct {
 	overflow bool
 	badAddr  string
 
+	// ext holds a criterion's own fields, roles and goal (criterion.go);
+	// nil for robustness and plain SC runs.
+	ext sysExt
+
 	buf     automata.State
 	scratch []int64
 	// cellAt[a] is the cell of address a, or -1: a slice lookup instead of
@@ -57,7 +61,13 @@ type scSystem struct {
 }
 
 func newSCSystem(p *Program, threads []ithread, shape Attacker, attack bool, vbits int) *scSystem {
-	s := &scSystem{p: p, threads: threads, shape: shape, attack: attack, vbits: vbits}
+	return newSCSystemExt(p, threads, shape, attack, nil, vbits)
+}
+
+// newSCSystemExt is newSCSystem with a criterion's extension; with one,
+// attack must be false (the robustness fields are not needed).
+func newSCSystemExt(p *Program, threads []ithread, shape Attacker, attack bool, ext sysExt, vbits int) *scSystem {
+	s := &scSystem{p: p, threads: threads, shape: shape, attack: attack, vbits: vbits, ext: ext}
 	var l automata.Layout
 	for ti, th := range p.Threads {
 		s.pc = append(s.pc, l.Field(automata.BitsFor(threads[ti].labels)))
@@ -81,8 +91,11 @@ func newSCSystem(p *Program, threads []ithread, shape Attacker, attack bool, vbi
 			s.rFence = l.Field(1)
 		}
 	}
+	if ext != nil {
+		ext.layout(s, &l)
+	}
 	s.lock = l.Field(automata.BitsFor(len(p.Threads) + 1))
-	if attack {
+	if attack || ext != nil && ext.reducible() {
 		// Only the instrumented programs' goal ignores the control
 		// labels; ReachSC's accept tests them, so it is never reduced.
 		s.reducible = planPOR(p, threads)
@@ -165,6 +178,9 @@ func (s *scSystem) Initial(emit func(automata.State)) {
 }
 
 func (s *scSystem) Accepting(st automata.State) bool {
+	if s.ext != nil {
+		return s.ext.accepting(s, st)
+	}
 	// A helper inside a locked section would keep the delayed stores from
 	// reaching memory, so the cycle is only complete once the lock is free.
 	if !s.attack || s.hb.Get(st) == 0 || s.lock.Get(st) != 0 {
@@ -417,6 +433,9 @@ func (s *scSystem) exec(ti int, it *itrans, regs []int64) bool {
 		}
 		s.rFence.Set(b, 1)
 		return true
+	}
+	if it.role >= rExt && s.ext != nil {
+		return s.ext.exec(s, ti, it, t, regs)
 	}
 	return false
 }

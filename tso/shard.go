@@ -43,6 +43,10 @@ type Part struct {
 // is replayed and certified again here), UNKNOWN naming missing shards or
 // shards that ran out of budget, ROBUST only when every attack is decided.
 func Merge(p *Program, m Model, opt Options, count int, parts []Part) (*Result, error) {
+	def, err := defOf(opt.Criterion)
+	if err != nil {
+		return nil, err
+	}
 	res, todo := newResult(p, m, opt)
 	owner := make([]int, len(res.Attacks)) // index into parts, -1 for none
 	for i := range owner {
@@ -101,6 +105,6 @@ func Merge(p *Program, m Model, opt Options, count int, parts []Part) (*Result, 
 		res.WitnessErr = fmt.Errorf("shard %d/%d found attack %s feasible but recorded no witness for it", parts[owner[first]].Index, count, p.AttackString(a))
 		return res, nil
 	}
-	res.Witness, res.WitnessErr = ReplayWitness(p, m, a, w.Steps, w.StoreEvent, w.LastEvent)
+	res.Witness, res.WitnessErr = def.replay(p, m, w)
 	return res, nil
 }

@@ -46,20 +46,21 @@ with the plain checker's verdicts on the instances with 1..--instances
 copies as cut-off evidence.`
 
 type tsoJSON struct {
-	Schema   string         `json:"schema,omitempty"` // set on the top-level object
-	File     string         `json:"file"`
-	Model    string         `json:"model"`
-	Attacker string         `json:"attacker"`
-	Verdict  string         `json:"verdict"`
-	Reason   string         `json:"reason,omitempty"`
-	Attacks  tsoJSONAttacks `json:"attacks"`
-	Stats    tsoJSONStats   `json:"stats"`
-	Feasible []string       `json:"feasible_attacks,omitempty"`
-	Witness  *tsoJSONWit    `json:"witness,omitempty"`
-	Error    string         `json:"error,omitempty"`
-	Fences   *tsoJSONFences `json:"fences,omitempty"`
-	Param    *tsoJSONParam  `json:"parameterized,omitempty"` // --parameterized
-	ExitCode *int           `json:"exit_code,omitempty"`     // set on the top-level object
+	Schema    string         `json:"schema,omitempty"` // set on the top-level object
+	File      string         `json:"file"`
+	Criterion string         `json:"criterion"`
+	Model     string         `json:"model"`
+	Attacker  string         `json:"attacker"`
+	Verdict   string         `json:"verdict"`
+	Reason    string         `json:"reason,omitempty"`
+	Attacks   tsoJSONAttacks `json:"attacks"`
+	Stats     tsoJSONStats   `json:"stats"`
+	Feasible  []string       `json:"feasible_attacks,omitempty"`
+	Witness   *tsoJSONWit    `json:"witness,omitempty"`
+	Error     string         `json:"error,omitempty"`
+	Fences    *tsoJSONFences `json:"fences,omitempty"`
+	Param     *tsoJSONParam  `json:"parameterized,omitempty"` // --parameterized
+	ExitCode  *int           `json:"exit_code,omitempty"`     // set on the top-level object
 }
 
 // tsoSchema names the version of the --json output (docs/cli.md).
@@ -137,6 +138,7 @@ type tsoCmd struct {
 	cost, write        *string
 	asJSON, all, fence *bool
 	param              *bool
+	criterion          *string
 	instances          *int
 	maxStates, maxMem  *int64
 	timeout            *time.Duration
@@ -159,6 +161,7 @@ func newTSOCmd(stderr io.Writer) *tsoCmd {
 		cost:      fs.String("cost", "uniform", "with --fences: minimise the total cost of the fences, from `FILE` (lines THREAD LABEL COST, * for any; docs/tso.md), instead of their number"),
 		write:     fs.String("write", "", "with --fences: write the fenced program in the input format to `FILE` (comments kept), re-checked before it is written"),
 		param:     fs.Bool("parameterized", false, "decide robustness of every instance: threads marked \"thread NAME *\" run in any number of copies (TSO only)"),
+		criterion: fs.String("criterion", "robustness", "what to decide: robustness, persistence or trf (triangular-race freedom); docs/criteria.md"),
 		instances: fs.Int("instances", 3, "with --parameterized: cut-off evidence, the plain check of the instances with 1..`K` copies of each marked thread (0: none)"),
 		shard:     addShardFlags(fs, false),
 	}
@@ -193,6 +196,14 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	if err == nil && *c.param && (sh.Count > 0 || *fences || m != tso.TSO || *dot != "" || *all) {
 		err = fmt.Errorf("--parameterized does not go with --shard, --fences, --dot, --all or --model pso")
 	}
+	crit, cerr := tso.ParseCriterion(*c.criterion)
+	switch {
+	case err != nil:
+	case cerr != nil:
+		err = cerr
+	case crit != tso.Robustness && (*c.param || sh.Count > 0):
+		err = fmt.Errorf("--criterion %s does not go with --parameterized or --shard", crit)
+	}
 	if err == nil && (*c.instances < 0 || !*c.param && fs.Changed("instances")) {
 		err = fmt.Errorf("--instances wants --parameterized and a number of copies >= 0")
 	}
@@ -220,7 +231,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, unguard := memoryGuard(ctx, *maxMem)
 	defer unguard()
-	opt := tso.Options{MaxStates: *maxStates, MaxBytes: searchBytes(*maxMem), BudgetBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx, Shard: sh}
+	opt := tso.Options{MaxStates: *maxStates, MaxBytes: searchBytes(*maxMem), BudgetBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx, Shard: sh, Criterion: crit}
 	if *c.param {
 		return runTSOParam(stdout, stderr, file, prog, opt, *c.instances, *asJSON)
 	}
@@ -296,7 +307,7 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 		writeJSON(stdout, out)
 		return code
 	}
-	fmt.Fprintf(stdout, "%s: %s under %s\n", file, res.Verdict, m)
+	fmt.Fprintf(stdout, "%s: %s under %s\n", file, res.Criterion.VerdictString(res.Verdict), m)
 	if res.Verdict == tso.Unknown {
 		fmt.Fprintf(stdout, "reason: %s\n", res.Reason)
 	}
@@ -316,7 +327,7 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 	if fr != nil {
 		printFences(stdout, prog, m, fr, fo.costs)
 		if fo.written != "" {
-			fmt.Fprintf(stdout, "fenced program written to %s (re-checked: %s under %s)\n", fo.written, fr.Certificate.Verdict, m)
+			fmt.Fprintf(stdout, "fenced program written to %s (re-checked: %s under %s)\n", fo.written, fr.Certificate.Criterion.VerdictString(fr.Certificate.Verdict), m)
 		}
 	}
 	return code
@@ -344,7 +355,7 @@ func printFences(w io.Writer, p *tso.Program, m tso.Model, fr *tso.FenceResult, 
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "certified: the fenced program is %s under %s (%d attacks: %d refuted syntactically, %d by search; %d states)\n",
-		c.Verdict, m, c.Generated, c.RefutedSyntactic, c.RefutedSearch, c.Stats.States)
+		c.Criterion.VerdictString(c.Verdict), m, c.Generated, c.RefutedSyntactic, c.RefutedSearch, c.Stats.States)
 }
 
 func tsoFencesJSON(p *tso.Program, fr *tso.FenceResult) *tsoJSONFences {
@@ -368,7 +379,7 @@ func tsoFencesJSON(p *tso.Program, fr *tso.FenceResult) *tsoJSONFences {
 }
 
 func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
-	out := tsoJSON{File: p.File, Model: r.Model.String(), Attacker: r.Attacker.String(), Verdict: strings.ToLower(r.Verdict.String()), Reason: r.Reason,
+	out := tsoJSON{File: p.File, Criterion: r.Criterion.String(), Model: r.Model.String(), Attacker: r.Attacker.String(), Verdict: strings.ToLower(r.Criterion.VerdictString(r.Verdict)), Reason: r.Reason,
 		Attacks: tsoJSONAttacks{Generated: r.Generated, RefutedSyntactically: r.RefutedSyntactic, RefutedBySearch: r.RefutedSearch,
 			Feasible: r.Found, Undecided: r.Undecided, NotStarted: r.Skipped},
 		Stats: tsoJSONStats{States: r.Stats.States, Transitions: r.Stats.Transitions, Bytes: r.Stats.Bytes,
