@@ -80,6 +80,20 @@ type criterionDef struct {
 	// replay certifies a witness recorded by another process (a shard,
 	// Merge) by running it again in the relaxed semantics.
 	replay func(p *Program, m Model, w *Witness) (*Witness, error)
+	// oracle decides the criterion by brute force from its definition,
+	// sharing no code with attacks/instrument (only the Machine, the
+	// relaxed semantics itself).
+	oracle func(p *Program, m Model, b OracleBudget) OracleResult
+}
+
+// OracleFor runs the brute-force oracle of criterion c; Verdict Robust
+// means the criterion holds.
+func OracleFor(c Criterion, p *Program, m Model, b OracleBudget) OracleResult {
+	d, err := defOf(c)
+	if err != nil || d.oracle == nil {
+		return OracleResult{Verdict: Unknown, Reason: fmt.Sprintf("criterion %s has no oracle", c)}
+	}
+	return d.oracle(p, m, b)
 }
 
 // criteria holds each criterion's definition; the files of a criterion
@@ -94,6 +108,7 @@ var criteria = map[Criterion]*criterionDef{
 		replay: func(p *Program, m Model, w *Witness) (*Witness, error) {
 			return ReplayWitness(p, m, w.Attack, w.Steps, w.StoreEvent, w.LastEvent)
 		},
+		oracle: Oracle,
 	},
 }
 
