@@ -116,6 +116,9 @@ type FenceOptions struct {
 	// Cost, if set, gives the cost of a fence position (non-negative);
 	// the result then has minimum total cost instead of minimum size.
 	Cost func(Fence) int64
+	// RoundStates is the per-attack state budget of the first rounds
+	// (see FindFences); 0 means 1<<16, a negative value no such budget.
+	RoundStates int64
 }
 
 // FindFences computes a minimum-size set of fence positions that makes p
@@ -138,6 +141,17 @@ type FenceOptions struct {
 // when the check says robust — that set is then valid and of minimum size
 // — or adds one constraint per feasible attack, each missing the current
 // candidate, so no candidate repeats and the rounds terminate.
+//
+// A round needs the feasible attacks only, not a decision of every attack:
+// on programs with unbounded values (Memorax's bakery) an infeasible
+// attack's search need not end, while the feasible ones are found at once.
+// So rounds run with a per-attack state budget (roundStates) and use
+// whatever feasible attacks they find; only a round that finds none while
+// some attack ran out of budget is repeated with a budget 16 times larger,
+// up to the user's MaxStates (FenceOptions.RoundStates). The answer is unchanged: every constraint
+// comes from a feasible attack, and the last round, which certifies the
+// fence set, decides every attack (a budget-limited round is never taken
+// for robust).
 func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 	start := time.Now()
 	res := &FenceResult{Verdict: Unknown}
@@ -168,6 +182,13 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 	var cons [][]int
 	seen := map[string]bool{}
 	var cur []int
+	budget := fo.RoundStates
+	switch {
+	case budget == 0:
+		budget = 1 << 16
+	case budget < 0:
+		budget = 0
+	}
 	for {
 		if res.Rounds >= maxRounds {
 			res.Reason = fmt.Sprintf("no certified fence set within %d rounds", maxRounds)
@@ -183,8 +204,20 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 			fs[i] = Fence{Thread: t, Label: g - base[t]}
 		}
 		fp := InsertFences(p, fs)
-		r := Check(fp, m, opt)
+		ropt := opt
+		bounded := budget > 0 && (opt.MaxStates == 0 || budget < opt.MaxStates)
+		if bounded {
+			ropt.MaxStates = budget
+		}
+		r := Check(fp, m, ropt)
 		res.Rounds++
+		if r.Found == 0 && bounded && r.Undecided > 0 && ctx.Err() == nil {
+			budget *= 16
+			if budget > 1<<40 {
+				budget = 0
+			}
+			continue
+		}
 		if r.Verdict == Robust {
 			res.Verdict, res.Fences, res.Fenced, res.Certificate = Robust, fs, fp, r
 			for _, g := range cur {
