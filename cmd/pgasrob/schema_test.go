@@ -43,7 +43,8 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		"tso": {{"tso", sb, "--json", "--fences"}, {"tso", "../../examples/tso/sb-fenced.txt", "--json", "--max-states", "1"},
 			{"tso", "../../examples/tso/sb-hot.txt", "--json", "--fences", "--cost", "../../examples/tso/sb-hot.costs", "--write", t.TempDir() + "/f.txt"},
 			{"tso", "../../examples/tso/param-ring3.txt", "--json", "--parameterized"}, {"tso", "../../examples/tso/param-mp-ack.txt", "--json", "--parameterized"},
-			{"tso", "../../examples/tso/param-ring3.txt", "--json", "--parameterized", "--max-states", "1", "--instances", "1"}},
+			{"tso", "../../examples/tso/param-ring3.txt", "--json", "--parameterized", "--max-states", "1", "--instances", "1"},
+			{"tso", "--criterion", "all", sb, "../../examples/tso/sb-fenced.txt", "--json", "--fences"}},
 		"difftest": {{"difftest", "--count", "30", "--json"}, {"difftest", "--tso", "--count", "5", "--json"},
 			{"difftest", "--instrumentation", "--count", "30", "--json"}},
 		"repair": {{"repair", oneToOne, "-n", "2..3", "--json", "--write", t.TempDir() + "/r.pgas"}, {"repair", oneToOneFixed, "-n", "2", "--json"},
@@ -52,19 +53,20 @@ func TestJSONSchemasDocumented(t *testing.T) {
 	// Documented fields that only appear in situations these runs do not
 	// reach, with the situation.
 	rare := map[string]string{
-		"error":     "an internal error",
-		"internal":  "a disagreement",
-		"repro":     "a disagreement with --out",
-		"source":    "a disagreement",
-		"detail":    "a disagreement",
-		"program":   "difftest: a disagreement (decide and cycles print it always)",
-		"oracle":    "a disagreement",
-		"revision":  "a build with VCS information",
-		"modified":  "a build from a modified tree",
-		"reason":    "difftest: an interrupted run",
-		"decide":    "difftest: a disagreement",
-		"truncated": "repair: the oracle stopped at its bound",
-		"assert":    "check: an example key of the sugar counts, which are data",
+		"error":      "an internal error",
+		"internal":   "a disagreement",
+		"repro":      "a disagreement with --out",
+		"source":     "a disagreement",
+		"detail":     "a disagreement",
+		"program":    "difftest: a disagreement (decide and cycles print it always)",
+		"oracle":     "a disagreement",
+		"revision":   "a build with VCS information",
+		"modified":   "a build from a modified tree",
+		"reason":     "difftest: an interrupted run",
+		"decide":     "difftest: a disagreement",
+		"truncated":  "repair: the oracle stopped at its bound",
+		"fence_note": "tso --criterion all --fences: no certified fence set",
+		"assert":     "check: an example key of the sugar counts, which are data",
 		// difftest --instrumentation: counts per cause, data keys; a short
 		// run shows some of them only.
 		"atomicity": "a cause", "own-read": "a cause", "delayed-source": "a cause",
@@ -95,6 +97,9 @@ func TestJSONSchemasDocumented(t *testing.T) {
 				want := "pgasrob/" + cmd + "/v1"
 				if slices.Contains(args, "--via") {
 					want = "pgasrob/decide-via/v1"
+				}
+				if slices.Contains(args, "all") {
+					want = "pgasrob/tso-criteria/v1"
 				}
 				if top["schema"] != want {
 					t.Errorf("%v: schema %v, want %q", args, top["schema"], want)

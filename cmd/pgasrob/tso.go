@@ -43,7 +43,14 @@ of copies, and the answer holds for every instance (Section 6 of the TSO
 paper: per attack, coverability in a counter abstraction). NOT ROBUST comes
 with the copies needed and a replayed computation of that instance; ROBUST
 with the plain checker's verdicts on the instances with 1..--instances
-copies as cut-off evidence.`
+copies as cut-off evidence.
+
+--criterion persistence or trf decides another criterion on the same
+pipeline (docs/criteria.md): persistence (every TSO run has the program
+order and store order of an SC run) or triangular-race freedom (no SC run
+has a triangular data race). --fences then makes the program satisfy that
+criterion. --criterion all takes files and directories and prints one
+table of every criterion on every file.`
 
 type tsoJSON struct {
 	Schema    string         `json:"schema,omitempty"` // set on the top-level object
@@ -161,7 +168,7 @@ func newTSOCmd(stderr io.Writer) *tsoCmd {
 		cost:      fs.String("cost", "uniform", "with --fences: minimise the total cost of the fences, from `FILE` (lines THREAD LABEL COST, * for any; docs/tso.md), instead of their number"),
 		write:     fs.String("write", "", "with --fences: write the fenced program in the input format to `FILE` (comments kept), re-checked before it is written"),
 		param:     fs.Bool("parameterized", false, "decide robustness of every instance: threads marked \"thread NAME *\" run in any number of copies (TSO only)"),
-		criterion: fs.String("criterion", "robustness", "what to decide: robustness, persistence or trf (triangular-race freedom); docs/criteria.md"),
+		criterion: fs.String("criterion", "robustness", "what to decide: robustness, persistence or trf (triangular-race freedom); all: every criterion on every FILE (a directory: its *.txt files), as one table; docs/criteria.md"),
 		instances: fs.Int("instances", 3, "with --parameterized: cut-off evidence, the plain check of the instances with 1..`K` copies of each marked thread (0: none)"),
 		shard:     addShardFlags(fs, false),
 	}
@@ -172,6 +179,10 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	fs, model, asJSON, dot, maxStates, timeout, maxMem, jobs, all, fences := c.fs, c.model, c.asJSON, c.dot, c.maxStates, c.timeout, c.maxMem, c.jobs, c.all, c.fence
 	if done, code := parseFlags(fs, args); done {
 		return code
+	}
+	table := *c.criterion == "all"
+	if table && fs.NArg() >= 1 {
+		return runTSOCriteriaCmd(c, stdout, stderr)
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintf(stderr, "pgasrob tso: want exactly one FILE, got %d arguments\nRun \"pgasrob tso --help\" for usage.\n", fs.NArg())

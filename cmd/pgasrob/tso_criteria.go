@@ -1,0 +1,212 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"pgasrob/pgas"
+	"pgasrob/tso"
+)
+
+// tso --criterion all: every criterion on every file, as one table
+// (docs/criteria.md, "Side by side").
+
+// tsoCriteriaSchema names the version of the table's --json output.
+const tsoCriteriaSchema = "pgasrob/tso-criteria/v1"
+
+type tsoCriteriaJSON struct {
+	Schema   string            `json:"schema"`
+	Model    string            `json:"model"`
+	Rows     []tsoCriteriaRow  `json:"rows"`
+	ExitCode int               `json:"exit_code"`
+	Totals   []tsoCriteriaCell `json:"totals"` // per criterion: states and wall time summed over the rows
+}
+
+type tsoCriteriaRow struct {
+	File  string            `json:"file"`
+	Error string            `json:"error,omitempty"` // the file does not parse
+	Cells []tsoCriteriaCell `json:"cells"`           // one per criterion, in the order of tso.Criteria
+}
+
+type tsoCriteriaCell struct {
+	Criterion  string `json:"criterion"`
+	Verdict    string `json:"verdict,omitempty"` // in the criterion's words, lower case
+	Reason     string `json:"reason,omitempty"`
+	Fences     *int   `json:"fences,omitempty"` // --fences: the certified minimum count
+	FenceNote  string `json:"fence_note,omitempty"`
+	States     int64  `json:"visited_states"` // of the check
+	WallMillis int64  `json:"wall_ms"`        // the check and the fence search
+}
+
+// runTSOCriteriaCmd is tso --criterion all FILE|DIR...: the flags that
+// make sense for a table are --model, --fences, --json and the budgets.
+func runTSOCriteriaCmd(c *tsoCmd, stdout, stderr io.Writer) int {
+	fs := c.fs
+	for _, f := range []string{"parameterized", "instances", "shard", "dot", "write", "cost", "all"} {
+		if fs.Changed(f) {
+			fmt.Fprintf(stderr, "pgasrob tso: --%s does not go with --criterion all\nRun \"pgasrob tso --help\" for usage.\n", f)
+			return exitUsage
+		}
+	}
+	m, err := tso.ParseModel(*c.model)
+	if err == nil && (*c.jobs < 1 || *c.maxMem < 1 || *c.maxStates < 0 || *c.timeout < 0) {
+		err = fmt.Errorf("--jobs and --max-memory must be positive, --max-states and --timeout not negative")
+	}
+	var files []string
+	if err == nil {
+		files, err = criteriaFiles(fs.Args())
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		return exitUsage
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	ctx, unguard := memoryGuard(ctx, *c.maxMem)
+	defer unguard()
+	opt := tso.Options{MaxStates: *c.maxStates, MaxBytes: searchBytes(*c.maxMem), BudgetBytes: *c.maxMem << 20,
+		Timeout: *c.timeout, Jobs: *c.jobs, Context: ctx}
+	return runTSOCriteria(stdout, stderr, files, m, opt, *c.fence, *c.asJSON)
+}
+
+// criteriaFiles expands the arguments: a directory stands for its *.txt
+// files, sorted.
+func criteriaFiles(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		fs, err := filepath.Glob(filepath.Join(a, "*.txt"))
+		if err != nil {
+			return nil, err
+		}
+		if len(fs) == 0 {
+			return nil, fmt.Errorf("%s: no *.txt files", a)
+		}
+		sort.Strings(fs)
+		out = append(out, fs...)
+	}
+	return out, nil
+}
+
+// runTSOCriteria decides every criterion on every file. Exit codes: 0
+// every cell decided (whatever the verdicts), 2 a file does not parse, 3
+// some cell UNKNOWN, 4 a witness failed its replay.
+func runTSOCriteria(stdout, stderr io.Writer, files []string, m tso.Model, opt tso.Options, fences, asJSON bool) int {
+	out := tsoCriteriaJSON{Schema: tsoCriteriaSchema, Model: m.String()}
+	totals := make([]tsoCriteriaCell, len(tso.Criteria()))
+	code := exitRobust
+	worse := func(c int) {
+		rank := map[int]int{exitRobust: 0, exitUnknown: 1, exitUsage: 2, exitInternal: 3}
+		if rank[c] > rank[code] {
+			code = c
+		}
+	}
+	for _, file := range files {
+		row := tsoCriteriaRow{File: file, Cells: []tsoCriteriaCell{}}
+		src, err := pgas.ReadSource(file)
+		var prog *tso.Program
+		if err == nil {
+			prog, err = tso.ParseProgram(file, src)
+		}
+		if err != nil {
+			row.Error = err.Error()
+			fmt.Fprintln(stderr, err)
+			worse(exitUsage)
+			out.Rows = append(out.Rows, row)
+			continue
+		}
+		for i, c := range tso.Criteria() {
+			cell, cc := criterionCell(prog, m, c, opt, fences)
+			worse(cc)
+			row.Cells = append(row.Cells, cell)
+			totals[i].Criterion = cell.Criterion
+			totals[i].States += cell.States
+			totals[i].WallMillis += cell.WallMillis
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	out.Totals, out.ExitCode = totals, code
+	if asJSON {
+		writeJSON(stdout, out)
+		return code
+	}
+	fmt.Fprint(stdout, criteriaTable(out, fences))
+	return code
+}
+
+// criterionCell checks one criterion (and searches fences) on one program.
+func criterionCell(p *tso.Program, m tso.Model, c tso.Criterion, opt tso.Options, fences bool) (cell tsoCriteriaCell, code int) {
+	opt.Criterion = c
+	start := time.Now()
+	r := tso.Check(p, m, opt)
+	cell = tsoCriteriaCell{Criterion: c.String(), Verdict: strings.ToLower(c.VerdictString(r.Verdict)), Reason: r.Reason,
+		States: r.Stats.States}
+	defer func() { cell.WallMillis = time.Since(start).Milliseconds() }()
+	code = exitRobust
+	switch {
+	case r.WitnessErr != nil:
+		cell.Reason, code = "internal error: "+r.WitnessErr.Error(), exitInternal
+	case r.Verdict == tso.Unknown:
+		code = exitUnknown
+	}
+	if !fences || r.Verdict == tso.Unknown || r.WitnessErr != nil {
+		return cell, code
+	}
+	n := 0
+	if r.Verdict == tso.NotRobust {
+		fr := tso.FindFences(p, m, tso.FenceOptions{Options: opt})
+		if fr.Verdict != tso.Robust {
+			cell.FenceNote = "no certified set: " + fr.Reason
+			return cell, exitUnknown
+		}
+		n = len(fr.Fences)
+	}
+	cell.Fences = &n
+	return cell, code
+}
+
+// criteriaTable is the Markdown table of the text output: one column per
+// criterion, "verdict (fences)".
+func criteriaTable(t tsoCriteriaJSON, fences bool) string {
+	var b strings.Builder
+	b.WriteString("| file |")
+	for _, c := range tso.Criteria() {
+		fmt.Fprintf(&b, " %s |", c)
+	}
+	b.WriteString("\n|---|")
+	for range tso.Criteria() {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, r := range t.Rows {
+		fmt.Fprintf(&b, "| %s |", filepath.Base(r.File))
+		if r.Error != "" {
+			fmt.Fprintf(&b, " error: %s |\n", r.Error)
+			continue
+		}
+		for _, c := range r.Cells {
+			s := c.Verdict
+			switch {
+			case c.Fences != nil:
+				s += fmt.Sprintf(" (%d)", *c.Fences)
+			case fences && c.FenceNote != "":
+				s += " (fences unknown)"
+			}
+			fmt.Fprintf(&b, " %s |", s)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
