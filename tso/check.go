@@ -140,6 +140,10 @@ type Result struct {
 func Check(p *Program, m Model, opt Options) *Result {
 	start := time.Now()
 	def, err := defOf(opt.Criterion)
+	if err == nil && opt.Criterion != Robustness && m != TSO {
+		// Both other criteria are defined on TSO's store buffers.
+		err = fmt.Errorf("criterion %s is defined for TSO only", opt.Criterion)
+	}
 	if err != nil {
 		return &Result{Verdict: Unknown, Criterion: opt.Criterion, Model: m, Reason: err.Error()}
 	}

@@ -24,21 +24,28 @@ type DiffBudget struct {
 // human-readable account in every case (it holds the oracle's violating
 // computation when the oracle finds one the checker missed).
 func DiffTest(p *Program, m Model, b DiffBudget) (agree bool, report string) {
-	agree, report, _, _ = diffTest(p, m, b)
+	agree, report, _, _ = diffTest(p, m, Robustness, b)
 	return agree, report
 }
 
-func diffTest(p *Program, m Model, b DiffBudget) (bool, string, Verdict, Verdict) {
-	c := Check(p, m, Options{MaxStates: b.MaxStates, Timeout: b.Timeout, Jobs: 1})
-	o := Oracle(p, m, OracleBudget{MaxNodes: b.OracleNodes, Timeout: b.Timeout})
+// DiffTestCriterion is DiffTest for any criterion: Check with
+// Options.Criterion against the criterion's own oracle (OracleFor).
+func DiffTestCriterion(p *Program, m Model, c Criterion, b DiffBudget) (agree bool, report string) {
+	agree, report, _, _ = diffTest(p, m, c, b)
+	return agree, report
+}
+
+func diffTest(p *Program, m Model, crit Criterion, b DiffBudget) (bool, string, Verdict, Verdict) {
+	c := Check(p, m, Options{MaxStates: b.MaxStates, Timeout: b.Timeout, Jobs: 1, Criterion: crit})
+	o := OracleFor(crit, p, m, OracleBudget{MaxNodes: b.OracleNodes, Timeout: b.Timeout})
 	agree, report := compare(p, m, c, o)
 	return agree, report, c.Verdict, o.Verdict
 }
 
 func compare(p *Program, m Model, c *Result, o OracleResult) (agree bool, report string) {
 	var r strings.Builder
-	fmt.Fprintf(&r, "%s %s: instrumentation %v (%d attacks, %d states), oracle %v (%d nodes)",
-		p.File, m, c.Verdict, c.Generated, c.Stats.States, o.Verdict, o.Nodes)
+	fmt.Fprintf(&r, "%s %s %s: instrumentation %v (%d attacks, %d states), oracle %v (%d nodes)",
+		p.File, m, c.Criterion, c.Criterion.VerdictString(c.Verdict), c.Generated, c.Stats.States, c.Criterion.VerdictString(o.Verdict), o.Nodes)
 	if c.Verdict == NotRobust && c.WitnessErr != nil {
 		fmt.Fprintf(&r, "\nwitness replay failed: %v", c.WitnessErr)
 		return false, r.String()
@@ -52,7 +59,7 @@ func compare(p *Program, m Model, c *Result, o OracleResult) (agree bool, report
 	}
 	r.WriteString("\nDISAGREEMENT")
 	if o.Verdict == NotRobust {
-		r.WriteString("\noracle's cyclic computation:")
+		r.WriteString("\noracle's violating computation:")
 		for _, e := range o.Cycle {
 			fmt.Fprintf(&r, "\n  %s --%s--> %s", p.DescribeEvent(o.Events[e.From]), e.Kind, p.DescribeEvent(o.Events[e.To]))
 		}

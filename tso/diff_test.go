@@ -26,7 +26,7 @@ func TestDiffRandom(t *testing.T) {
 			if err != nil {
 				t.Fatalf("generator wrote a bad program: %v\n%s", err, src)
 			}
-			agree, report, cv, ov := diffTest(p, m, DiffBudget{MaxStates: 200_000, OracleNodes: 200_000, Timeout: 10 * time.Second})
+			agree, report, cv, ov := diffTest(p, m, Robustness, DiffBudget{MaxStates: 200_000, OracleNodes: 200_000, Timeout: 10 * time.Second})
 			if !agree {
 				t.Fatalf("%s\nprogram:\n%s", report, src)
 			}
@@ -66,7 +66,7 @@ func TestDiffSweep(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				agree, report, cv, ov := diffTest(p, m, DiffBudget{MaxStates: 500_000, OracleNodes: 300_000, Timeout: 20 * time.Second})
+				agree, report, cv, ov := diffTest(p, m, Robustness, DiffBudget{MaxStates: 500_000, OracleNodes: 300_000, Timeout: 20 * time.Second})
 				if !agree {
 					t.Fatalf("%s\n%s", report, src)
 				}

@@ -162,7 +162,7 @@ func TestReductionOracle(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range []Model{TSO, PSO} {
-			agree, report, cv, ov := diffTest(p, m, DiffBudget{MaxStates: 200_000, OracleNodes: 200_000, Timeout: 10 * time.Second})
+			agree, report, cv, ov := diffTest(p, m, Robustness, DiffBudget{MaxStates: 200_000, OracleNodes: 200_000, Timeout: 10 * time.Second})
 			if !agree {
 				t.Fatalf("%s\nprogram:\n%s", report, src)
 			}

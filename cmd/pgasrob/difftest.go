@@ -14,6 +14,7 @@ import (
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 	"pgasrob/pgas/oracle"
+	"pgasrob/tso"
 )
 
 func init() {
@@ -69,7 +70,9 @@ disagreed, 1 if one did, 3 if nothing could be compared.
 
 With --tso, the programs are Trencher-format programs instead (generated,
 or every *.txt file in --dir), and the TSO/PSO attack checker (package
-tso) is compared with its own brute-force oracle under TSO and under PSO.
+tso) is compared with its own brute-force oracle under TSO and under PSO;
+--criterion persistence, trf or all compares those criteria (under TSO)
+with their own oracles (docs/criteria.md).
 The automata procedure reads .pgas only, so it does not take part then.
 
 With --instrumentation, each .pgas program is also translated
@@ -89,6 +92,7 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 	timeout := fs.Duration("timeout", gen.DefaultBudget.DecideTime, "per side and program")
 	noSym := fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
 	useTSO := fs.Bool("tso", false, "Trencher-format programs: compare the TSO/PSO checker with its oracle")
+	criterion := fs.String("criterion", "robustness", "with --tso: the criterion compared, robustness (under TSO and PSO), persistence or trf (under TSO), or all")
 	useInstr := fs.Bool("instrumentation", false, "compare decide with the instrumentation route (pgasrob translate + tso --model pso), and both oracles")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	maxMem := fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp)
@@ -125,6 +129,10 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 	defer stop()
 	ctx, unguard := memoryGuard(ctx, *maxMem)
 	defer unguard()
+	if fs.Changed("criterion") && !*useTSO {
+		fmt.Fprintln(stderr, "pgasrob difftest: --criterion goes with --tso")
+		return exitUsage
+	}
 	if *useInstr && *useTSO {
 		fmt.Fprintln(stderr, "pgasrob difftest: --tso and --instrumentation exclude each other")
 		return exitUsage
@@ -134,7 +142,16 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 			budget: routeBudget{states: *states, nodes: *nodes, timeout: *timeout, ctx: ctx}}, stdout, stderr)
 	}
 	if *useTSO {
-		return difftestTSO(ctx, run, *seed, *count, *dir, *out, *states, *nodes, *timeout, stdout, stderr)
+		crits := tso.Criteria()
+		if *criterion != "all" {
+			c, err := tso.ParseCriterion(*criterion)
+			if err != nil {
+				fmt.Fprintf(stderr, "pgasrob difftest: %v\n", err)
+				return exitUsage
+			}
+			crits = []tso.Criterion{c}
+		}
+		return difftestTSO(ctx, run, crits, *seed, *count, *dir, *out, *states, *nodes, *timeout, stdout, stderr)
 	}
 	// A case is a program with a source text and a way to shrink it.
 	type tcase struct {

@@ -60,8 +60,8 @@ func printDifftest(stdout io.Writer, res difftestJSON, total int, tsoMode, asJSO
 	}
 	elapsed := time.Duration(res.ElapsedMS) * time.Millisecond
 	if tsoMode {
-		fmt.Fprintf(stdout, "%d Trencher programs x {TSO, PSO}: %d agree, %d disagree, %d skipped (budget), %v; agreeing runs: %s\n",
-			res.Programs, res.Agree, res.Disagree, res.Skipped, elapsed, verdictCounts(res.Verdicts))
+		fmt.Fprintf(stdout, "%d Trencher programs x {%s}: %d agree, %d disagree, %d skipped (budget), %v; agreeing runs: %s\n",
+			res.Programs, strings.TrimPrefix(res.TSO, "compared under "), res.Agree, res.Disagree, res.Skipped, elapsed, verdictCounts(res.Verdicts))
 	} else {
 		fmt.Fprintf(stdout, "%d programs (N=%d): %d agree, %d disagree, %d skipped (budget), %v; verdicts: %s\n",
 			res.Programs, res.Ranks, res.Agree, res.Disagree, res.Skipped, elapsed, verdictCounts(res.Verdicts))

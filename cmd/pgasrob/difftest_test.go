@@ -112,8 +112,8 @@ func TestDifftestTSO(t *testing.T) {
 	}
 	// A fake hook that disagrees under PSO on every program: exit 1, one
 	// disagreement per program, each reproducer shorter than its program.
-	defer func() { tsoDiff = tso.DiffTest }()
-	tsoDiff = func(p *tso.Program, m tso.Model, b tso.DiffBudget) (bool, string) {
+	defer func() { tsoDiff = tso.DiffTestCriterion }()
+	tsoDiff = func(p *tso.Program, m tso.Model, c tso.Criterion, b tso.DiffBudget) (bool, string) {
 		return m != tso.PSO, "fake"
 	}
 	out.Reset()

@@ -15,14 +15,34 @@ import (
 	"pgasrob/tso"
 )
 
-// tsoDiff is tso.DiffTest; tests replace it.
-var tsoDiff = tso.DiffTest
+// tsoDiff is tso.DiffTestCriterion; tests replace it.
+var tsoDiff = tso.DiffTestCriterion
 
 // difftestTSO is "pgasrob difftest --tso": the TSO/PSO attack checker
 // against its brute-force oracle, through the hook tso.DiffTest, on
 // Trencher-format programs. It shares the JSON shape of difftestJSON;
-// "verdicts" counts agreeing runs per model.
-func difftestTSO(ctx context.Context, run *diffRun, seed uint64, count int, dir, out string, states, nodes int64, timeout time.Duration, stdout, stderr io.Writer) int {
+// "verdicts" counts agreeing runs per model (and criterion other than
+// robustness, which is compared under TSO only).
+func difftestTSO(ctx context.Context, run *diffRun, crits []tso.Criterion, seed uint64, count int, dir, out string, states, nodes int64, timeout time.Duration, stdout, stderr io.Writer) int {
+	type pair struct {
+		m    tso.Model
+		c    tso.Criterion
+		name string
+	}
+	var pairs []pair
+	var names []string
+	for _, c := range crits {
+		for _, m := range []tso.Model{tso.TSO, tso.PSO} {
+			name := m.String()
+			if c != tso.Robustness {
+				if m != tso.TSO {
+					continue
+				}
+				name += " " + c.String()
+			}
+			pairs, names = append(pairs, pair{m, c, name}), append(names, name)
+		}
+	}
 	type tcase = sourceFile
 	var cases []tcase
 	var index []int // of each case among all programs of the run
@@ -53,7 +73,7 @@ func difftestTSO(ctx context.Context, run *diffRun, seed uint64, count int, dir,
 	}
 	budget := tso.DiffBudget{MaxStates: states, OracleNodes: nodes, Timeout: timeout}
 	res := difftestJSON{Schema: "pgasrob/difftest/v1", Seed: seed, Verdicts: map[string]int{}, Disagreements: []difftestCase{},
-		TSO: "compared under TSO and PSO"}
+		TSO: "compared under " + strings.Join(names, ", ")}
 	for k, tc := range cases {
 		if ctx.Err() != nil {
 			res.Interrupted, res.Reason = true, automata.StopReason(ctx)
@@ -69,15 +89,16 @@ func difftestTSO(ctx context.Context, run *diffRun, seed uint64, count int, dir,
 			return exitInternal
 		}
 		res.Programs++
-		for _, m := range []tso.Model{tso.TSO, tso.PSO} {
-			agree, report := tsoDiff(p, m, budget)
+		for _, pr := range pairs {
+			m := pr.m
+			agree, report := tsoDiff(p, m, pr.c, budget)
 			switch {
 			case agree && strings.Contains(report, "\nundecided:"):
 				res.Skipped++
 				continue
 			case agree:
 				res.Agree++
-				res.Verdicts[m.String()]++
+				res.Verdicts[pr.name]++
 				continue
 			}
 			res.Disagree++
@@ -86,14 +107,14 @@ func difftestTSO(ctx context.Context, run *diffRun, seed uint64, count int, dir,
 				if err != nil {
 					return false
 				}
-				ok, _ := tsoDiff(q, m, budget)
+				ok, _ := tsoDiff(q, m, pr.c, budget)
 				return !ok
 			})
-			dc := difftestCase{Program: tc.name + " " + m.String(), Detail: report, Source: small}
+			dc := difftestCase{Program: tc.name + " " + pr.name, Detail: report, Source: small}
 			if out != "" {
 				if err := os.MkdirAll(out, 0o755); err == nil {
 					base := strings.TrimSuffix(filepath.Base(tc.name), ".txt")
-					dc.Repro = filepath.Join(out, base+"."+strings.ToLower(m.String())+".repro.txt")
+					dc.Repro = filepath.Join(out, base+"."+strings.ReplaceAll(strings.ToLower(pr.name), " ", ".")+".repro.txt")
 					if err := os.WriteFile(dc.Repro, []byte(small), 0o644); err != nil {
 						dc.Repro = ""
 					}
