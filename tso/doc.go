@@ -36,6 +36,27 @@
 //     fixes the instance and becomes a witness replayed on it. Code cannot
 //     name its thread in this format; IdentityWarnings points at threads
 //     that keep an identity in data instead (per-thread constants).
+//   - Persistence (persistence-fences.md, Sections 6-9; persist*.go,
+//     Options.Criterion = Persistence): a TSO run is persistent if an SC
+//     run has its program order and store order. Theorem 1's fragility
+//     pattern (pivot, write e1, read e) is decided per pattern by SC
+//     reachability of the program run in three phases by roles of the SC
+//     system (sysExt), with a phase 2 wider than the paper's so that
+//     locked sections of the other threads are covered (Theorem 1 misses
+//     them; argued in persist.go). A witness is the run
+//     π1·e1·π3·e·ρ·u1 replayed on the Machine with its trace; PersistOracle
+//     enumerates TSO and SC traces from the definition.
+//   - Triangular-race freedom (Owens, ECOOP 2010; trf*.go,
+//     Options.Criterion = TRF): no SC run has a read of x by t, outside a
+//     locked section, while a write of t to some y != x is pending (no
+//     mfence, sfence, lock or unlock since), adjacent to a write of x by
+//     another thread. Pattern (t, write, read); the instrumentation moves
+//     t into a copy of its code without draining instructions at the
+//     write, stops it at the read, and takes another thread's later write
+//     of x as the goal (equal to adjacency, argued in trf.go). A witness
+//     is the SC run replayed on the Machine with the race checked on its
+//     events, plus the TSO computation keeping the write buffered when
+//     one has the same values; TRFOracle checks adjacency directly.
 //   - Trencher's lock/unlock (locked sections run alone, with empty buffers
 //     at both ends). The papers leave locks out; the helpers need one extra
 //     rule for them (instrument.go, docs/tso.md), found by the differential

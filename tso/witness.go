@@ -35,6 +35,12 @@ type Witness struct {
 	// StoreEvent is the attacking (first delayed) store, LastEvent the
 	// attacker's last action.
 	StoreEvent, LastEvent int
+	// Fragile is set for persistence (persist_witness.go): the pattern's
+	// events, the trace and why no SC run has it; Cycle is then nil.
+	Fragile *FragileRun
+	// Race is set for triangular-race freedom (trf_witness.go): the race
+	// and its TSO computation; Cycle is then nil.
+	Race *TriangularRace
 }
 
 // BuildWitness turns the SC path of a feasible attack's instrumentation
@@ -266,8 +272,17 @@ func (p *Program) DescribeEvent(e Event) string {
 // Format prints the witness: the attack, the computation with issue and
 // store actions (delayed stores marked), and the cycle edge by edge.
 func (w *Witness) Format(p *Program) string {
+	if w.Race != nil {
+		return w.formatRace(p)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "attack: %s\n", p.AttackString(w.Attack))
+	store, last := "attacking store", "attacker's last action"
+	if w.Fragile != nil {
+		store, last = "e1", "complementary read e"
+		fmt.Fprintf(&b, "pattern (pivot, e1, e): %s\n", p.AttackString(w.Attack))
+	} else {
+		fmt.Fprintf(&b, "attack: %s\n", p.AttackString(w.Attack))
+	}
 	fmt.Fprintf(&b, "relaxed computation (%s):\n", w.Model)
 	for i, s := range w.Steps {
 		th := p.Threads[s.Thread]
@@ -286,12 +301,12 @@ func (w *Witness) Format(p *Program) string {
 				line += fmt.Sprintf("  = %d", w.Events[s.Event].Val)
 			}
 			if s.Event == w.StoreEvent {
-				line += "   <- attacking store, delayed"
+				line += "   <- " + store + ", delayed"
 			} else if s.Delayed {
 				line += "   <- delayed"
 			}
 			if s.Event == w.LastEvent && s.Event >= 0 {
-				line += "   <- attacker's last action"
+				line += "   <- " + last
 			}
 			fmt.Fprintf(&b, "  %3d  %s\n", i+1, line)
 		case StepAdvance:
@@ -304,10 +319,14 @@ func (w *Witness) Format(p *Program) string {
 			e := w.Events[s.Event]
 			mark := ""
 			if s.Event == w.StoreEvent {
-				mark = "   <- attacking store reaches memory"
+				mark = "   <- " + store + " reaches memory"
 			}
 			fmt.Fprintf(&b, "  %3d  %s st  [%d] := %d%s\n", i+1, th.Name, p.Cells[e.Cell], e.Val, mark)
 		}
+	}
+	if w.Fragile != nil {
+		w.formatFragile(p, &b)
+		return b.String()
 	}
 	fmt.Fprintf(&b, "happens-before cycle:\n")
 	for _, e := range w.Cycle {

@@ -44,7 +44,15 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"tso", "../../examples/tso/sb-hot.txt", "--json", "--fences", "--cost", "../../examples/tso/sb-hot.costs", "--write", t.TempDir() + "/f.txt"},
 			{"tso", "../../examples/tso/param-ring3.txt", "--json", "--parameterized"}, {"tso", "../../examples/tso/param-mp-ack.txt", "--json", "--parameterized"},
 			{"tso", "../../examples/tso/param-ring3.txt", "--json", "--parameterized", "--max-states", "1", "--instances", "1"},
-			{"tso", "--criterion", "all", sb, "../../examples/tso/sb-fenced.txt", "--json", "--fences"}},
+			{"tso", "--criterion", "all", sb, "../../examples/tso/sb-fenced.txt", "--json", "--fences"},
+			// --criterion persistence: a fragile run (tso/testdata/persist/wr.txt),
+			// and --flatten falling back on the instances (guarded-many.txt).
+			{"tso", "--criterion", "persistence", "--json", "../../tso/testdata/persist/wr.txt"},
+			{"tso", "--criterion", "persistence", "--flatten", "--json", "../../tso/testdata/persist/flatten/guarded-many.txt"},
+			// --criterion trf: a race with its TSO computation, and one
+			// without (the note; tso.TestTRFCases/sc-read).
+			{"tso", "--criterion", "trf", "--json", writeFile(t, "trf.txt", "thread t1\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\nthread t2\ninitial q0\ntransition q0 q1 write 1 1\nend\n")},
+			{"tso", "--criterion", "trf", "--json", writeFile(t, "trf-sc.txt", "thread p\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 0\ntransition q2 q3 check == r 2\ntransition q3 q4 read s 1\nend\nthread q\ninitial q0\ntransition q0 q1 write 2 0\ntransition q1 q2 write 1 1\nend\n")}},
 		"difftest": {{"difftest", "--count", "30", "--json"}, {"difftest", "--tso", "--count", "5", "--json"},
 			{"difftest", "--instrumentation", "--count", "30", "--json"}},
 		"repair": {{"repair", oneToOne, "-n", "2..3", "--json", "--write", t.TempDir() + "/r.pgas"}, {"repair", oneToOneFixed, "-n", "2", "--json"},

@@ -67,7 +67,9 @@ type tsoJSON struct {
 	Error     string         `json:"error,omitempty"`
 	Fences    *tsoJSONFences `json:"fences,omitempty"`
 	Param     *tsoJSONParam  `json:"parameterized,omitempty"` // --parameterized
-	ExitCode  *int           `json:"exit_code,omitempty"`     // set on the top-level object
+	// Abstraction: --flatten (tso_flatten.go).
+	Abstraction *tsoJSONAbstraction `json:"abstraction,omitempty"`
+	ExitCode    *int                `json:"exit_code,omitempty"` // set on the top-level object
 }
 
 // tsoSchema names the version of the --json output (docs/cli.md).
@@ -115,10 +117,43 @@ type tsoJSONStats struct {
 }
 
 type tsoJSONWit struct {
-	Attack string        `json:"attack"`
-	Steps  []tsoJSONStep `json:"steps"`
-	Cycle  []tsoJSONEdge `json:"cycle"`
-	Text   string        `json:"text"`
+	Attack  string          `json:"attack"`
+	Steps   []tsoJSONStep   `json:"steps"`
+	Cycle   []tsoJSONEdge   `json:"cycle"`
+	Text    string          `json:"text"`
+	Fragile *tsoJSONFragile `json:"fragile,omitempty"` // --criterion persistence
+	Race    *tsoJSONRace    `json:"race,omitempty"`    // --criterion trf
+}
+
+// tsoJSONRace is the triangular-race part of a witness (tso.TriangularRace):
+// steps are then the SC run, and TSO the computation that keeps the
+// pending write buffered (absent, with a note, when none has the run's values).
+type tsoJSONRace struct {
+	PendingWrite string        `json:"pending_write"`
+	Read         string        `json:"read"`
+	Write        string        `json:"write"`
+	TSO          []tsoJSONStep `json:"tso,omitempty"`
+	Note         string        `json:"note,omitempty"`
+}
+
+// tsoJSONFragile is the persistence part of a witness (tso.FragileRun):
+// the pattern's events and the trace of the replayed run.
+type tsoJSONFragile struct {
+	Pivot        string               `json:"pivot"`
+	Y            int64                `json:"y"`
+	X            int64                `json:"x"`
+	V            int64                `json:"v"`
+	V2           int64                `json:"v2"`
+	E1           string               `json:"e1"`
+	E            string               `json:"e"`
+	E2           string               `json:"e2"`
+	ProgramOrder []tsoJSONThreadOrder `json:"program_order"`
+	StoreOrder   []string             `json:"store_order"`
+}
+
+type tsoJSONThreadOrder struct {
+	Thread string   `json:"thread"`
+	Events []string `json:"events"`
 }
 
 type tsoJSONStep struct {
@@ -145,6 +180,7 @@ type tsoCmd struct {
 	cost, write        *string
 	asJSON, all, fence *bool
 	param              *bool
+	flatten            *bool
 	criterion          *string
 	instances          *int
 	maxStates, maxMem  *int64
@@ -169,6 +205,7 @@ func newTSOCmd(stderr io.Writer) *tsoCmd {
 		write:     fs.String("write", "", "with --fences: write the fenced program in the input format to `FILE` (comments kept), re-checked before it is written"),
 		param:     fs.Bool("parameterized", false, "decide robustness of every instance: threads marked \"thread NAME *\" run in any number of copies (TSO only)"),
 		criterion: fs.String("criterion", "robustness", "what to decide: robustness, persistence or trf (triangular-race freedom); all: every criterion on every FILE (a directory: its *.txt files), as one table; docs/criteria.md"),
+		flatten:   fs.Bool("flatten", false, "with --criterion persistence: decide through the flattening abstraction (Section 10 of the persistence paper); threads marked \"thread NAME *\" then stand for any number of copies; docs/criteria.md"),
 		instances: fs.Int("instances", 3, "with --parameterized: cut-off evidence, the plain check of the instances with 1..`K` copies of each marked thread (0: none)"),
 		shard:     addShardFlags(fs, false),
 	}
@@ -215,6 +252,9 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	case crit != tso.Robustness && (*c.param || sh.Count > 0):
 		err = fmt.Errorf("--criterion %s does not go with --parameterized or --shard", crit)
 	}
+	if err == nil && *c.flatten && (crit != tso.Persistence || *fences || *c.param || sh.Count > 0 || *dot != "" || m != tso.TSO) {
+		err = fmt.Errorf("--flatten wants --criterion persistence, and does not go with --fences, --parameterized, --shard, --dot or --model pso")
+	}
 	if err == nil && (*c.instances < 0 || !*c.param && fs.Changed("instances")) {
 		err = fmt.Errorf("--instances wants --parameterized and a number of copies >= 0")
 	}
@@ -243,6 +283,9 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	ctx, unguard := memoryGuard(ctx, *maxMem)
 	defer unguard()
 	opt := tso.Options{MaxStates: *maxStates, MaxBytes: searchBytes(*maxMem), BudgetBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx, Shard: sh, Criterion: crit}
+	if *c.flatten {
+		return runTSOFlatten(stdout, stderr, file, prog, opt, *asJSON)
+	}
 	if *c.param {
 		return runTSOParam(stdout, stderr, file, prog, opt, *c.instances, *asJSON)
 	}
@@ -322,8 +365,11 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 	if res.Verdict == tso.Unknown {
 		fmt.Fprintf(stdout, "reason: %s\n", res.Reason)
 	}
-	fmt.Fprintf(stdout, "attacker: %s; attacks: %d generated, %d refuted syntactically, %d refuted by search, %d feasible",
-		res.Attacker, res.Generated, res.RefutedSyntactic, res.RefutedSearch, res.Found)
+	if res.Criterion == tso.Robustness {
+		fmt.Fprintf(stdout, "attacker: %s; ", res.Attacker)
+	}
+	fmt.Fprintf(stdout, "%s: %d generated, %d refuted syntactically, %d refuted by search, %d feasible",
+		patternNoun(res.Criterion), res.Generated, res.RefutedSyntactic, res.RefutedSearch, res.Found)
 	if res.Undecided+res.Skipped > 0 {
 		fmt.Fprintf(stdout, ", %d undecided, %d not started", res.Undecided, res.Skipped)
 	}
@@ -365,8 +411,8 @@ func printFences(w io.Writer, p *tso.Program, m tso.Model, fr *tso.FenceResult, 
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "certified: the fenced program is %s under %s (%d attacks: %d refuted syntactically, %d by search; %d states)\n",
-		c.Criterion.VerdictString(c.Verdict), m, c.Generated, c.RefutedSyntactic, c.RefutedSearch, c.Stats.States)
+	fmt.Fprintf(w, "certified: the fenced program is %s under %s (%d %s: %d refuted syntactically, %d by search; %d states)\n",
+		c.Criterion.VerdictString(c.Verdict), m, c.Generated, patternNoun(c.Criterion), c.RefutedSyntactic, c.RefutedSearch, c.Stats.States)
 }
 
 func tsoFencesJSON(p *tso.Program, fr *tso.FenceResult) *tsoJSONFences {
@@ -411,10 +457,20 @@ func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
 				e := w.Events[s.Event]
 				a, v := p.Cells[e.Cell], e.Val
 				js.Addr, js.Value = &a, &v
+				store, last := "attacking store", "last action"
+				if w.Fragile != nil {
+					store, last = "e1", "complementary read"
+				}
+				if w.Race != nil {
+					store, last = "pending write", "racing read"
+					if s.Event == w.Race.Write && s.Kind == tso.StepExec {
+						js.Attack = "racing write"
+					}
+				}
 				if s.Event == w.StoreEvent {
-					js.Attack = "attacking store"
+					js.Attack = store
 				} else if s.Event == w.LastEvent && s.Kind == tso.StepExec {
-					js.Attack = "last action"
+					js.Attack = last
 				}
 			}
 			switch s.Kind {
@@ -444,7 +500,30 @@ func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
 		for _, e := range w.Cycle {
 			jw.Cycle = append(jw.Cycle, tsoJSONEdge{From: p.DescribeEvent(w.Events[e.From]), Kind: e.Kind.String(), To: p.DescribeEvent(w.Events[e.To])})
 		}
+		jw.Fragile = fragileJSON(p, w)
+		jw.Race = raceJSON(p, w)
 		out.Witness = jw
+	}
+	return out
+}
+
+func fragileJSON(p *tso.Program, w *tso.Witness) *tsoJSONFragile {
+	f := w.Fragile
+	if f == nil {
+		return nil
+	}
+	ev := func(i int) string { return p.DescribeEvent(w.Events[i]) }
+	out := &tsoJSONFragile{Pivot: p.Threads[f.Pivot].Name, Y: f.Y, X: f.X, V: f.V, V2: f.V2,
+		E1: ev(f.E1), E: ev(f.E), E2: ev(f.E2), ProgramOrder: []tsoJSONThreadOrder{}, StoreOrder: []string{}}
+	for t, evs := range f.ProgOrder {
+		po := tsoJSONThreadOrder{Thread: p.Threads[t].Name, Events: []string{}}
+		for _, i := range evs {
+			po.Events = append(po.Events, ev(i))
+		}
+		out.ProgramOrder = append(out.ProgramOrder, po)
+	}
+	for _, i := range f.StoreOrder {
+		out.StoreOrder = append(out.StoreOrder, ev(i))
 	}
 	return out
 }
@@ -494,4 +573,47 @@ func tsoDot(p *tso.Program, r *tso.Result) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// raceJSON renders a triangular-race witness's own part.
+func raceJSON(p *tso.Program, w *tso.Witness) *tsoJSONRace {
+	r := w.Race
+	if r == nil {
+		return nil
+	}
+	ev := func(i int) string { return p.DescribeEvent(w.Events[i]) }
+	out := &tsoJSONRace{PendingWrite: ev(w.StoreEvent), Read: ev(w.LastEvent), Write: ev(r.Write), Note: r.Note}
+	for _, s := range r.TSO {
+		th := p.Threads[s.Thread]
+		js := tsoJSONStep{Thread: th.Name, Delayed: s.Delayed}
+		if s.Event >= 0 && s.Event < len(r.TSOEvents) {
+			e := r.TSOEvents[s.Event]
+			a, v := p.Cells[e.Cell], e.Val
+			js.Addr, js.Value = &a, &v
+		}
+		if s.Kind == tso.StepFlush {
+			js.Action = "st"
+		} else {
+			t := th.Trans[s.Trans]
+			js.Instr = th.Labels[t.From] + "->" + th.Labels[t.To] + " " + t.Text
+			js.Action = t.Op.String()
+			switch t.Op {
+			case tso.OpWrite:
+				js.Action = "isu"
+			case tso.OpRead:
+				js.Action = "ld"
+			}
+		}
+		out.TSO = append(out.TSO, js)
+	}
+	return out
+}
+
+// patternNoun names a criterion's patterns in the text output: attacks for
+// robustness (the papers' word), patterns otherwise.
+func patternNoun(c tso.Criterion) string {
+	if c == tso.Robustness {
+		return "attacks"
+	}
+	return "patterns"
 }

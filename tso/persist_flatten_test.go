@@ -1,0 +1,114 @@
+package tso
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPersistFlattenMarked runs the abstraction on the corpus files marked
+// as parameterized (testdata/param/MARKED) and on the plain corpus, and
+// logs what it proves. A PERSISTENT for a marked file holds for every
+// number of copies; the test checks each against the concrete checker on
+// the instances with 1 and 2 copies.
+func TestPersistFlattenMarked(t *testing.T) {
+	for _, m := range readMarked(t) {
+		p := loadMarked(t, m)
+		fr := CheckPersistenceFlattened(p, Options{Jobs: 1, MaxStates: 1_000_000})
+		t.Logf("%s: %s (%s)\n%s", m.file, Persistence.VerdictString(fr.Verdict), fr.Reason, fr.Format(p))
+		if fr.Verdict != Robust || fr.Concrete != nil {
+			continue
+		}
+		for _, k := range []int{1, 2} {
+			q, _ := Instance(p, UniformCopies(p, k))
+			if r := Check(q, TSO, Options{Criterion: Persistence, Jobs: 1}); r.Verdict == NotRobust {
+				t.Errorf("%s: abstraction PERSISTENT, %d copies FRAGILE", m.file, k)
+			}
+		}
+	}
+}
+
+// TestPersistFlattenTestdata checks the hand-analysed programs of
+// testdata/persist/flatten (argument in each file), and for a PERSISTENT
+// answer the oracle on the instances with 1..3 copies.
+func TestPersistFlattenTestdata(t *testing.T) {
+	files, _ := filepath.Glob("testdata/persist/flatten/*.txt")
+	if len(files) < 2 {
+		t.Fatalf("found %d programs", len(files))
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ParseProgram(f, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr := CheckPersistenceFlattened(p, Options{Jobs: 1})
+		if got, want := strings.ToLower(Persistence.VerdictString(fr.Verdict)), persistHeader(string(src))["expect"]; got != want {
+			t.Errorf("%s: %s, want %s (%s)", f, got, want, fr.Reason)
+		}
+		for k := 1; k <= 3 && fr.Verdict == Robust; k++ {
+			q, _ := Instance(p, UniformCopies(p, k))
+			if o := PersistOracle(q, TSO, OracleBudget{MaxNodes: 200_000}); o.Verdict != Robust {
+				t.Errorf("%s: %d copies: oracle %s", f, k, Persistence.VerdictString(o.Verdict))
+			}
+		}
+	}
+}
+
+// TestPersistFlattenRandom: the flattening abstraction is sound. On random
+// loop-free programs, a PERSISTENT from the abstraction must be the
+// oracle's answer too; with thread t0 replicated, it must hold for the
+// instances with 1 and 2 copies of t0 (oracle, where it decides). A
+// FRAGILE must come with a concrete witness.
+func TestPersistFlattenRandom(t *testing.T) {
+	n := 100
+	if testing.Short() {
+		n = 40
+	}
+	r := rand.New(rand.NewPCG(12, 3))
+	counts := map[string]int{}
+	budget := OracleBudget{MaxNodes: 50_000, Timeout: 2 * time.Second}
+	for i := 0; i < n; i++ {
+		src := Generate(r, GenConfig{Threads: 3, Instrs: 3})
+		rep := i%2 == 1
+		if rep {
+			src = strings.Replace(src, "thread t0\n", "thread t0 *\n", 1)
+		}
+		p, err := ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		fr := CheckPersistenceFlattened(p, Options{MaxStates: 200_000, Jobs: 1})
+		counts[fmt.Sprintf("replicated=%v %s concrete=%v", rep, Persistence.VerdictString(fr.Verdict), fr.Concrete != nil)]++
+		switch fr.Verdict {
+		case NotRobust:
+			if fr.Concrete == nil || fr.Concrete.Witness == nil || fr.Concrete.Witness.Fragile == nil {
+				t.Fatalf("FRAGILE without a concrete witness\n%s", src)
+			}
+		case Robust:
+			ks := []int{1}
+			if rep {
+				ks = []int{1, 2}
+			}
+			for _, k := range ks {
+				q, _ := Instance(p, UniformCopies(p, k))
+				o := PersistOracle(q, TSO, budget)
+				counts[fmt.Sprintf("oracle %d copies %s", k, Persistence.VerdictString(o.Verdict))]++
+				if o.Verdict == NotRobust {
+					t.Fatalf("abstraction PERSISTENT, oracle FRAGILE with %d copies\n%s", k, src)
+				}
+			}
+		}
+	}
+	t.Logf("%d programs: %v", n, counts)
+	if counts["replicated=true PERSISTENT concrete=false"] < n/20 || counts["replicated=false PERSISTENT concrete=false"] < n/20 {
+		t.Errorf("the abstraction proves too little to be tested: %v", counts)
+	}
+}

@@ -1,0 +1,243 @@
+package tso
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// PersistOracle decides persistence by brute force from the definition of
+// persistence-fences.md Section 6: it enumerates the complete TSO runs of p
+// on the Machine and the SC runs (every write followed at once by its
+// update), collects the trace of each (program order with values, store
+// order), and reports FRAGILE (NotRobust) iff some TSO trace is the trace
+// of no SC run. It knows nothing of patterns, phases or instrumentation.
+// Runs are merged only when machine state and trace so far coincide, so it
+// terminates on loop-free programs only; the budget makes anything larger
+// UNKNOWN. Events of a fragile run come back in OracleResult.Events.
+func PersistOracle(p *Program, m Model, b OracleBudget) OracleResult {
+	if m != TSO {
+		return OracleResult{Verdict: Unknown, Reason: "the persistence oracle enumerates TSO runs only"}
+	}
+	return persistCompare(persistEnumerate(p, b, false))
+}
+
+// PersistOracleBounded is PersistOracle for programs with loops: it
+// enumerates the runs of at most b.MaxEvents reads and writes (64 if
+// zero) and cuts longer ones instead of giving up. An SC run with the
+// trace of a run has its reads and writes, so the bound cuts both sides
+// alike. FRAGILE is a verdict; when no run was cut, so is PERSISTENT;
+// otherwise the answer is UNKNOWN with "no fragile run of at most N
+// events" as the reason.
+func PersistOracleBounded(p *Program, m Model, b OracleBudget) OracleResult {
+	if m != TSO {
+		return OracleResult{Verdict: Unknown, Reason: "the persistence oracle enumerates TSO runs only"}
+	}
+	tso, sc, r := persistEnumerate(p, b, true)
+	r = persistCompare(tso, sc, r)
+	if r.Verdict == Robust && tso.cut {
+		r.Verdict, r.Reason = Unknown, fmt.Sprintf("no fragile run of at most %d events", tso.limit())
+	}
+	return r
+}
+
+func persistCompare(tso, sc *persistRuns, r OracleResult) OracleResult {
+	if r.Verdict == Unknown {
+		return r
+	}
+	r.Verdict = Robust
+	for key, evs := range tso.traces {
+		if _, ok := sc.traces[key]; !ok {
+			r.Verdict, r.Events = NotRobust, evs
+			break
+		}
+	}
+	return r
+}
+
+// PersistOracleStates reports whether the plain configurations (control
+// labels, registers, memory; every buffer empty) reachable under TSO are
+// those reachable under SC, by the same enumeration as PersistOracle. The
+// paper's "strong persistence" (Section 6) says a persistent program passes.
+func PersistOracleStates(p *Program, b OracleBudget) (same bool, r OracleResult) {
+	tso, sc, r := persistEnumerate(p, b, false)
+	if r.Verdict == Unknown {
+		return false, r
+	}
+	if len(tso.configs) != len(sc.configs) {
+		return false, r
+	}
+	for c := range tso.configs {
+		if !sc.configs[c] {
+			return false, r
+		}
+	}
+	return true, r
+}
+
+// persistRuns is what one enumeration collects: the trace of every
+// complete run (with the events of the first run found for it) and every
+// plain configuration.
+type persistRuns struct {
+	sc       bool
+	traces   map[string][]Event
+	configs  map[string]bool
+	seen     map[string]bool
+	nodes    int64
+	b        OracleBudget
+	deadline time.Time
+	stop     string
+	// bounded: runs longer than the limit are cut (cut records it)
+	// rather than ending the enumeration.
+	bounded, cut bool
+}
+
+func (e *persistRuns) limit() int {
+	if e.b.MaxEvents <= 0 {
+		return 64
+	}
+	return e.b.MaxEvents
+}
+
+func persistEnumerate(p *Program, b OracleBudget, bounded bool) (tso, sc *persistRuns, r OracleResult) {
+	var deadline time.Time
+	if b.Timeout > 0 {
+		deadline = time.Now().Add(b.Timeout)
+	}
+	for _, isSC := range []bool{false, true} {
+		e := &persistRuns{sc: isSC, traces: map[string][]Event{}, configs: map[string]bool{}, seen: map[string]bool{}, b: b, deadline: deadline, bounded: bounded}
+		e.explore(NewMachine(p, TSO))
+		r.Nodes += e.nodes
+		if e.stop != "" {
+			r.Verdict, r.Reason = Unknown, e.stop
+			return nil, nil, r
+		}
+		if isSC {
+			sc = e
+		} else {
+			tso = e
+		}
+	}
+	return tso, sc, r
+}
+
+func (e *persistRuns) explore(mc *Machine) {
+	if e.stop != "" {
+		return
+	}
+	key := persistState(mc) + persistTrace(mc)
+	if e.seen[key] {
+		return
+	}
+	e.seen[key] = true
+	e.nodes++
+	switch {
+	case len(mc.Events) > e.limit() && e.bounded:
+		e.cut = true
+		return
+	case len(mc.Events) > e.limit():
+		e.stop = fmt.Sprintf("a run has more than %d events (a loop?)", e.limit())
+		return
+	case e.b.MaxNodes > 0 && e.nodes > e.b.MaxNodes:
+		e.stop = fmt.Sprintf("node budget of %d reached", e.b.MaxNodes)
+		return
+	case e.nodes&1023 == 0 && !e.deadline.IsZero() && time.Now().After(e.deadline):
+		e.stop = "time budget reached"
+		return
+	case e.nodes&1023 == 0 && e.b.Context != nil && e.b.Context.Err() != nil:
+		e.stop = "cancelled"
+		return
+	}
+	plain := true
+	for t := range mc.P.Threads {
+		if !mc.Empty(t) {
+			plain = false
+		}
+	}
+	if plain {
+		// A complete run ends here.
+		tr := persistTrace(mc)
+		if _, ok := e.traces[tr]; !ok {
+			e.traces[tr] = mc.Events
+		}
+		e.configs[persistState(mc)] = true
+	}
+	for t, th := range mc.P.Threads {
+		for _, k := range th.Out[mc.PC[t]] {
+			n := mc.Clone()
+			if n.Exec(t, k) != nil {
+				continue
+			}
+			if e.sc && th.Trans[k].Op == OpWrite && n.Flush(t) != nil {
+				continue
+			}
+			e.explore(n)
+		}
+		if _, all := mc.Pending(t); all && !e.sc {
+			n := mc.Clone()
+			if n.Flush(t) == nil {
+				e.explore(n)
+			}
+		}
+	}
+}
+
+// persistState encodes the machine's configuration: labels, registers,
+// memory, lock and buffer contents.
+func persistState(mc *Machine) string {
+	var b strings.Builder
+	w := func(v int64) { b.WriteString(strconv.FormatInt(v, 10)); b.WriteByte(',') }
+	for t := range mc.PC {
+		w(int64(mc.PC[t]))
+		for _, r := range mc.Regs[t] {
+			w(r)
+		}
+		b.WriteByte('[')
+		for _, en := range mc.all[t] {
+			w(int64(en.cell))
+			w(en.val)
+		}
+		b.WriteString("]|")
+	}
+	for _, v := range mc.Mem {
+		w(v)
+	}
+	w(int64(mc.Lock))
+	return b.String()
+}
+
+// persistTrace encodes the trace so far (Section 6): per thread its reads
+// and writes (instruction, address, value) in order, and the store order
+// as the sequence of threads whose updates landed. Buffers are FIFO under
+// TSO and SC alike, so a thread's k-th update is its k-th write: the
+// thread names the update, as ud_p(x, v) does in the paper.
+func persistTrace(mc *Machine) string {
+	var b strings.Builder
+	w := func(v int64) { b.WriteString(strconv.FormatInt(v, 10)); b.WriteByte(',') }
+	for t := range mc.PC {
+		b.WriteByte('#')
+		for _, ev := range mc.Events {
+			if ev.Thread == t {
+				w(int64(ev.Kind))
+				w(int64(ev.Trans))
+				w(int64(ev.Cell))
+				w(ev.Val)
+			}
+		}
+	}
+	order := make([]int64, 0, len(mc.Events))
+	for _, ev := range mc.Events {
+		if ev.Kind == EvStore && ev.Land >= 0 {
+			for int64(len(order)) <= int64(ev.Land) {
+				order = append(order, -1)
+			}
+			order[ev.Land] = int64(ev.Thread)
+		}
+	}
+	b.WriteString("#so")
+	for _, t := range order {
+		w(t)
+	}
+	return b.String()
+}

@@ -1,0 +1,214 @@
+package tso
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TRFOracle decides triangular-race freedom by brute force from the
+// definition (trf.go), knowing nothing of patterns or instrumentation: it
+// enumerates the SC runs of p (the Machine with every store reaching
+// memory at once), keeps per thread the set of cells written since its
+// last mfence, sfence, lock or unlock, and in every reachable state looks
+// for an adjacent pair: a thread t that can read some x now, with the lock
+// free and a pending write to a cell other than x, and another thread u
+// whose next step can write x (a plain write, or a locked section, run as
+// one atomic step, that writes x somewhere). Only the read-then-write
+// order is tried: if w·r are adjacent, r was enabled before w too. The
+// model plays no part. Loop-free programs only: the budget (MaxEvents
+// bounds a run's length) turns anything else into Unknown.
+func TRFOracle(p *Program, m Model, b OracleBudget) OracleResult {
+	o := &trfOracle{p: p, b: b, seen: map[string]bool{}}
+	if b.Timeout > 0 {
+		o.deadline = time.Now().Add(b.Timeout)
+	}
+	o.explore(NewMachine(p, TSO), make([]map[int]bool, len(p.Threads)), 0)
+	r := OracleResult{Nodes: o.nodes}
+	switch {
+	case o.race != "":
+		r.Verdict, r.Reason = NotRobust, o.race
+	case o.stop != "":
+		r.Verdict, r.Reason = Unknown, o.stop
+	default:
+		r.Verdict = Robust
+	}
+	return r
+}
+
+type trfOracle struct {
+	p        *Program
+	b        OracleBudget
+	deadline time.Time
+	seen     map[string]bool
+	nodes    int64
+	stop     string
+	race     string // description of the race found
+}
+
+// step executes transition k of thread t under SC and returns t's new
+// pending set, or false if the transition is not enabled.
+func (o *trfOracle) step(mc *Machine, pend map[int]bool, t, k int) (map[int]bool, bool) {
+	tr := &o.p.Threads[t].Trans[k]
+	if mc.Exec(t, k) != nil {
+		return nil, false
+	}
+	switch {
+	case tr.Op == OpWrite:
+		if mc.Flush(t) != nil {
+			return nil, false
+		}
+		n := map[int]bool{}
+		for c := range pend {
+			n[c] = true
+		}
+		n[mc.Events[len(mc.Events)-1].Cell] = true
+		return n, true
+	case tr.Op.IsFull():
+		return nil, true
+	}
+	return pend, true
+}
+
+func (o *trfOracle) explore(mc *Machine, pend []map[int]bool, depth int) {
+	if o.race != "" || o.stop != "" {
+		return
+	}
+	key := o.key(mc, pend)
+	if o.seen[key] {
+		return
+	}
+	o.seen[key] = true
+	o.nodes++
+	limit := o.b.MaxEvents
+	if limit <= 0 {
+		limit = 64
+	}
+	switch {
+	case depth > limit:
+		o.stop = fmt.Sprintf("a run has more than %d steps (a loop?)", limit)
+		return
+	case o.b.MaxNodes > 0 && o.nodes > o.b.MaxNodes:
+		o.stop = fmt.Sprintf("node budget of %d reached", o.b.MaxNodes)
+		return
+	case o.nodes&1023 == 0 && !o.deadline.IsZero() && time.Now().After(o.deadline):
+		o.stop = "time budget reached"
+		return
+	case o.nodes&1023 == 0 && o.b.Context != nil && o.b.Context.Err() != nil:
+		o.stop = "cancelled"
+		return
+	}
+	if mc.Lock < 0 {
+		o.findRace(mc, pend)
+		if o.race != "" {
+			return
+		}
+	}
+	for t, th := range o.p.Threads {
+		for _, k := range th.Out[mc.PC[t]] {
+			n := mc.Clone()
+			np := append([]map[int]bool(nil), pend...)
+			var ok bool
+			if np[t], ok = o.step(n, pend[t], t, k); ok {
+				o.explore(n, np, depth+1)
+			}
+		}
+	}
+}
+
+// findRace looks for a triangular race whose read can be the next step.
+func (o *trfOracle) findRace(mc *Machine, pend []map[int]bool) {
+	for t, th := range o.p.Threads {
+		for _, k := range th.Out[mc.PC[t]] {
+			tr := &th.Trans[k]
+			if tr.Op != OpRead {
+				continue
+			}
+			x, ok := o.p.CellOf(tr.Addr.Eval(mc.Regs[t]))
+			if !ok {
+				continue
+			}
+			other := false
+			for c := range pend[t] {
+				if c != x {
+					other = true
+				}
+			}
+			if !other {
+				continue
+			}
+			for u := range o.p.Threads {
+				if u != t && o.nextWrites(mc, u, x, 0) {
+					o.race = fmt.Sprintf("%s reads [%d] with a pending write elsewhere, adjacent to a write of it by %s",
+						o.p.Describe(t, k), o.p.Cells[x], o.p.Threads[u].Name)
+					return
+				}
+			}
+		}
+	}
+}
+
+// nextWrites reports whether thread u's next step can write cell x: a
+// write of x, or (inLock > 0: inside the locked section it is running)
+// any path of the section up to its unlock that writes x.
+func (o *trfOracle) nextWrites(mc *Machine, u, x, inLock int) bool {
+	if inLock > 64 {
+		o.stop = "a locked section runs for more than 64 steps"
+		return false
+	}
+	for _, k := range o.p.Threads[u].Out[mc.PC[u]] {
+		tr := &o.p.Threads[u].Trans[k]
+		switch {
+		case inLock == 0 && tr.Op == OpWrite:
+			n := mc.Clone()
+			if n.Exec(u, k) == nil && n.Events[len(n.Events)-1].Cell == x {
+				return true
+			}
+		case inLock == 0 && tr.Op != OpLock:
+		case tr.Op == OpUnlock:
+		default:
+			n := mc.Clone()
+			if n.Exec(u, k) != nil {
+				continue
+			}
+			if tr.Op == OpWrite {
+				if n.Events[len(n.Events)-1].Cell == x {
+					return true
+				}
+				if n.Flush(u) != nil {
+					continue
+				}
+			}
+			if o.nextWrites(n, u, x, inLock+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// key encodes the machine state (the trace does not matter here, unlike
+// in the robustness oracle) and the pending sets.
+func (o *trfOracle) key(mc *Machine, pend []map[int]bool) string {
+	var b strings.Builder
+	w := func(v int64) { b.WriteString(strconv.FormatInt(v, 10)); b.WriteByte(',') }
+	for t := range mc.PC {
+		w(int64(mc.PC[t]))
+		for _, r := range mc.Regs[t] {
+			w(r)
+		}
+		b.WriteByte('{')
+		for c := range o.p.Cells {
+			if pend[t][c] {
+				w(int64(c))
+			}
+		}
+		b.WriteByte('}')
+	}
+	for _, v := range mc.Mem {
+		w(v)
+	}
+	w(int64(mc.Lock))
+	return b.String()
+}
