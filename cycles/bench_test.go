@@ -5,7 +5,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"pgasrob/pgas"
 )
@@ -74,11 +76,15 @@ func benchDecide(b *testing.B, file string, n int, opt Options) {
 		b.Fatal(err)
 	}
 	var r *Result
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		if r, err = Decide(p, n, opt); err != nil {
 			b.Fatal(err)
 		}
 	}
+	// CPU time as well as wall time: on a machine shared with other work,
+	// wall time measures the load more than the search.
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	st := r.Stats
 	b.ReportMetric(float64(st.States), "states")
 	b.ReportMetric(float64(st.States)/r.Elapsed.Seconds(), "states/s")
@@ -90,6 +96,15 @@ func benchDecide(b *testing.B, file string, n int, opt Options) {
 		b.ReportMetric(float64(hwm)/(1<<20), "peak-MiB")
 	}
 	b.Logf("%s N=%d: %v, %d states, %v", file, n, r.Verdict, st.States, r.Elapsed)
+}
+
+// cpuTime is the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // peakRSS reads the process's peak resident set size from /proc (0 if it
@@ -138,6 +153,21 @@ func BenchmarkYardsticks(b *testing.B) {
 			b.ReportMetric(float64(y.YMarks), "Y-marks")
 			b.ReportMetric(float64(y.ProductStates)/float64(y.ReducedY), "product/reduced-Y")
 			b.ReportMetric(float64(y.ProductStates)/float64(y.YMarks), "product/Y-marks")
+		})
+	}
+}
+
+// BenchmarkRingShared runs the shared exploration alone (one job, no
+// per-type helper) on the robust ring: the figure to profile.
+//
+//	PGASROB_BENCH_BIG=1 go test ./cycles -run '^$' -bench RingShared -benchtime 1x -cpuprofile cpu.prof
+func BenchmarkRingShared(b *testing.B) {
+	for n := 3; n <= 6; n++ {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			if n >= 5 && os.Getenv("PGASROB_BENCH_BIG") == "" {
+				b.Skip("N >= 5 takes a while; set PGASROB_BENCH_BIG=1")
+			}
+			benchDecide(b, "../examples/1to1-fixed.pgas", n, Options{Exploration: Shared, Jobs: 1, noHelper: true})
 		})
 	}
 }

@@ -63,11 +63,16 @@ type Options struct {
 	// against one pass over Y (Result.Yardsticks; yardsticks.go), which
 	// costs a set of every (Y, μ) pair expanded and one more search.
 	Yardsticks bool
-	// Exploration chooses between one search per cycle type and one
-	// search carrying every cycle type (shared_run.go). Yardsticks
-	// measure the per-type search and imply it.
+	// Exploration chooses between one search per cycle type (the zero
+	// value) and one search carrying every cycle type (shared_run.go; the
+	// default of the decide command). Yardsticks measure the per-type
+	// search and imply it.
 	Exploration Exploration
 	Context     context.Context
+	// noHelper runs the shared exploration without its per-type helper
+	// (tests compare the shared search alone with the per-type search:
+	// export_test.go).
+	noHelper bool
 	// Progress is called from the searching goroutines (serialise it
 	// yourself) with the total visited states so far and the number of
 	// cycle types finished.

@@ -21,11 +21,14 @@
 // and by a partial-order reduction (reduce.go); see docs/design.md.
 //
 // Options.Exploration chooses how the cycle types are searched: one
-// product search per type (PerType), or one search that carries every type
-// at once (Shared, shared.go: a state is Y, μ and the set of live (cycle
-// type, tracker) elements, each advanced by the code of its type's
-// product), helped with two or more jobs by the per-type search running
-// through the types in order (shared_run.go).
+// product search per type (PerType, the zero value), or one search that
+// carries every type at once (Shared, shared.go: a state is Y, μ and the
+// set of live (cycle type, tracker) elements, each advanced by the code of
+// its type's product; the default of the decide command), helped by the
+// per-type search running through the types in order, beside it or, with
+// one job, by turns (shared_run.go, shared_helper.go). What depends on the
+// Y state alone is computed once per Y state (sharedy.go), and the shared
+// search also prunes with the ranks blocked for good at a wait (stuck.go).
 //
 // The rules HB1–HB8 are used in their intended form (docs/deviations.md):
 // HB1 waits in init until the leave-marked event of r1; the two barrier

@@ -35,6 +35,10 @@ type product struct {
 	future    *normalform.Future
 	relevant  []uint64
 	reduce    *reducer // nil: explore every move (no partial-order reduction)
+	// stuck, while the shared exploration prunes with it, is the set of
+	// ranks blocked for good (stuck.go), free their analysis.
+	stuck uint64
+	free  *freeFuture
 }
 
 func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []normalform.Move) *product {
@@ -220,7 +224,13 @@ func (p *product) explain(s automata.State, l automata.Label) (normalform.Move, 
 // only remove states from which no accepting state is reachable, or merge
 // states that accept the same continuations.
 func (p *product) prune(t *tracker, y automata.State) bool {
-	fut := p.future
+	keep, _ := p.pruneChanged(t, y)
+	return keep
+}
+
+// pruneChanged is prune, also telling whether it changed t (the shared
+// exploration keeps the element's number when it did not).
+func (p *product) pruneChanged(t *tracker, y automata.State) (keep, changed bool) {
 	rel := p.relevant
 	clear(rel)
 	for k := range t.pairs {
@@ -229,31 +239,34 @@ func (p *product) prune(t *tracker, y automata.State) bool {
 		q1, q2 := p.y.Control(y, r1), p.y.Control(y, r2)
 		switch pr.st {
 		case stWait:
-			f1, f2 := fut.Cells(r1, q1), fut.Cells(r2, q2)
+			f1, f2 := p.cellsAt(r1, q1), p.cellsAt(r2, q2)
 			shared := false
 			for w := range rel {
 				x := f1[w] & f2[w]
 				rel[w] |= x
 				shared = shared || x != 0
 			}
-			if !shared && !(fut.Barrier(q1) && fut.Barrier(q2)) {
-				return false
+			if !shared && !(p.barrierAhead(q1) && p.barrierAhead(q2)) {
+				return false, false
 			}
 		case stD, stA:
-			other := fut.Cells(r2, q2) // the enter event of r2 is missing
+			other := p.cellsAt(r2, q2) // the enter event of r2 is missing
 			if pr.st == stA {
-				other = fut.Cells(r1, q1) // the leave event of r1 is missing
+				other = p.cellsAt(r1, q1) // the leave event of r1 is missing
 			}
 			if other[pr.cell/64]&(1<<(pr.cell%64)) == 0 {
-				return false
+				return false, false
 			}
 			rel[pr.cell/64] |= 1 << (pr.cell % 64)
 		}
 	}
 	for h := 2; h <= normalform.Heads; h++ {
-		for w := range t.written[h] {
-			t.written[h][w] &= rel[w]
+		for w, x := range t.written[h] {
+			if x&^rel[w] != 0 {
+				t.written[h][w] = x & rel[w]
+				changed = true
+			}
 		}
 	}
-	return true
+	return true, changed
 }

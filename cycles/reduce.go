@@ -107,6 +107,25 @@ func (p *product) ample(s automata.State, moves []normalform.Move, t *tracker) i
 // started holds the cells of the pairs that have seen one of their events
 // (of every cycle type carried, in the shared exploration).
 func (rd *reducer) ample(y *normalform.Y, fut *normalform.Future, s automata.State, moves []normalform.Move, started []uint64) int {
+	found := 0
+	rd.candidates(y, fut, s, moves, func(r int, mine []uint64) bool {
+		for w := range mine {
+			if mine[w]&started[w] != 0 {
+				return true
+			}
+		}
+		found = r
+		return false
+	})
+	return found
+}
+
+// candidates calls f, in rank order until it returns false, with every
+// rank that meets the conditions of ample that depend on s alone, and the
+// cells of its moves (mine, valid during the call): the rank is ample in
+// s with a tracker iff no started pair's cell is among them. The shared
+// exploration lists them once per state of Y (sharedy.go).
+func (rd *reducer) candidates(y *normalform.Y, fut *normalform.Future, s automata.State, moves []normalform.Move, f func(r int, mine []uint64) bool) {
 	addrs := len(y.P.Addrs)
 	for r := 1; r <= y.N; r++ {
 		q := y.Control(s, r)
@@ -150,14 +169,13 @@ func (rd *reducer) ample(y *normalform.Y, fut *normalform.Future, s automata.Sta
 		}
 		ok := true
 		for w := range rd.mine {
-			if rd.mine[w]&(rd.others[w]|started[w]) != 0 {
+			if rd.mine[w]&rd.others[w] != 0 {
 				ok = false
 				break
 			}
 		}
-		if ok {
-			return r
+		if ok && !f(r, rd.mine) {
+			return
 		}
 	}
-	return 0
 }

@@ -1,6 +1,8 @@
 package cycles
 
 import (
+	"context"
+
 	"pgasrob/automata"
 	"pgasrob/normalform"
 )
@@ -49,6 +51,14 @@ type sharedSystem struct {
 	ctlIdx  *memoTable // packed control states → number, when they fit a word
 	ctlVec  *interner  // the same, when they do not
 	ctlBits int
+	ytab    *yTable    // per state of Y: its moves, their control states and keys (sharedy.go)
+	yCap    int64      // bytes ytab may hold before it is emptied
+	keyIdx  *memoTable // (signature, control states) → key
+	succ    *succMemo  // (set, key) → pruned outcomes
+	// free is the stuck-rank analysis (stuck.go), nil to prune without it;
+	// stuckPruned memoises the pruning with it: (set, stuckControls) → set.
+	free        *freeFuture
+	stuckPruned *memoTable
 
 	// dead[k]: types[k] is no longer wanted, and is dropped from the sets
 	// of the states expanded from now on. A settled type is only ignored
@@ -84,10 +94,17 @@ type sharedSystem struct {
 	memoCap  int   // entries the memo tables may hold together before a flush
 	memoUsed int64 // bytes of the memo tables, part of tables
 	flushes  int
+	yFlushes int
 	tables   int64 // estimated bytes of the tables above
 }
 
 func newShared(y *normalform.Y, types []CycleType, moves func(automata.State) []normalform.Move, reduce *reducer) *sharedSystem {
+	return newSharedCtx(context.Background(), y, types, moves, reduce)
+}
+
+// newSharedCtx is newShared, or nil when ctx ends while the products of
+// the types are set up (a million types at N = 10 take minutes).
+func newSharedCtx(ctx context.Context, y *normalform.Y, types []CycleType, moves func(automata.State) []normalform.Move, reduce *reducer) *sharedSystem {
 	l := *y.Layout()
 	sh := &sharedSystem{y: y, types: types, moves: moves, reduce: reduce, yw: y.Words(),
 		memo:   newMemoTable(),
@@ -98,7 +115,10 @@ func newShared(y *normalform.Y, types []CycleType, moves func(automata.State) []
 	sh.mu = l.Fields(y.N, 2)
 	sh.setF = l.Field(32)
 	sh.width = l.Words()
-	for _, c := range types {
+	for i, c := range types {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return nil
+		}
 		p := newProduct(y, c, moves)
 		sh.prods = append(sh.prods, p)
 		var rk uint64
@@ -116,6 +136,12 @@ func newShared(y *normalform.Y, types []CycleType, moves func(automata.State) []
 	sh.target = make(automata.State, sh.width)
 	sh.stepF, sh.barF, sh.emitF, sh.collectF = sh.step, sh.barStep, sh.emitMarked, sh.collect
 	sh.marks = newMarkMemo()
+	sh.ytab, sh.yCap = newYTable(y.Future().Words), 1<<62
+	sh.keyIdx, sh.succ = newMemoTable(), newSuccMemo()
+	sh.free, sh.stuckPruned = newFreeFuture(y), newMemoTable()
+	for _, p := range sh.prods {
+		p.free = sh.free
+	}
 	sh.eligF = func(r int) bool { return sh.ranks&(1<<r) != 0 }
 	return sh
 }
@@ -203,34 +229,45 @@ func (sh *sharedSystem) Successors(s automata.State, emit func(automata.Label, a
 	if set == 0 {
 		return
 	}
-	moves := sh.moves(s[:sh.yw])
+	yi := sh.yState(s)
+	yt := sh.ytab
+	if st := yt.stuck[yi]; st != 0 {
+		if set = sh.pruneStuck(set, s, st, yt.stuckKey[yi]); set == 0 {
+			return
+		}
+	}
+	moves := yt.moves[yi]
 	for r := 1; r <= sh.y.N; r++ {
 		sh.muBuf[r-1] = normalform.Mu(sh.mu[r-1].Get(s))
 	}
 	only := 0
 	if sh.reduce != nil {
-		started := sh.sets.startedCells(set)
-		if started == nil {
-			started = sh.reduce.started
-			clear(started)
-		}
-		only = sh.reduce.ample(sh.y, sh.prods[0].future, s, moves, started)
+		only = yt.ample(yi, sh.sets.startedCells(set))
 	}
 	sh.emit, sh.label = emit, 0
+	first := int(yt.first[yi])
 	for i := range moves {
 		mv := &moves[i]
 		if only != 0 && mv.Rank != only {
 			continue
 		}
 		sh.mv = mv
-		sh.ctl = sh.controls(mv.Target)
-		if mv.Rank != 0 {
-			if res, ok := sh.markings(set, mv); ok {
-				r := mv.Rank
-				saved := sh.muBuf[r-1]
+		sh.ctl = yt.ctl[first+i]
+		if r := mv.Rank; r != 0 {
+			saved := sh.muBuf[r-1]
+			key := &yt.keys[4*(first+i)+int(saved)]
+			if *key == 0 {
+				if k := sh.succKey(mv, saved, sh.ctl); k == noKey {
+					*key = noKey
+				} else {
+					*key = k + 1
+				}
+			}
+			if *key != noKey {
+				res := sh.successors(set, *key-1, mv)
 				for k := range res {
 					sh.muBuf[r-1] = res[k].mu
-					sh.emitSet(res[k].set, sh.muBuf)
+					sh.emitPruned(res[k].set, sh.muBuf)
 				}
 				sh.muBuf[r-1] = saved
 				continue
@@ -312,9 +349,14 @@ func (sh *sharedSystem) emitSet(set uint32, mu2 []normalform.Mu) {
 	if set == 0 {
 		return
 	}
-	if set = sh.prune(set, sh.ctl, sh.mv.Target); set == 0 {
-		return
+	if set = sh.prune(set, sh.ctl, sh.mv.Target); set != 0 {
+		sh.emitPruned(set, mu2)
 	}
+}
+
+// emitPruned emits the successor by the current move with μ = mu2 and the
+// (pruned, non-empty) set.
+func (sh *sharedSystem) emitPruned(set uint32, mu2 []normalform.Mu) {
 	t := sh.target
 	copy(t, sh.mv.Target)
 	clear(t[sh.yw:])
@@ -373,8 +415,10 @@ func (sh *sharedSystem) prune(set, ctl uint32, target automata.State) uint32 {
 		k := int(sh.elems.typ[e])
 		w := &sh.prods[k].work
 		sh.load(e, w)
-		if sh.prods[k].prune(w, target) {
+		if keep, changed := sh.prods[k].pruneChanged(w, target); keep && changed {
 			ids = append(ids, sh.internElem(k, w))
+		} else if keep {
+			ids = append(ids, e)
 		}
 	}
 	next := sh.internSet(ids)
@@ -430,13 +474,14 @@ func (sh *sharedSystem) remember(prune bool, key uint64, v uint32) {
 // (stopping to remember when full, as the first version did, keeps the
 // entries of the states explored first).
 func (sh *sharedSystem) makeRoom() {
-	if sh.memo.n+sh.pruned.n+sh.marks.spans.n < sh.memoCap {
+	if sh.memo.n+sh.pruned.n+sh.marks.spans.n+sh.succ.spans.n+sh.stuckPruned.n < sh.memoCap {
 		return
 	}
-	sh.memo, sh.pruned = newMemoTable(), newMemoTable()
+	sh.memo, sh.pruned, sh.stuckPruned = newMemoTable(), newMemoTable(), newMemoTable()
 	// New arrays, not truncated ones: a caller may still be reading the
 	// outcomes markings returned.
 	sh.marks.spans, sh.marks.ranges, sh.marks.results = newMemoTable(), nil, nil
+	sh.succ.spans, sh.succ.ranges, sh.succ.results = newMemoTable(), nil, nil
 	sh.tables -= sh.memoUsed
 	sh.memoUsed = 0
 	sh.flushes++

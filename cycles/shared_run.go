@@ -132,7 +132,8 @@ type sharedRun struct {
 	byShared []bool // settled by the shared search, not by the helper
 	bound    int    // without All: searched types after bound are not wanted
 	finished context.CancelFunc
-	failure  error // an internal error met by the shared search
+	failure  error  // an internal error met by the shared search
+	turns    *turns // the shared search and a helper without a slot take turns
 	// helperStates is the states of the helper's searches so far.
 	helperStates atomic.Int64
 }
@@ -181,31 +182,48 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 	if !sd.opt.NoReduction {
 		rd = newReducer(sd.p, sd.y.Future().Words)
 	}
-	sys := newShared(sd.y, searched, cache.moves, rd)
-	sys.others = sr.others
-	// The helper gets a quarter of the memory; the shared search the
-	// rest, of which an eighth for its tables, which stop it past that.
-	helperBytes := int64(0)
-	if sd.jobs > 1 {
-		helperBytes = sd.maxBytes / 4
+	sys := newSharedCtx(ctx, sd.y, searched, cache.moves, rd)
+	if sys == nil {
+		// Stopped while setting up: every type is left UNKNOWN.
+		for k, i := range idx {
+			res.Types[i] = TypeResult{Cycle: searched[k], Outcome: automata.Unknown, Reason: budgetReason(ctx, sd.opt, automata.StopReason(ctx)), Checked: true}
+		}
+		return nil
 	}
-	tableBytes := (sd.maxBytes - helperBytes) / 8
-	sys.memoCap = int(max(1<<16, tableBytes/2/24))
+	sys.others = sr.others
+	// The helper gets a quarter of the memory, the shared search the
+	// rest: its visited set and its tables share it by need (the search
+	// stops when together they pass it; a fixed eighth for the tables,
+	// as before, would stop the ring at N = 7, whose tables outgrow it).
+	// The memo tables, which are caches, are emptied when they reach a
+	// quarter of it, the table of Y states at a sixteenth.
+	helperBytes := sd.maxBytes / 4
+	if sd.opt.noHelper {
+		helperBytes = 0
+	}
+	shareBytes := sd.maxBytes - helperBytes
+	sys.memoCap = int(max(1<<16, shareBytes/4/24))
+	sys.yCap = max(1<<20, shareBytes/16)
 	// The shared search holds one slot throughout (see run).
 	select {
 	case <-sd.slots:
 		defer func() { sd.slots <- struct{}{} }()
 	case <-ctx.Done():
 	}
+	// The helper runs beside it on another slot or, when there is none,
+	// by turns (shared_helper.go).
+	sr.turns = &turns{}
 	var wg sync.WaitGroup
-	if sd.jobs > 1 {
+	if !sd.opt.noHelper {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sr.helper(ctx, cache, helperBytes)
 		}()
 	}
-	r, stopCause := sr.search(ctx, sys, sd.maxBytes-helperBytes-tableBytes, tableBytes, len(types))
+	sr.turns.acquire()
+	r, stopCause := sr.search(ctx, sys, shareBytes, len(types))
+	sr.turns.release(false)
 	if r.Outcome != automata.Unknown {
 		// Exhausted: every type not settled yet is infeasible.
 		for k := range searched {
@@ -239,9 +257,12 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 	return nil
 }
 
+var debugShared func(*sharedSystem)
+var pruneCalls int
+
 // search runs the shared search, settling types as it finds them
 // feasible. It returns the search's result and the cause of its stop.
-func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, storeBytes, tableBytes int64, total int) (automata.Result, error) {
+func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes int64, total int) (automata.Result, error) {
 	opt := sr.sd.opt
 	searchCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -263,18 +284,19 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, storeBytes, 
 	}
 	start := time.Now()
 	progress := func(s automata.Stats) {
-		if sys.tables > tableBytes {
+		if s.Bytes+sys.tables > shareBytes {
 			cancel(fmt.Errorf("%w (the shared exploration's tables)", errTables))
 		}
+		sr.turns.yield(false)
 		if opt.Progress != nil {
 			opt.Progress(Progress{States: s.States + sr.helperStates.Load(), TypesDone: sr.done(), TypesTotal: total, Elapsed: time.Since(start)})
 		}
 	}
 	r := automata.Search(sys, automata.Options{
-		Budget:        automata.Budget{MaxStates: opt.MaxStates, MaxBytes: storeBytes},
+		Budget:        automata.Budget{MaxStates: opt.MaxStates, MaxBytes: shareBytes},
 		Context:       searchCtx,
 		Progress:      progress,
-		ProgressEvery: 1 << 14,
+		ProgressEvery: 1 << 12, // also the pace of the tables' budget check and of the turns
 		OnAccept:      onAccept,
 	})
 	return r, context.Cause(searchCtx)

@@ -19,8 +19,9 @@ import (
 // type (with All every searched type has its own outcome, and every
 // NonEmpty one a witness that conclude certified in the plain semantics),
 // and against the oracle's direct exploration of X(P,N) where that is
-// complete. Jobs = 1 tests the shared search alone; Jobs = 2 adds the
-// per-type helper, whose answers mix with the shared search's.
+// complete. WithoutHelper tests the shared search alone; with the helper
+// (by turns with one job, beside it with two) its answers mix with the
+// shared search's.
 func TestSharedAgrees(t *testing.T) {
 	type prog struct {
 		p    *pgas.Program
@@ -59,7 +60,7 @@ func TestSharedAgrees(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := base
+			opt := cycles.WithoutHelper(base)
 			opt.Exploration = cycles.Shared
 			sh, err := cycles.Decide(p, n, opt)
 			if err != nil {
@@ -85,9 +86,14 @@ func TestSharedAgrees(t *testing.T) {
 				}
 			}
 			// Without All: the same first feasible cycle type, alone and
-			// with the helper.
-			for _, jobs := range []int{1, 2} {
-				first, err := cycles.Decide(p, n, cycles.Options{Jobs: jobs, MaxStates: 100_000, Exploration: cycles.Shared})
+			// with the helper (jobs 0: 1 without the helper).
+			for _, jobs := range []int{0, 1, 2} {
+				fopt := cycles.Options{Jobs: jobs, MaxStates: 100_000, Exploration: cycles.Shared}
+				if jobs == 0 {
+					fopt = cycles.WithoutHelper(fopt)
+					fopt.Jobs = 1
+				}
+				first, err := cycles.Decide(p, n, fopt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -148,7 +154,7 @@ func TestSharedAgreesUnreduced(t *testing.T) {
 				t.Fatal(err)
 			}
 			opt.Exploration = cycles.Shared
-			sh, err := cycles.Decide(p, 2, opt)
+			sh, err := cycles.Decide(p, 2, cycles.WithoutHelper(opt))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +177,8 @@ func TestSharedAgreesUnreduced(t *testing.T) {
 
 // Budgets end the shared exploration in UNKNOWN, never in a verdict it
 // has not earned: a state bound, a memory bound too small for its tables,
-// and a timeout, on the robust ring at N = 4 (ROBUST when unbounded).
+// and a timeout, on the robust ring at N = 5 (ROBUST when unbounded, in
+// about 30,000 states).
 func TestSharedBudgets(t *testing.T) {
 	p, err := pgas.Load("../examples/1to1-fixed.pgas")
 	if err != nil {
@@ -189,7 +196,7 @@ func TestSharedBudgets(t *testing.T) {
 		for _, jobs := range []int{1, 2} {
 			opt := c.opt
 			opt.Jobs, opt.Exploration = jobs, cycles.Shared
-			r, err := cycles.Decide(p, 4, opt)
+			r, err := cycles.Decide(p, 5, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +205,7 @@ func TestSharedBudgets(t *testing.T) {
 			}
 		}
 	}
-	r, err := cycles.Decide(p, 4, cycles.Options{Exploration: cycles.Shared})
+	r, err := cycles.Decide(p, 5, cycles.Options{Exploration: cycles.Shared})
 	if err != nil || r.Verdict != cycles.Robust {
 		t.Fatalf("unbounded: %v %v, want ROBUST", r.Verdict, err)
 	}

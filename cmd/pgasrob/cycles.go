@@ -39,6 +39,10 @@ type cyclesCmd struct {
 func newCyclesCmd(stderr io.Writer) *cyclesCmd {
 	fs := newFlags("cycles", "cycles FILE -n N|LO..HI [flags]", cyclesDescription, exitsVerdict, stderr)
 	c := &cyclesCmd{fs: fs, b: addBudgetFlags(fs)}
+	// The point of this command is the cost of each cycle type, which
+	// only the per-type search measures: it stays the default here.
+	*c.b.explore = cycles.PerType
+	fs.Lookup("exploration").DefValue = cycles.PerType.String()
 	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+cyclesSchema+", docs/cli.md) instead of text")
 	c.only = fs.StringArray("type", nil, "search only this cycle `TYPE`, written like \"1 2 3\" or \"(1,2)\" (repeatable)")
 	c.yard = fs.Bool("yardsticks", false, "also measure the search against one pass over Y: the states of Y with the reduction and no marks, and the distinct (Y, marks) pairs expanded (costs memory and one more search)")

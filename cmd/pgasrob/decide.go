@@ -51,10 +51,10 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		jobs:       fs.Int("jobs", runtime.NumCPU(), "cycle types searched in parallel"),
 		maxMemory:  fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp),
 		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched"),
-		explore:    new(cycles.Exploration),
+		explore:    ptr(cycles.Shared),
 		shard:      addShardFlags(fs, true),
 	}
-	fs.Var(b.explore, "exploration", "how the cycle types are searched: shared (one search carrying them all, with --jobs > 1 helped by per-type searches in order; --max-states then bounds that one search) or per-type (one search per cycle type)")
+	fs.Var(b.explore, "exploration", "how the cycle types are searched: shared (one search carrying them all, helped by per-type searches in order, beside it with --jobs > 1 and by turns with one job; --max-states then bounds that one search) or per-type (one search per cycle type)")
 	return b
 }
 
@@ -420,3 +420,5 @@ func incoherent(r *cycles.Result) error {
 	}
 	return nil
 }
+
+func ptr[T any](v T) *T { return &v }
