@@ -227,6 +227,12 @@ func instrument(p *Program, a Attack, shape Attacker) []ithread {
 // fenceFree[q] is the set of labels reachable from q by transitions a
 // delayed store can cross.
 func fenceFree(th *Thread) [][]bool {
+	return reachVia(th, func(o Op) bool { return !o.IsFull() })
+}
+
+// reachVia[q] is the set of labels reachable from q (q included) by
+// transitions whose operation cross accepts.
+func reachVia(th *Thread, cross func(Op) bool) [][]bool {
 	n := len(th.Labels)
 	reach := make([][]bool, n)
 	for q := 0; q < n; q++ {
@@ -238,7 +244,7 @@ func fenceFree(th *Thread) [][]bool {
 			stack = stack[:len(stack)-1]
 			for _, ti := range th.Out[x] {
 				t := th.Trans[ti]
-				if t.Op.IsFull() || r[t.To] {
+				if !cross(t.Op) || r[t.To] {
 					continue
 				}
 				r[t.To] = true

@@ -18,6 +18,21 @@ type OracleBudget struct {
 	Context   context.Context
 }
 
+// over says why an oracle that has explored nodes must stop, or "": the
+// node budget, the deadline or the context (the last two looked at every
+// 1,024 nodes).
+func (b OracleBudget) over(nodes int64, deadline time.Time) string {
+	switch {
+	case b.MaxNodes > 0 && nodes > b.MaxNodes:
+		return fmt.Sprintf("node budget of %d reached", b.MaxNodes)
+	case nodes&1023 == 0 && !deadline.IsZero() && time.Now().After(deadline):
+		return "time budget reached"
+	case nodes&1023 == 0 && b.Context != nil && b.Context.Err() != nil:
+		return "cancelled"
+	}
+	return ""
+}
+
 // OracleResult is the oracle's answer.
 type OracleResult struct {
 	Verdict Verdict
@@ -83,18 +98,11 @@ func (o *oracle) explore(mc *Machine) {
 	if limit <= 0 {
 		limit = 64
 	}
-	switch {
-	case len(mc.Events) > limit:
+	if len(mc.Events) > limit {
 		o.stop = fmt.Sprintf("a computation has more than %d events (a loop?)", limit)
 		return
-	case o.b.MaxNodes > 0 && o.nodes > o.b.MaxNodes:
-		o.stop = fmt.Sprintf("node budget of %d reached", o.b.MaxNodes)
-		return
-	case o.nodes&1023 == 0 && !o.deadline.IsZero() && time.Now().After(o.deadline):
-		o.stop = "time budget reached"
-		return
-	case o.nodes&1023 == 0 && o.b.Context != nil && o.b.Context.Err() != nil:
-		o.stop = "cancelled"
+	}
+	if o.stop = o.b.over(o.nodes, o.deadline); o.stop != "" {
 		return
 	}
 	empty := true

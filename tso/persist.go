@@ -96,28 +96,7 @@ func pi3Op(o Op) bool {
 }
 
 // pi3Reach[q] is the set of labels reachable from q by π3 instructions.
-func pi3Reach(th *Thread) [][]bool {
-	n := len(th.Labels)
-	reach := make([][]bool, n)
-	for q := 0; q < n; q++ {
-		r := make([]bool, n)
-		r[q] = true
-		stack := []int{q}
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, k := range th.Out[x] {
-				t := th.Trans[k]
-				if pi3Op(t.Op) && !r[t.To] {
-					r[t.To] = true
-					stack = append(stack, t.To)
-				}
-			}
-		}
-		reach[q] = r
-	}
-	return reach
-}
+func pi3Reach(th *Thread) [][]bool { return reachVia(th, pi3Op) }
 
 // persistAttacks lists the patterns (p, e1, e): every write e1 and read e
 // of one thread. A pattern is refuted syntactically when no π3 path leads

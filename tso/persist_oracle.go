@@ -139,14 +139,8 @@ func (e *persistRuns) explore(mc *Machine) {
 	case len(mc.Events) > e.limit():
 		e.stop = fmt.Sprintf("a run has more than %d events (a loop?)", e.limit())
 		return
-	case e.b.MaxNodes > 0 && e.nodes > e.b.MaxNodes:
-		e.stop = fmt.Sprintf("node budget of %d reached", e.b.MaxNodes)
-		return
-	case e.nodes&1023 == 0 && !e.deadline.IsZero() && time.Now().After(e.deadline):
-		e.stop = "time budget reached"
-		return
-	case e.nodes&1023 == 0 && e.b.Context != nil && e.b.Context.Err() != nil:
-		e.stop = "cancelled"
+	}
+	if e.stop = e.b.over(e.nodes, e.deadline); e.stop != "" {
 		return
 	}
 	plain := true

@@ -85,18 +85,11 @@ func (o *trfOracle) explore(mc *Machine, pend []map[int]bool, depth int) {
 	if limit <= 0 {
 		limit = 64
 	}
-	switch {
-	case depth > limit:
+	if depth > limit {
 		o.stop = fmt.Sprintf("a run has more than %d steps (a loop?)", limit)
 		return
-	case o.b.MaxNodes > 0 && o.nodes > o.b.MaxNodes:
-		o.stop = fmt.Sprintf("node budget of %d reached", o.b.MaxNodes)
-		return
-	case o.nodes&1023 == 0 && !o.deadline.IsZero() && time.Now().After(o.deadline):
-		o.stop = "time budget reached"
-		return
-	case o.nodes&1023 == 0 && o.b.Context != nil && o.b.Context.Err() != nil:
-		o.stop = "cancelled"
+	}
+	if o.stop = o.b.over(o.nodes, o.deadline); o.stop != "" {
 		return
 	}
 	if mc.Lock < 0 {
