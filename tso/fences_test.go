@@ -422,3 +422,31 @@ func FuzzParseCosts(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkFencesCorpus: the fence search on every corpus file, with the
+// per-attack round budget (the default) and without it (every round
+// decides every attack, as before it), in one run:
+//
+//	go test ./tso -run '^$' -bench FencesCorpus -count 5 | benchstat -col /rounds -
+func BenchmarkFencesCorpus(b *testing.B) {
+	dir := corpusDir(b)
+	for _, e := range readExpected(b, dir) {
+		p := loadCorpus(b, dir, e.file)
+		for _, v := range []struct {
+			name   string
+			states int64
+		}{{"budget", 0}, {"unbounded", -1}} {
+			b.Run(e.file+"/rounds="+v.name, func(b *testing.B) {
+				var r *FenceResult
+				for i := 0; i < b.N; i++ {
+					r = FindFences(p, TSO, FenceOptions{Options: Options{Jobs: 1}, RoundStates: v.states})
+					if r.Verdict != Robust {
+						b.Fatalf("%v: %s", r.Verdict, r.Reason)
+					}
+				}
+				b.ReportMetric(float64(r.Rounds), "rounds")
+				b.ReportMetric(float64(len(r.Fences)), "fences")
+			})
+		}
+	}
+}
