@@ -251,6 +251,8 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		err = cerr
 	case crit != tso.Robustness && (*c.param || sh.Count > 0):
 		err = fmt.Errorf("--criterion %s does not go with --parameterized or --shard", crit)
+	case crit != tso.Robustness && m != tso.TSO:
+		err = fmt.Errorf("--criterion %s is defined for TSO only (not with --model %s)", crit, strings.ToLower(m.String()))
 	}
 	if err == nil && *c.flatten && (crit != tso.Persistence || *fences || *c.param || sh.Count > 0 || *dot != "" || m != tso.TSO) {
 		err = fmt.Errorf("--flatten wants --criterion persistence, and does not go with --fences, --parameterized, --shard, --dot or --model pso")

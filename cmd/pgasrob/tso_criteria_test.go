@@ -97,3 +97,24 @@ func readColumns(t *testing.T, file string, key, a, b int) map[string][2]string 
 	}
 	return out
 }
+
+// TestCriterionRefusals: combinations that make no sense are usage errors
+// (exit 2) with a message, not an UNKNOWN verdict.
+func TestCriterionRefusals(t *testing.T) {
+	f := "../../examples/tso/announce.txt"
+	for _, args := range [][]string{
+		{"tso", f, "--criterion", "persistence", "--model", "pso"},
+		{"tso", f, "--criterion", "trf", "--model", "pso"},
+		{"tso", f, "--criterion", "trf", "--parameterized"},
+		{"tso", f, "--criterion", "persistence", "--shard", "1/2"},
+		{"tso", f, "--criterion", "bogus"},
+		{"tso", f, "--criterion", "all", "--dot", "x.dot"},
+		{"tso", "--criterion", "all", "/nonexistent/dir"},
+		{"difftest", "--criterion", "trf"},
+	} {
+		code, out, errs := runCmd(args...)
+		if code != exitUsage || errs == "" {
+			t.Errorf("%v: exit %d, want 2 with a message\n%s%s", args, code, out, errs)
+		}
+	}
+}

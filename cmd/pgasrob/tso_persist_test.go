@@ -20,7 +20,7 @@ func TestTSOPersistence(t *testing.T) {
 		{[]string{"--criterion", "persistence", filepath.Join(td, "wr.txt")}, exitNotRobust, "store order: ud_t1(0,1) ud_t0(1,1)"},
 		{[]string{"--criterion", "persistence", "--fences", filepath.Join(td, "sb.txt")}, exitNotRobust, "fences: 2 (minimum)"},
 		{[]string{"--criterion", "persistence", filepath.Join(td, "same-value.txt")}, exitRobust, "PERSISTENT under TSO"},
-		{[]string{"--criterion", "persistence", "--model", "pso", filepath.Join(td, "wr.txt")}, exitUnknown, "TSO only"},
+		{[]string{"--criterion", "persistence", "--model", "pso", filepath.Join(td, "wr.txt")}, exitUsage, "TSO only"},
 		{[]string{"--criterion", "persistence", "--flatten", filepath.Join(td, "flatten", "same-value-many.txt")}, exitRobust, "guarantee: every number of copies"},
 		{[]string{"--criterion", "persistence", "--flatten", filepath.Join(td, "flatten", "guarded-many.txt")}, exitUnknown, "is no verdict"},
 		{[]string{"--criterion", "persistence", "--flatten", filepath.Join(td, "sb.txt")}, exitNotRobust, "FRAGILE under TSO (flattening"},
