@@ -45,7 +45,10 @@ type Options struct {
 	// NoReduction explores every interleaving instead of using the
 	// partial-order reduction of reduce.go.
 	NoReduction bool
-	Only        []CycleType // check only these cycle types
+	// DepthFirst searches each cycle type depth-first when only the first
+	// witness is needed (not All); see searchType.
+	DepthFirst bool
+	Only       []CycleType // check only these cycle types
 	// Shard restricts the decision to one part of the cycle types to be
 	// searched (shard.go); Merge combines the parts. Costs, if set, are
 	// the states each cycle type (by its String) took in an earlier run,
@@ -444,7 +447,20 @@ func (res *Result) conclude(p *pgas.Program, n int, ctx context.Context, opt Opt
 	return nil
 }
 
-// searchType searches the product for one cycle type.
+// searchType searches the product for one cycle type, breadth-first, or
+// depth-first with Options.DepthFirst when the decision needs only the
+// first witness (not All). Depth-first search stops at the first accepting
+// state it meets, which on a violating type may lie deep, at the end of a
+// long cycle, where breadth-first search arrives only after every shorter
+// computation; the witness is then shortened (automata.DepthFirst) and
+// certified as always. It can also lose: a violation near the start that
+// depth-first search passes by can cost it more states than a state budget
+// allows. On an infeasible type both orders visit the same states, and the
+// cycle proviso of the partial-order reduction is static (reduce.go), so
+// it holds under either order. Every search of one decision uses the same
+// order, so a type's witness does not depend on which search (the shared
+// exploration's helper, its canonical re-search, the per-type
+// exploration) produced it.
 func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable, opt Options, ctx context.Context, maxBytes int64, progress func(automata.Stats), ymarks *ymarkSet) TypeResult {
 	prod := newProduct(y, c, cache.moves)
 	if !opt.NoReduction {
@@ -454,7 +470,12 @@ func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable,
 	if ymarks != nil {
 		sys = &counting{product: prod, set: ymarks}
 	}
+	strategy := automata.BreadthFirst
+	if opt.DepthFirst && !opt.All {
+		strategy = automata.DepthFirst
+	}
 	r := automata.Search(sys, automata.Options{
+		Strategy: strategy,
 		Budget:   automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes},
 		Context:  ctx,
 		Progress: progress,

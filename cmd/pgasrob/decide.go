@@ -39,6 +39,7 @@ type budgetFlags struct {
 	jobs       *int
 	maxMemory  *int64
 	noSymmetry *bool
+	depthFirst *bool
 	explore    *cycles.Exploration
 	shard      *shardFlags
 }
@@ -51,6 +52,7 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		jobs:       fs.Int("jobs", runtime.NumCPU(), "cycle types searched in parallel"),
 		maxMemory:  fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp),
 		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched"),
+		depthFirst: fs.Bool("depth-first", false, "search each cycle type depth-first, stopping at its first violation (decide without --all; the witness is shortened and certified as usual)"),
 		explore:    ptr(cycles.Shared),
 		shard:      addShardFlags(fs, true),
 	}
@@ -59,7 +61,7 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 }
 
 func (b *budgetFlags) options() cycles.Options {
-	return cycles.Options{Jobs: *b.jobs, MaxStates: *b.maxStates, Timeout: *b.timeout, NoSymmetry: *b.noSymmetry, Exploration: *b.explore,
+	return cycles.Options{Jobs: *b.jobs, MaxStates: *b.maxStates, Timeout: *b.timeout, NoSymmetry: *b.noSymmetry, DepthFirst: *b.depthFirst, Exploration: *b.explore,
 		MaxBytes: searchBytes(*b.maxMemory), BudgetBytes: *b.maxMemory << 20}
 }
 

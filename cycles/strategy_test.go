@@ -1,0 +1,92 @@
+package cycles_test
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"pgasrob/cycles"
+	"pgasrob/pgas"
+	"pgasrob/pgas/gen"
+)
+
+// TestDepthFirstAgrees: Options.DepthFirst changes the order in which a
+// cycle type's product is searched, never the answer. On every example and
+// on random programs (with queues, waits and loops), per-type and shared,
+// it gives the verdict of the breadth-first search, the same first
+// feasible cycle type, and a witness certified in the plain semantics; and
+// the shared exploration with DepthFirst reports the same witness as the
+// per-type one with it (every search of a decision uses the same order).
+func TestDepthFirstAgrees(t *testing.T) {
+	type prog struct {
+		p    *pgas.Program
+		maxN int
+	}
+	var progs []prog
+	files, _ := filepath.Glob("../examples/*.pgas")
+	for _, f := range files {
+		p, err := pgas.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, prog{p, 3})
+	}
+	r := rand.New(rand.NewPCG(11, 2026))
+	for i := 0; i < 60; i++ {
+		gp := gen.Generate(r, gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 3 + r.IntN(3), Loops: r.IntN(4) == 0})
+		p, err := pgas.Compile("rand", []byte(gp.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, prog{p, 2})
+	}
+	counts := map[cycles.Verdict]int{}
+	for _, pr := range progs {
+		p := pr.p
+		for n := 2; n <= pr.maxN; n++ {
+			base := cycles.Options{Jobs: 1, MaxStates: 200_000}
+			bfs, err := cycles.Decide(p, n, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			df := base
+			df.DepthFirst = true
+			dfs, err := cycles.Decide(p, n, df)
+			if err != nil {
+				t.Fatal(err)
+			}
+			df.Exploration = cycles.Shared
+			shared, err := cycles.Decide(p, n, df)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bfs.Verdict == cycles.Unknown || dfs.Verdict == cycles.Unknown {
+				continue // a state budget: the two orders spend it differently
+			}
+			counts[dfs.Verdict]++
+			if bfs.Verdict != dfs.Verdict {
+				t.Fatalf("%s N = %d: breadth-first %v, depth-first %v", p.File, n, bfs.Verdict, dfs.Verdict)
+			}
+			if shared.Verdict != cycles.Unknown && shared.Verdict != dfs.Verdict {
+				t.Fatalf("%s N = %d: shared depth-first %v, per-type %v", p.File, n, shared.Verdict, dfs.Verdict)
+			}
+			if dfs.Verdict != cycles.NotRobust {
+				continue
+			}
+			if dfs.Witness == nil || len(dfs.Witness.HB) == 0 {
+				t.Fatalf("%s N = %d: depth-first NOT ROBUST without a certified witness", p.File, n)
+			}
+			if dfs.Witness.Cycle.String() != bfs.Witness.Cycle.String() {
+				t.Fatalf("%s N = %d: first cycle type %v depth-first, %v breadth-first", p.File, n, dfs.Witness.Cycle, bfs.Witness.Cycle)
+			}
+			if shared.Verdict == cycles.NotRobust && !reflect.DeepEqual(shared.Witness.Sigma, dfs.Witness.Sigma) {
+				t.Fatalf("%s N = %d: the shared exploration's witness differs from the per-type one's (both depth-first)", p.File, n)
+			}
+		}
+	}
+	if counts[cycles.NotRobust] == 0 || counts[cycles.Robust] == 0 {
+		t.Fatalf("verdicts %v: want both", counts)
+	}
+	t.Logf("verdicts compared: %v", counts)
+}
