@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/cycles"
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 	"pgasrob/pgas/oracle"
@@ -91,6 +92,9 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 	nodes := fs.Int64("oracle-nodes", gen.DefaultBudget.Oracle.MaxNodes, "oracle: states per program")
 	timeout := fs.Duration("timeout", gen.DefaultBudget.DecideTime, "per side and program")
 	noSym := fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
+	explore := ptr(cycles.Shared)
+	fs.Var(explore, "exploration", "decision procedure: shared (the default of decide) or per-type")
+	depthFirst := fs.Bool("depth-first", false, "decision procedure: search each cycle type depth-first (decide --depth-first)")
 	useTSO := fs.Bool("tso", false, "Trencher-format programs: compare the TSO/PSO checker with its oracle")
 	criterion := fs.String("criterion", "robustness", "with --tso: the criterion compared, robustness (under TSO and PSO), persistence or trf (under TSO), or all")
 	useInstr := fs.Bool("instrumentation", false, "compare decide with the instrumentation route (pgasrob translate + tso --model pso), and both oracles")
@@ -122,7 +126,7 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 	budget := gen.Budget{
 		DecideStates: *states, DecideTime: *timeout,
 		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *nodes, Timeout: *timeout},
-		NoSymmetry: *noSym,
+		NoSymmetry: *noSym, Exploration: *explore, DepthFirst: *depthFirst,
 	}
 
 	ctx, stop := interruptContext()

@@ -18,6 +18,10 @@ type Budget struct {
 	DecideTime   time.Duration // cycles.Options.Timeout
 	Oracle       oracle.Bounds
 	NoSymmetry   bool // cycles.Options.NoSymmetry
+	// Exploration and DepthFirst are those of cycles.Options; the zero
+	// values are the per-type, breadth-first search.
+	Exploration cycles.Exploration
+	DepthFirst  bool
 }
 
 // DefaultBudget suits the programs Generate makes with its defaults.
@@ -77,7 +81,8 @@ func Compare(p *pgas.Program, n int, b Budget) Comparison {
 	default:
 		c.Oracle = "INCOMPLETE"
 	}
-	d, err := cycles.Decide(p, n, cycles.Options{Jobs: 1, MaxStates: b.DecideStates, Timeout: b.DecideTime, CacheBytes: -1, NoSymmetry: b.NoSymmetry})
+	d, err := cycles.Decide(p, n, cycles.Options{Jobs: 1, MaxStates: b.DecideStates, Timeout: b.DecideTime, CacheBytes: -1, NoSymmetry: b.NoSymmetry,
+		Exploration: b.Exploration, DepthFirst: b.DepthFirst})
 	if err != nil {
 		c.Decide = "error"
 		c.Status, c.Detail = Disagree, "decide: "+err.Error()
