@@ -103,6 +103,17 @@ func (mc *Machine) cell(e *Expr, t int) (int, error) {
 	return c, nil
 }
 
+// Quiescent reports that every thread's buffers are empty: the
+// computation so far is complete.
+func (mc *Machine) Quiescent() bool {
+	for t := range mc.P.Threads {
+		if !mc.Empty(t) {
+			return false
+		}
+	}
+	return true
+}
+
 // Empty reports whether thread t has no buffered store or fence.
 func (mc *Machine) Empty(t int) bool {
 	if len(mc.all[t]) > 0 {

@@ -105,13 +105,7 @@ func (o *oracle) explore(mc *Machine) {
 	if o.stop = o.b.over(o.nodes, o.deadline); o.stop != "" {
 		return
 	}
-	empty := true
-	for t := range o.p.Threads {
-		if !mc.Empty(t) {
-			empty = false
-		}
-	}
-	if empty {
+	if mc.Quiescent() {
 		// A complete computation: is its trace cyclic?
 		if c := FindCycle(len(mc.Events), HappensBefore(mc.Events), -1); c != nil {
 			o.cycle, o.events = c, mc.Events

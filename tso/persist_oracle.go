@@ -143,13 +143,7 @@ func (e *persistRuns) explore(mc *Machine) {
 	if e.stop = e.b.over(e.nodes, e.deadline); e.stop != "" {
 		return
 	}
-	plain := true
-	for t := range mc.P.Threads {
-		if !mc.Empty(t) {
-			plain = false
-		}
-	}
-	if plain {
+	if mc.Quiescent() {
 		// A complete run ends here.
 		tr := persistTrace(mc)
 		if _, ok := e.traces[tr]; !ok {

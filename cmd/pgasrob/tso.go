@@ -453,12 +453,8 @@ func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
 	if w := r.Witness; w != nil {
 		jw := &tsoJSONWit{Attack: p.AttackString(w.Attack), Text: w.Format(p)}
 		for _, s := range w.Steps {
-			th := p.Threads[s.Thread]
-			js := tsoJSONStep{Thread: th.Name, Delayed: s.Delayed}
+			js := stepJSON(p, s, w.Events)
 			if s.Event >= 0 && s.Event < len(w.Events) {
-				e := w.Events[s.Event]
-				a, v := p.Cells[e.Cell], e.Val
-				js.Addr, js.Value = &a, &v
 				store, last := "attacking store", "last action"
 				if w.Fragile != nil {
 					store, last = "e1", "complementary read"
@@ -473,28 +469,6 @@ func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
 					js.Attack = store
 				} else if s.Event == w.LastEvent && s.Kind == tso.StepExec {
 					js.Attack = last
-				}
-			}
-			switch s.Kind {
-			case tso.StepExec:
-				t := th.Trans[s.Trans]
-				js.Instr = th.Labels[t.From] + "->" + th.Labels[t.To] + " " + t.Text
-				switch t.Op {
-				case tso.OpWrite:
-					js.Action = "isu"
-				case tso.OpRead:
-					js.Action = "ld"
-				default:
-					js.Action = t.Op.String()
-				}
-			case tso.StepAdvance:
-				js.Action = "adv"
-				a := p.Cells[s.Cell]
-				js.Addr = &a
-			case tso.StepFlush:
-				js.Action = "st"
-				if js.Value == nil {
-					js.Action = "fence"
 				}
 			}
 			jw.Steps = append(jw.Steps, js)
@@ -586,27 +560,7 @@ func raceJSON(p *tso.Program, w *tso.Witness) *tsoJSONRace {
 	ev := func(i int) string { return p.DescribeEvent(w.Events[i]) }
 	out := &tsoJSONRace{PendingWrite: ev(w.StoreEvent), Read: ev(w.LastEvent), Write: ev(r.Write), Note: r.Note}
 	for _, s := range r.TSO {
-		th := p.Threads[s.Thread]
-		js := tsoJSONStep{Thread: th.Name, Delayed: s.Delayed}
-		if s.Event >= 0 && s.Event < len(r.TSOEvents) {
-			e := r.TSOEvents[s.Event]
-			a, v := p.Cells[e.Cell], e.Val
-			js.Addr, js.Value = &a, &v
-		}
-		if s.Kind == tso.StepFlush {
-			js.Action = "st"
-		} else {
-			t := th.Trans[s.Trans]
-			js.Instr = th.Labels[t.From] + "->" + th.Labels[t.To] + " " + t.Text
-			js.Action = t.Op.String()
-			switch t.Op {
-			case tso.OpWrite:
-				js.Action = "isu"
-			case tso.OpRead:
-				js.Action = "ld"
-			}
-		}
-		out.TSO = append(out.TSO, js)
+		out.TSO = append(out.TSO, stepJSON(p, s, r.TSOEvents))
 	}
 	return out
 }
@@ -618,4 +572,40 @@ func patternNoun(c tso.Criterion) string {
 		return "attacks"
 	}
 	return "patterns"
+}
+
+// stepJSON is one step of a relaxed computation whose events are evs:
+// its thread, action (isu, ld, st, adv, fence or the instruction's
+// operation), instruction, and the address and value of its event.
+func stepJSON(p *tso.Program, s tso.Step, evs []tso.Event) tsoJSONStep {
+	th := p.Threads[s.Thread]
+	js := tsoJSONStep{Thread: th.Name, Delayed: s.Delayed}
+	if s.Event >= 0 && s.Event < len(evs) {
+		e := evs[s.Event]
+		a, v := p.Cells[e.Cell], e.Val
+		js.Addr, js.Value = &a, &v
+	}
+	switch s.Kind {
+	case tso.StepExec:
+		t := th.Trans[s.Trans]
+		js.Instr = th.Labels[t.From] + "->" + th.Labels[t.To] + " " + t.Text
+		switch t.Op {
+		case tso.OpWrite:
+			js.Action = "isu"
+		case tso.OpRead:
+			js.Action = "ld"
+		default:
+			js.Action = t.Op.String()
+		}
+	case tso.StepAdvance:
+		js.Action = "adv"
+		a := p.Cells[s.Cell]
+		js.Addr = &a
+	case tso.StepFlush:
+		js.Action = "st"
+		if js.Value == nil {
+			js.Action = "fence"
+		}
+	}
+	return js
 }
