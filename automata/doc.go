@@ -21,6 +21,13 @@
 // Options.OnAccept lets one search serve several goals at once (shared.go):
 // it goes on past accepting states and reports each with its path.
 //
+// Options.Workers spreads one breadth-first search over several cores
+// (parallel.go): a System that implements Forker is forked once per
+// worker, the workers compute the successors of batches of the frontier,
+// and the search goroutine inserts them in frontier order, so that the
+// result (states, transitions, witness, budgets, OnAccept) is the
+// sequential one, state for state. Depth-first searches stay sequential.
+//
 // The package also holds explicit finite and n-headed automata with bounded
 // language enumeration (explicit.go) and the literal product of Lemma 10,
 // with its guessing of the state each head starts in (product.go). They are

@@ -150,6 +150,12 @@ type Options struct {
 	// (shared.go): each one found is handed over with the path of states
 	// leading to it, and the search stops when OnAccept returns true.
 	OnAccept func(path []State) (stop bool)
+	// Workers, above 1, is the number of goroutines that compute
+	// successors for a BreadthFirst search of a System that implements
+	// Forker (parallel.go); the result is the one of the sequential
+	// search, state for state. DepthFirst searches, and systems that
+	// cannot fork, are searched sequentially whatever Workers says.
+	Workers int
 }
 
 // Search decides emptiness of sys by breadth-first search, so the witness
@@ -173,9 +179,29 @@ func Search(sys System, opt Options) Result {
 	}
 	start := time.Now()
 	st := newStore(sys.Width())
+	// The parallel frontier starts once the search has expanded
+	// ParallelAfter states (parallel.go).
+	var pl *pipeline
+	forker, _ := sys.(Forker)
+	if opt.Workers <= 1 || opt.Strategy != BreadthFirst {
+		forker = nil
+	}
+	defer func() {
+		if pl != nil {
+			pl.stop() // also when a Successors panic goes through
+		}
+	}()
+	// held is the memory of the search: the visited set and the batches
+	// of the parallel frontier.
+	held := func() int64 {
+		if pl != nil {
+			return st.bytes() + pl.held
+		}
+		return st.bytes()
+	}
 	res := Result{}
 	stats := func() Stats {
-		return Stats{States: int64(st.len()), Transitions: res.Stats.Transitions, Bytes: st.bytes(), Elapsed: time.Since(start)}
+		return Stats{States: int64(st.len()), Transitions: res.Stats.Transitions, Bytes: held(), Elapsed: time.Since(start)}
 	}
 	found := -1
 	stop := ""
@@ -194,24 +220,29 @@ func Search(sys System, opt Options) Result {
 			stop = StopReason(ctx)
 		case !deadline.IsZero() && time.Now().After(deadline):
 			stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
-		case st.bytes() > maxBytes:
+		case held() > maxBytes:
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
 		}
 	}
-	add := func(s State, parent uint32) {
+	// add inserts a successor; h is its hash when a worker computed it,
+	// else 0 (then computed here).
+	add := func(s State, h uint64, parent uint32) {
 		if found >= 0 || stop != "" {
 			return
 		}
 		if len(s) != st.width {
 			panic(fmt.Sprintf("automata: system emitted a state of %d words, want %d", len(s), st.width))
 		}
-		if g := st.growthBytes(); g > 0 && st.bytes()+g > maxBytes {
+		if g := st.growthBytes(); g > 0 && held()+g > maxBytes {
 			// Refuse the allocation rather than notice it afterwards: a
 			// doubled table alone can take the process past its budget.
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
 			return
 		}
-		idx, fresh := st.insert(s, parent)
+		if h == 0 {
+			h = hash(s)
+		}
+		idx, fresh := st.insertHashed(s, h, parent)
 		if fresh && sys.Accepting(s) {
 			if opt.OnAccept == nil {
 				found = idx
@@ -231,7 +262,7 @@ func Search(sys System, opt Options) Result {
 			checkBudgets()
 		}
 	}
-	sys.Initial(func(s State) { add(s, noParent) })
+	sys.Initial(func(s State) { add(s, 0, noParent) })
 	if stack != nil {
 		// Initial states are expanded in the order given.
 		slices.Reverse(stack)
@@ -253,19 +284,36 @@ func Search(sys System, opt Options) Result {
 			at = next
 		}
 		expanded++
-		copy(cur, st.state(at))
 		parent := uint32(at)
-		sys.Successors(cur, func(_ Label, s State) {
-			res.Stats.Transitions++
-			add(s, parent)
-		})
+		if forker != nil && pl == nil && expanded > ParallelAfter {
+			pl = newPipeline(forker, st, opt.Workers, ctx, at)
+		}
+		done := false
+		if pl != nil {
+			ok := false
+			ok, done = pl.successors(at, func(s State, h uint64) {
+				res.Stats.Transitions++
+				add(s, h, parent)
+			})
+			if !ok {
+				stop = StopReason(ctx)
+				break
+			}
+		}
+		if !done {
+			copy(cur, st.state(at))
+			sys.Successors(cur, func(_ Label, s State) {
+				res.Stats.Transitions++
+				add(s, 0, parent)
+			})
+		}
 		n := int64(st.len())
 		switch {
 		case opt.MaxStates > 0 && n >= opt.MaxStates && expanded < st.len():
 			stop = fmt.Sprintf("state budget of %d states reached", opt.MaxStates)
 		case n >= maxStates:
 			stop = "more states than the visited set can index"
-		case next&1023 == 0 && st.bytes() > maxBytes:
+		case next&1023 == 0 && held() > maxBytes:
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
 		case next&255 == 0 && ctx.Err() != nil:
 			stop = StopReason(ctx)
@@ -275,6 +323,9 @@ func Search(sys System, opt Options) Result {
 		if opt.Progress != nil && (int64(next)+1)%every == 0 {
 			opt.Progress(stats())
 		}
+	}
+	if pl != nil {
+		pl.stop() // before rebuild: the witness needs no workers
 	}
 	res.Stats = stats()
 	switch {

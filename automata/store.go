@@ -78,10 +78,16 @@ func (s *store) equal(i int, st State) bool {
 // insert adds st with the given parent unless it is already present. It
 // reports the index of the state and whether it is new.
 func (s *store) insert(st State, parent uint32) (int, bool) {
+	return s.insertHashed(st, hash(st), parent)
+}
+
+// insertHashed is insert with hash(st) already computed (by a worker of
+// the parallel search).
+func (s *store) insertHashed(st State, full uint64, parent uint32) (int, bool) {
 	if uint64(s.len()+1)*4 > uint64(len(s.table))*3 {
 		s.grow()
 	}
-	h := hash(st) & s.mask
+	h := full & s.mask
 	for {
 		slot := s.table[h]
 		if slot == 0 {

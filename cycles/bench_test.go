@@ -31,11 +31,14 @@ import (
 //	go test ./cycles -run '^$' -bench 'Ring/' -count 5 | benchstat -col /exploration -
 func BenchmarkRing(b *testing.B) {
 	for _, prog := range []string{"1to1", "1to1-fixed"} {
-		for n := 2; n <= 7; n++ {
+		for n := 2; n <= 8; n++ {
 			for _, ex := range []Exploration{PerType, Shared} {
 				b.Run(fmt.Sprintf("%s/N=%d/exploration=%v", prog, n, ex), func(b *testing.B) {
 					if n >= 5 && os.Getenv("PGASROB_BENCH_BIG") == "" {
 						b.Skip("N >= 5 takes minutes; set PGASROB_BENCH_BIG=1")
+					}
+					if n == 8 && (prog != "1to1" || ex != Shared) {
+						b.Skip("N = 8: only the unfenced ring's first witness with the default exploration (issue 7)")
 					}
 					if n == 7 && os.Getenv("PGASROB_BENCH_BIG") != "7" {
 						b.Skip("N = 7 takes many minutes; set PGASROB_BENCH_BIG=7")

@@ -35,6 +35,15 @@ type Options struct {
 	Timeout    time.Duration // for the whole decision
 	MaxBytes   int64         // for all visited sets together
 	CacheBytes int64         // bound of the shared move table (movetable.go); < 0 disables it
+	// Workers is the number of goroutines that compute successors in
+	// each breadth-first search of the decision: the run-time error check
+	// and the per-type searches (automata.Options.Workers; the result is
+	// the sequential one, state for state). Zero gives the searches the
+	// cores Jobs leaves idle: all of them to the run-time error check,
+	// which runs alone, and the free slots to a per-type search when
+	// fewer types wait than slots are free. The shared exploration itself
+	// does not fork (docs/design.md, "Parallel frontier").
+	Workers int
 	// BudgetBytes, if set, is the user's memory budget of which MaxBytes
 	// is the searches' part: messages quote it.
 	BudgetBytes int64
@@ -162,6 +171,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	y.AllParts = opt.NoReduction // the settled-popa rule is a reduction too
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -289,6 +299,15 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 	// ones run to their end.
 	bound := len(types)
 	cancels := map[int]context.CancelFunc{}
+	// A search started when fewer types wait than jobs are free gets the
+	// idle slots as frontier workers (frontierWorkers): of the toSearch
+	// types, taken have been taken by a search and running are searched.
+	running, taken, toSearch := 0, 0, 0
+	for i := range types {
+		if rep[i] == i && own[i] {
+			toSearch++
+		}
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
@@ -301,6 +320,9 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 				skip := i > bound
 				typeCtx, cancel := context.WithCancel(ctx)
 				cancels[i] = cancel
+				taken++
+				spare := jobs - running - 1 - (toSearch - taken)
+				running++
 				mu.Unlock()
 				switch {
 				case skip:
@@ -318,18 +340,21 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 						slot = true
 					case <-ctx.Done():
 					}
-					tr = searchType(p, y, types[i], cache, opt, typeCtx, maxBytes/int64(jobs), func(s automata.Stats) {
+					topt, extra := sd.frontierWorkers(spare)
+					tr = searchType(p, y, types[i], cache, topt, typeCtx, maxBytes/int64(jobs), func(s automata.Stats) {
 						mu.Lock()
 						setLive(i, s.States)
 						report()
 						mu.Unlock()
 					}, ymarks)
+					sd.releaseSlots(extra)
 					if slot {
 						sd.slots <- struct{}{}
 					}
 				}
 				cancel()
 				mu.Lock()
+				running--
 				delete(cancels, i)
 				if tr.Outcome == automata.Unknown && ctx.Err() == nil && i > bound {
 					tr.Checked, tr.Reason = false, skippedReason
@@ -474,11 +499,16 @@ func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable,
 	if opt.DepthFirst && !opt.All {
 		strategy = automata.DepthFirst
 	}
+	workers := opt.Workers
+	if ymarks != nil {
+		workers = 1 // the forks would not count (Y, marks) pairs
+	}
 	r := automata.Search(sys, automata.Options{
 		Strategy: strategy,
 		Budget:   automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes},
 		Context:  ctx,
 		Progress: progress,
+		Workers:  workers,
 	})
 	tr := TypeResult{Cycle: c, Checked: true, Outcome: r.Outcome, Reason: r.Reason, Stats: r.Stats}
 	if r.Limit == automata.MemoryLimit {
@@ -516,7 +546,25 @@ func budgetReason(ctx context.Context, opt Options, reason string) string {
 // successor, itself with the extra word set, and only those are accepting.
 // The moves of a state are thus computed once, when it is expanded, not
 // again for every state that reaches it.
-type errSystem struct{ y *normalform.Y }
+//
+// With rd, only the moves of an ample rank are followed (reduce.go, with
+// no pair started). That keeps a reachable error reachable: let a path π
+// lead from s to a state where a move of rank q errs, and let r be ample
+// in s. r's moves touch only cells no other rank may touch again, and
+// only r enables or disables them, so the first r move of π is enabled in
+// s and can be taken first, the rest of π following unchanged. If π has
+// no r move, any move a of r can be taken first: the moves of π stay
+// enabled and do the same (they touch none of a's cells), and q's move
+// still errs at the end, since a changed nothing q reads; unless q = r,
+// and then r's move errs already in s, where Moves reports it. The first
+// case shortens the path; the second moves r forward in the part of its
+// code that lies on no cycle, which can happen only finitely often, so
+// the argument ends at an error found.
+type errSystem struct {
+	y    *normalform.Y
+	rd   *reducer // nil: every interleaving (Options.NoReduction)
+	none []uint64 // no pair started: the reducer's cell set, all zero
+}
 
 func (e errSystem) Width() int { return e.y.Words() + 1 }
 func (e errSystem) Initial(emit func(automata.State)) {
@@ -537,12 +585,31 @@ func (e errSystem) Successors(s automata.State, emit func(automata.Label, automa
 		emit(automata.Label(len(moves)), t)
 		return
 	}
+	only := 0
+	if e.rd != nil {
+		only = e.rd.ample(e.y, e.y.Future(), s[:w], moves, e.none)
+	}
 	for i := range moves {
+		if only != 0 && moves[i].Rank != only {
+			continue
+		}
+		// The label is the index among all moves: the path is read back
+		// with Moves (findRuntimeError).
 		copy(t, moves[i].Target)
 		emit(automata.Label(i), t)
 	}
 }
 func (e errSystem) Accepting(s automata.State) bool { return s[e.y.Words()] != 0 }
+
+// Fork is e with a reducer of its own (its scratch sets): Successors
+// allocates what it emits, and Y's moves may be computed by several
+// goroutines at once.
+func (e errSystem) Fork() automata.System {
+	if e.rd != nil {
+		e.rd = e.rd.fork()
+	}
+	return e
+}
 
 func findRuntimeError(ctx context.Context, y *normalform.Y, opt Options, maxBytes int64) (*RuntimeError, automata.Stats, string) {
 	sc := *y
@@ -554,7 +621,20 @@ func findRuntimeError(ctx context.Context, y *normalform.Y, opt Options, maxByte
 			opt.Progress(Progress{RuntimeCheck: true, States: s.States, Elapsed: time.Since(start)})
 		}
 	}
-	r := automata.Search(errSystem{&sc}, automata.Options{Context: ctx, Progress: progress,
+	// The check runs alone, before any cycle type: every job is a
+	// frontier worker.
+	workers := opt.Workers
+	if workers == 0 {
+		workers = opt.Jobs
+	}
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	sys := errSystem{y: &sc, none: make([]uint64, y.Future().Words)}
+	if !opt.NoReduction {
+		sys.rd = newReducer(y.P, y.Future().Words)
+	}
+	r := automata.Search(sys, automata.Options{Context: ctx, Progress: progress, Workers: workers,
 		Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes}})
 	switch r.Outcome {
 	case automata.Unknown:

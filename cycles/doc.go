@@ -17,8 +17,10 @@
 // the same ones; automata.Product is the literal Lemma 10 construction.
 //
 // The search is kept small by pruning guesses that can no longer complete
-// (product.go, using normalform.Future), by rank symmetry (symmetry.go)
-// and by a partial-order reduction (reduce.go); see docs/design.md.
+// (product.go, using normalform.Future; the written-cell sets keep only
+// what an entering pop can still read, waits.go), by rank symmetry
+// (symmetry.go) and by a partial-order reduction (reduce.go); see
+// docs/design.md.
 //
 // Options.Exploration chooses how the cycle types are searched: one
 // product search per type (PerType, the zero value), or one search that

@@ -205,7 +205,7 @@ func BenchmarkQueueFamily(b *testing.B) {
 					if n >= 5 && os.Getenv("PGASROB_BENCH_BIG") == "" {
 						b.Skip("N = 5 takes minutes; set PGASROB_BENCH_BIG=1")
 					}
-					benchProcedure(b, p, n, proc)
+					benchProcedure(b, p, n, proc, PerType)
 				})
 			}
 		}
@@ -228,7 +228,7 @@ func BenchmarkExamplesProcedures(b *testing.B) {
 		for _, n := range []int{3, 4} {
 			for _, proc := range benchProcedures {
 				b.Run(fmt.Sprintf("%s/N=%d/proc=%v", name, n, proc), func(b *testing.B) {
-					benchProcedure(b, p, n, proc)
+					benchProcedure(b, p, n, proc, PerType)
 				})
 			}
 		}
@@ -238,8 +238,8 @@ func BenchmarkExamplesProcedures(b *testing.B) {
 // benchTimeout bounds every decision of the two benchmarks above.
 const benchTimeout = 60 * time.Second
 
-// benchProcedure is benchDecide (bench_test.go) for a compiled program
-// and one procedure, with what the comparison needs besides: UNKNOWN is
+// benchProcedure is benchDecide (bench_test.go) for a compiled program,
+// one procedure and one exploration, with what the comparison needs besides: UNKNOWN is
 // logged, not fatal; peak-MiB is the peak of this decision alone (the
 // process's VmHWM is reset before it, where /proc allows, after a GC
 // that returns the previous runs' memory); B/state is reported only when
@@ -249,9 +249,9 @@ const benchTimeout = 60 * time.Second
 // every procedure) apart from the states of the procedure proper
 // (product states summed over the cycle types, or the oracle's), and
 // whether the oracle answered.
-func benchProcedure(b *testing.B, p *pgas.Program, n int, proc Procedure) {
+func benchProcedure(b *testing.B, p *pgas.Program, n int, proc Procedure, ex Exploration) {
 	scStates := runtimeCheckStates(b, p, n)
-	opt := Options{Procedure: proc, Timeout: benchTimeout}
+	opt := Options{Procedure: proc, Timeout: benchTimeout, Exploration: ex}
 	yard := proc == Automata && os.Getenv("PGASROB_BENCH_YARDSTICKS") != ""
 	opt.Yardsticks = yard
 	var r *Result

@@ -34,7 +34,8 @@ type product struct {
 	eligibleF func(int) bool
 	future    *normalform.Future
 	relevant  []uint64
-	reduce    *reducer // nil: explore every move (no partial-order reduction)
+	late      []lateCell // prune's scratch: the cells of started pairs (waits.go)
+	reduce    *reducer   // nil: explore every move (no partial-order reduction)
 	// stuck, while the shared exploration prunes with it, is the set of
 	// ranks blocked for good (stuck.go), free their analysis.
 	stuck uint64
@@ -66,6 +67,19 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 	p.future = y.Future()
 	p.relevant = make([]uint64, p.future.Words)
 	return p
+}
+
+// Fork is a product for another goroutine of the parallel search
+// (automata.Forker): its own scratch trackers and reducer; Y, the cycle
+// type and the moves function (the move table is safe for concurrent use)
+// are shared. Only a per-type product forks: the shared exploration's
+// products carry the stuck-rank analysis of one goroutine.
+func (p *product) Fork() automata.System {
+	f := newProduct(p.y, p.cyc, p.moves)
+	if p.reduce != nil {
+		f.reduce = p.reduce.fork()
+	}
+	return f
 }
 
 func (p *product) newTracker() tracker {
@@ -233,6 +247,7 @@ func (p *product) prune(t *tracker, y automata.State) bool {
 func (p *product) pruneChanged(t *tracker, y automata.State) (keep, changed bool) {
 	rel := p.relevant
 	clear(rel)
+	p.late = p.late[:0]
 	for k := range t.pairs {
 		pr := &t.pairs[k]
 		r1, r2 := int(pr.r1), int(pr.r2)
@@ -240,10 +255,11 @@ func (p *product) pruneChanged(t *tracker, y automata.State) (keep, changed bool
 		switch pr.st {
 		case stWait:
 			f1, f2 := p.cellsAt(r1, q1), p.cellsAt(r2, q2)
+			pops2 := p.future.Pops(r2, q2) // see writtenRead (waits.go)
 			shared := false
 			for w := range rel {
 				x := f1[w] & f2[w]
-				rel[w] |= x
+				rel[w] |= x & pops2[w]
 				shared = shared || x != 0
 			}
 			if !shared && !(p.barrierAhead(q1) && p.barrierAhead(q2)) {
@@ -257,16 +273,15 @@ func (p *product) pruneChanged(t *tracker, y automata.State) (keep, changed bool
 			if other[pr.cell/64]&(1<<(pr.cell%64)) == 0 {
 				return false, false
 			}
-			rel[pr.cell/64] |= 1 << (pr.cell % 64)
+			p.lateCell(pr, r2, q2)
 		}
 	}
-	for h := 2; h <= normalform.Heads; h++ {
-		for w, x := range t.written[h] {
-			if x&^rel[w] != 0 {
-				t.written[h][w] = x & rel[w]
-				changed = true
-			}
-		}
-	}
-	return true, changed
+	return true, p.forgetWritten(t, rel)
+}
+
+// fork is a reducer with its own scratch sets and the same tables.
+func (rd *reducer) fork() *reducer {
+	w := len(rd.started)
+	return &reducer{cyclic: rd.cyclic, barrier: rd.barrier,
+		mine: make([]uint64, w), others: make([]uint64, w), started: make([]uint64, w)}
 }

@@ -28,6 +28,11 @@ import (
 //     until r moves: assumes and range checks read only r's registers, and
 //     the cells of its guarded loads are included in the cells above, so
 //     no other rank can write them.
+//   - A move that takes r past its last store to a cell counts as
+//     touching that cell: it may make other ranks' popas of the cell
+//     settled (normalform/settled.go), restricting their choices, so it
+//     would not commute with their reads otherwise. (Not for a cell some
+//     popb may write: its popas are never settled.)
 //   - r's control state is on no cycle of the program: every reduced step
 //     moves a rank forward in the acyclic part of its code, so no cycle of
 //     the reduced graph consists of reduced steps only, and no rank is
@@ -134,6 +139,7 @@ func (rd *reducer) candidates(y *normalform.Y, fut *normalform.Future, s automat
 		}
 		clear(rd.mine)
 		any := false
+		stores := fut.Stores(r, q)
 		for i := range moves {
 			if moves[i].Rank != r {
 				continue
@@ -144,6 +150,13 @@ func (rd *reducer) candidates(y *normalform.Y, fut *normalform.Future, s automat
 					c := (he.Event.Cell.Rank-1)*addrs + he.Event.Cell.Addr
 					rd.mine[c/64] |= 1 << (c % 64)
 				}
+			}
+			// A move past r's last store to a cell makes other ranks'
+			// popas of it settled (normalform/settled.go), which changes
+			// their choices: it counts as touching the cell.
+			after := fut.Stores(r, y.Control(moves[i].Target, r))
+			for w := range stores {
+				rd.mine[w] |= stores[w] &^ after[w] &^ fut.PopbDst()[w]
 			}
 		}
 		if !any {

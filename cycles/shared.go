@@ -59,6 +59,8 @@ type sharedSystem struct {
 	// stuckPruned memoises the pruning with it: (set, stuckControls) → set.
 	free        *freeFuture
 	stuckPruned *memoTable
+	// stop, if set, ends the expansion of states early (Successors).
+	stop context.Context
 
 	// dead[k]: types[k] is no longer wanted, and is dropped from the sets
 	// of the states expanded from now on. A settled type is only ignored
@@ -224,6 +226,13 @@ func (sh *sharedSystem) Successors(s automata.State, emit func(automata.Label, a
 				}
 			}
 		}
+	}
+	if sh.stop != nil && sh.stop.Err() != nil {
+		// Ended (every wanted type settled, or a budget): one state's
+		// successors can take seconds at large N, so the search would
+		// otherwise notice only much later. The caller must not read an
+		// exhausted search as Empty after this (exploreShared).
+		return
 	}
 	set := sh.alive(uint32(sh.setF.Get(s)))
 	if set == 0 {

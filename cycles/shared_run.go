@@ -136,6 +136,9 @@ type sharedRun struct {
 	turns    *turns // the shared search and a helper without a slot take turns
 	// helperStates is the states of the helper's searches so far.
 	helperStates atomic.Int64
+	// helperReady is closed once the helper holds a slot or the turn, or
+	// has nothing to do.
+	helperReady chan struct{}
 }
 
 // settle records the outcome of searched type k unless it has one; it
@@ -191,6 +194,7 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 		return nil
 	}
 	sys.others = sr.others
+	sys.stop = ctx
 	// The helper gets a quarter of the memory, the shared search the
 	// rest: its visited set and its tables share it by need (the search
 	// stops when together they pass it; a fixed eighth for the tables,
@@ -216,15 +220,25 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 	var wg sync.WaitGroup
 	if !sd.opt.noHelper {
 		wg.Add(1)
+		ready := make(chan struct{})
+		sr.helperReady = ready
 		go func() {
 			defer wg.Done()
 			sr.helper(ctx, cache, helperBytes)
 		}()
+		// The helper goes first when it runs by turns: the shared search
+		// may not reach its first progress call, where it hands the turn
+		// over, for seconds (at N = 8 its first states carry thousands of
+		// types), while the helper settles a short violating type in a
+		// fraction of that.
+		<-ready
 	}
 	sr.turns.acquire()
 	r, stopCause := sr.search(ctx, sys, shareBytes, len(types))
 	sr.turns.release(false)
-	if r.Outcome != automata.Unknown {
+	// Once ctx has ended, Successors gives up on states (sys.stop), so an
+	// exhausted search no longer proves the remaining types infeasible.
+	if r.Outcome != automata.Unknown && ctx.Err() == nil {
 		// Exhausted: every type not settled yet is infeasible.
 		for k := range searched {
 			sr.settle(k, TypeResult{Cycle: searched[k], Outcome: automata.Empty, Checked: true}, true)
@@ -239,8 +253,13 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 	}
 	sr.canonical(parent, cache)
 	reason := r.Reason
-	if r.Limit == automata.MemoryLimit || errors.Is(stopCause, errTables) {
+	switch {
+	case r.Limit == automata.MemoryLimit || errors.Is(stopCause, errTables):
 		reason = memoryReason(sd.opt)
+	case r.Outcome != automata.Unknown && ctx.Err() != nil:
+		// Ended by ctx, with the frontier drained by the states given up
+		// (sys.stop) before the search saw it: ctx says why.
+		reason = automata.StopReason(ctx)
 	}
 	for k, i := range idx {
 		switch {
@@ -296,7 +315,7 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		Budget:        automata.Budget{MaxStates: opt.MaxStates, MaxBytes: shareBytes},
 		Context:       searchCtx,
 		Progress:      progress,
-		ProgressEvery: 1 << 12, // also the pace of the tables' budget check and of the turns
+		ProgressEvery: 1 << 8, // also the pace of the tables' budget check and of the turns
 		OnAccept:      onAccept,
 	})
 	return r, context.Cause(searchCtx)
@@ -329,7 +348,9 @@ func (sr *sharedRun) canonical(ctx context.Context, cache *moveTable) {
 		if !sr.byShared[k] || tr.Outcome != automata.NonEmpty || (!sd.opt.All && k != sr.bound) || ctx.Err() != nil {
 			continue
 		}
-		own := searchType(sd.p, sd.y, sr.searched[k], cache, sd.opt, ctx, sd.maxBytes, nil, nil)
+		opt, extra := sd.frontierWorkers(sd.jobs)
+		own := searchType(sd.p, sd.y, sr.searched[k], cache, opt, ctx, sd.maxBytes, nil, nil)
+		sd.releaseSlots(extra)
 		if own.Outcome == automata.NonEmpty {
 			*tr = own
 		}

@@ -126,6 +126,13 @@ rank:
 					cells = append(cells, cellOf(he.Event.Cell))
 				}
 			}
+			// A move past r's last store to a cell no popb writes touches
+			// it (the popas of the cell may become settled).
+			for c := 0; c < y.N*len(p.Addrs); c++ {
+				if has(fut.Stores(r, q), c) && !has(fut.Stores(r, y.Control(mv.Target, r)), c) && !has(fut.PopbDst(), c) {
+					cells = append(cells, c)
+				}
+			}
 		}
 		if !hasMove(moves, r) {
 			continue

@@ -13,6 +13,10 @@
 //     two pops, or the N events of a barrier) is one Move here; the
 //     auxiliary states of Table 2 are never materialised, so every state is
 //     final, as in S_Y.
+//   - A popa whose source cell is settled (no popb writes it, its owner
+//     stores to it no more) takes its lowest part, m = pa (settled.go):
+//     its part changes no conflict edge. Y.AllParts turns this off; the
+//     language shrinks, the happens-before relations it generates do not.
 //   - Rule M5 keeps the successor state s' (the extraction prints s).
 //   - Y^M records, per rank, whether its enter and leave events lie in the
 //     same ↔-class (rules M4 and M6, or M3 on a popa followed by M5 on the

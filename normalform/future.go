@@ -13,6 +13,9 @@ type Future struct {
 	cells   [][][]uint64 // cells[r-1][q]: bit set over (rank-1)*|ADR| + addr
 	reads   [][][]uint64 // reads[r-1][q]: the cells whose value the rank may still read
 	trans   [][][]uint64 // trans[r-1][t]: the cells transition t may touch when rank r runs it
+	stores  [][][]uint64 // stores[r-1][q]: the cells the rank may still store to (settled.go)
+	pops    [][][]uint64 // pops[r-1][q]: the cells the pops of the rank's remote commands may still touch
+	popbDst []uint64     // the cells some popb (of any rank's remote command) may write
 	barrier []bool       // barrier[q]: a barrier is reachable from q
 	Words   int          // words per cell set
 }
@@ -28,6 +31,11 @@ func (f *Future) Reads(r, q int) []uint64 { return f.reads[r-1][q] }
 // TransCells returns the cells transition t may touch when rank r runs it.
 func (f *Future) TransCells(r, t int) []uint64 { return f.trans[r-1][t] }
 
+// Pops returns the cells that the popa and popb of the remote commands
+// rank r may still issue from control state q may touch: the only events
+// that can fall in parts 2–4.
+func (f *Future) Pops(r, q int) []uint64 { return f.pops[r-1][q] }
+
 // Barrier reports whether a barrier is reachable from q.
 func (f *Future) Barrier(q int) bool { return f.barrier[q] }
 
@@ -39,6 +47,7 @@ func computeFuture(y *Y) *Future {
 	na := len(p.Addrs)
 	cells := n * na
 	f := &Future{Words: (cells + 63) / 64, barrier: make([]bool, len(p.Labels))}
+	f.popbDst = make([]uint64, f.Words)
 	set := func(s []uint64, c int) { s[c/64] |= 1 << (c % 64) }
 	for r := 1; r <= n; r++ {
 		env := pgas.Env{Rank: int64(r), N: int64(n)}
@@ -71,9 +80,12 @@ func computeFuture(y *Y) *Future {
 		// Cells touched by each transition itself.
 		own := make([][]uint64, len(p.Trans))
 		ownReads := make([][]uint64, len(p.Trans))
+		ownStores := make([][]uint64, len(p.Trans))
+		ownPops := make([][]uint64, len(p.Trans))
 		for i, t := range p.Trans {
 			s := make([]uint64, f.Words)
 			rd := make([]uint64, f.Words)
+			st := make([]uint64, f.Words)
 			c := &t.Cmd
 			switch c.Op {
 			case pgas.OpLoad, pgas.OpStore:
@@ -81,6 +93,8 @@ func computeFuture(y *Y) *Future {
 					set(s, (r-1)*na+a)
 					if c.Op == pgas.OpLoad {
 						set(rd, (r-1)*na+a)
+					} else {
+						set(st, (r-1)*na+a)
 					}
 				}
 			case pgas.OpRead, pgas.OpWrite:
@@ -88,6 +102,8 @@ func computeFuture(y *Y) *Future {
 					set(s, (r-1)*na+a)
 					if c.Op == pgas.OpWrite {
 						set(rd, (r-1)*na+a)
+					} else {
+						set(f.popbDst, (r-1)*na+a)
 					}
 				}
 				for _, rr := range ranks(c.Rank) {
@@ -95,15 +111,23 @@ func computeFuture(y *Y) *Future {
 						set(s, (rr-1)*na+a)
 						if c.Op == pgas.OpRead {
 							set(rd, (rr-1)*na+a)
+						} else {
+							set(f.popbDst, (rr-1)*na+a)
 						}
 					}
 				}
 			}
-			own[i], ownReads[i] = s, rd
+			own[i], ownReads[i], ownStores[i] = s, rd, st
+			ownPops[i] = make([]uint64, f.Words)
+			if c.Op == pgas.OpRead || c.Op == pgas.OpWrite {
+				ownPops[i] = s
+			}
 		}
 		f.trans = append(f.trans, own)
 		f.cells = append(f.cells, closure(p, own, f.Words))
 		f.reads = append(f.reads, closure(p, ownReads, f.Words))
+		f.stores = append(f.stores, closure(p, ownStores, f.Words))
+		f.pops = append(f.pops, closure(p, ownPops, f.Words))
 	}
 	for changed := true; changed; {
 		changed = false

@@ -38,6 +38,9 @@ type Y struct {
 	// keepDead disables forgetDead (for the test that shows it does not
 	// change the language).
 	keepDead bool
+	// AllParts disables the settled-popa rule (settled.go): every popa may
+	// take every part allowed by its queue's counter, as in the paper.
+	AllParts bool
 }
 
 // New lays out the states of Y(P,N).
@@ -277,8 +280,12 @@ func (y *Y) remote(s automata.State, r, ti int, t *pgas.Trans, env pgas.Env) ([]
 	if y.SC {
 		maxPart = 0
 	}
+	maxM := maxPart
+	if y.settledSource(s, r, t.To, src.Rank, src.Addr) {
+		maxM = pa
+	}
 	var moves []Move
-	for m := pa; m <= maxPart; m++ {
+	for m := pa; m <= maxM; m++ {
 		for n := max(pb, m); n <= maxPart; n++ {
 			tg := y.target(s)
 			y.st[r-1].Set(tg, uint64(t.To))

@@ -58,6 +58,7 @@ func yLanguage(p *pgas.Program, n, maxEvents, limit int, sc bool) (map[string]bo
 	if err != nil {
 		return nil, false
 	}
+	y.AllParts = true // Lemma 12 is about the paper's Y (no settled-popa rule)
 	y.SC = sc
 	lang := map[string]bool{}
 	ok := true

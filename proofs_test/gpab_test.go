@@ -33,6 +33,8 @@ func TestExecutionTimeChoiceIsGpab(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		y.AllParts = true // the paper's Y: every part the counters allow
+
 		type counters map[[2]int][2]int // (rank, queue) -> (pa, pb)
 		seen := map[string]bool{}
 		var rec func(s automata.State, c counters, depth int) string

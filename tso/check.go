@@ -69,6 +69,14 @@ type Options struct {
 	// Criterion is what is checked (criterion.go); the zero value is
 	// robustness.
 	Criterion Criterion
+	// Workers is the number of goroutines that compute successors in
+	// each attack's search (automata.Options.Workers), for breadth-first
+	// searches only (BreadthFirst; depth-first search is sequential).
+	// Zero gives the cores that Jobs leaves idle to the searches: when
+	// fewer attacks need a search than Jobs, each gets Jobs divided by
+	// their number. The verdicts, states and witnesses are those of the
+	// sequential searches.
+	Workers int
 }
 
 // context is opt.Context (or the background) bounded by opt.Timeout.
@@ -161,6 +169,9 @@ func Check(p *Program, m Model, opt Options) *Result {
 	jobs := opt.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
+	}
+	if opt.Workers == 0 && len(todo) > 0 && jobs > len(todo) {
+		opt.Workers = jobs / len(todo)
 	}
 	if jobs > len(todo) {
 		jobs = max(len(todo), 1)
@@ -340,7 +351,9 @@ func checkAttack(ctx context.Context, p *Program, def *criterionDef, a Attack, s
 			Strategy: strategy,
 			Budget:   automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes},
 			Context:  ctx,
+			Workers:  opt.Workers,
 		})
+		sys.gather()
 		ar.Stats.Add(r.Stats)
 		ar.Bits = bits
 		switch {

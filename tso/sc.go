@@ -58,6 +58,35 @@ type scSystem struct {
 	// cellAt[a] is the cell of address a, or -1: a slice lookup instead of
 	// Program.CellOf's map, which showed in profiles of small searches.
 	cellAt []int32
+	// forks made for a parallel search; gather takes over their trouble.
+	forks []*scSystem
+}
+
+// Fork is a copy for another goroutine of the parallel search
+// (automata.Forker): everything but the scratch space and the trouble
+// flags is read-only once built. The original's gather collects the
+// forks' trouble after the search.
+func (s *scSystem) Fork() automata.System {
+	f := *s
+	f.buf = make(automata.State, s.width)
+	f.scratch = make([]int64, len(s.scratch))
+	f.overflow, f.badAddr, f.forks = false, "", nil
+	s.forks = append(s.forks, &f)
+	return &f
+}
+
+// gather takes over the overflow and bad-address findings of the forks
+// once they have stopped (the first bad address of the lowest fork if the
+// original found none: the message then names some bad address the
+// search met, not necessarily the first in the sequential order).
+func (s *scSystem) gather() {
+	for _, f := range s.forks {
+		s.overflow = s.overflow || f.overflow
+		if s.badAddr == "" {
+			s.badAddr = f.badAddr
+		}
+	}
+	s.forks = nil
 }
 
 func newSCSystem(p *Program, threads []ithread, shape Attacker, attack bool, vbits int) *scSystem {

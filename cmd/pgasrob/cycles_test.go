@@ -144,7 +144,7 @@ func TestYardsticksNotSharded(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	code, out, _ := runCmd("cycles", oneToOneFixed, "-n", "3", "--yardsticks")
-	if code != exitRobust || !strings.Contains(out, "yardsticks: 7397 product states") {
+	if code != exitRobust || !strings.Contains(out, "yardsticks: 3257 product states") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }

@@ -22,7 +22,7 @@ func TestDocSamples(t *testing.T) {
 	}{
 		{"ROBUST is one line per N with statistics:", []string{"decide", "examples/1to1-fixed.pgas", "-n", "2"}},
 		{"NOT ROBUST prints the witness:", []string{"decide", "examples/1to1.pgas", "-n", "2"}},
-		{"UNKNOWN says which budget ran out and what was explored:", []string{"decide", "examples/1to1-fixed.pgas", "-n", "3", "--max-states", "500"}},
+		{"UNKNOWN says which budget ran out and what was explored:", []string{"decide", "examples/1to1-fixed.pgas", "-n", "3", "--max-states", "100"}},
 		{"feasible.\n", []string{"cycles", "examples/1to1.pgas", "-n", "2"}},
 	}
 	for _, s := range samples {

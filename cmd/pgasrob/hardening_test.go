@@ -83,8 +83,8 @@ func TestInterrupt(t *testing.T) {
 		codes  []int // acceptable exit codes
 		reason string
 	}{
-		{"decide SIGINT", nil, syscall.SIGINT, []string{"decide", oneToOneFixed, "-n", "6", "--json"}, []int{exitUnknown}, "interrupt signal received"},
-		{"decide SIGTERM", nil, syscall.SIGTERM, []string{"decide", oneToOneFixed, "-n", "6", "--json"}, []int{exitUnknown}, "terminated signal received"},
+		{"decide SIGINT", nil, syscall.SIGINT, []string{"decide", oneToOneFixed, "-n", "8", "--json"}, []int{exitUnknown}, "interrupt signal received"},
+		{"decide SIGTERM", nil, syscall.SIGTERM, []string{"decide", oneToOneFixed, "-n", "8", "--json"}, []int{exitUnknown}, "terminated signal received"},
 		{"cycles SIGINT", nil, syscall.SIGINT, []string{"cycles", oneToOneFixed, "-n", "6", "--json"}, []int{exitUnknown}, "interrupt signal received"},
 		// A feasible attack may be found before the signal: NOT ROBUST
 		// with its witness is then the partial result.
