@@ -2,7 +2,6 @@ package cycles_test
 
 import (
 	"math/rand/v2"
-	"path/filepath"
 	"pgasrob/automata"
 	"reflect"
 	"testing"
@@ -23,15 +22,7 @@ import (
 func TestParallelFrontierAgrees(t *testing.T) {
 	defer func(n int) { automata.ParallelAfter = n }(automata.ParallelAfter)
 	automata.ParallelAfter = 0
-	var progs []*pgas.Program
-	files, _ := filepath.Glob("../examples/*.pgas")
-	for _, f := range files {
-		p, err := pgas.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, p)
-	}
+	progs := loadExamples(t)
 	// A run-time error after three rounds: its SC computation is the
 	// witness of the run-time check, which must not depend on the workers.
 	rterr, err := pgas.Compile("rterr", []byte(`program rterr

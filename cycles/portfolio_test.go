@@ -2,7 +2,6 @@ package cycles_test
 
 import (
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,15 +15,7 @@ import (
 // started at once (so that either may win). A NOT ROBUST from the oracle
 // carries a certified direct witness.
 func TestProceduresAgree(t *testing.T) {
-	var progs []*pgas.Program
-	files, _ := filepath.Glob("../examples/*.pgas")
-	for _, f := range files {
-		p, err := pgas.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, p)
-	}
+	progs := loadExamples(t)
 	r := rand.New(rand.NewPCG(31, 41))
 	examples := len(progs)
 	for i := 0; i < 100; i++ {

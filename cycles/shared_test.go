@@ -2,7 +2,6 @@ package cycles_test
 
 import (
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -29,12 +28,7 @@ func TestSharedAgrees(t *testing.T) {
 		maxN int
 	}
 	var progs []prog
-	files, _ := filepath.Glob("../examples/*.pgas")
-	for _, f := range files {
-		p, err := pgas.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range loadExamples(t) {
 		progs = append(progs, prog{p, "", 3})
 	}
 	r := rand.New(rand.NewPCG(7, 2026))

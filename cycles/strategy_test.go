@@ -2,7 +2,6 @@ package cycles_test
 
 import (
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -24,12 +23,7 @@ func TestDepthFirstAgrees(t *testing.T) {
 		maxN int
 	}
 	var progs []prog
-	files, _ := filepath.Glob("../examples/*.pgas")
-	for _, f := range files {
-		p, err := pgas.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range loadExamples(t) {
 		progs = append(progs, prog{p, 3})
 	}
 	r := rand.New(rand.NewPCG(11, 2026))
