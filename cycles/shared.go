@@ -445,13 +445,7 @@ func (sh *sharedSystem) controls(target automata.State) uint32 {
 		for r := 1; r <= sh.y.N; r++ {
 			packed = packed<<sh.ctlBits | uint64(sh.y.Control(target, r))
 		}
-		id, ok := sh.ctlIdx.get(packed)
-		if !ok {
-			id = uint32(sh.ctlIdx.n)
-			sh.ctlIdx.put(packed, id)
-			sh.tables += 24
-		}
-		return id
+		return sh.number(sh.ctlIdx, packed)
 	}
 	key := sh.wkey[:0]
 	for r := 1; r <= sh.y.N; r++ {

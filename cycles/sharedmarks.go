@@ -72,12 +72,7 @@ func (sh *sharedSystem) markings(set uint32, mv *normalform.Move) ([]markResult,
 	if !ok {
 		return nil, false
 	}
-	id, ok := mm.sigs.get(sig)
-	if !ok {
-		id = uint32(mm.sigs.n)
-		mm.sigs.put(sig, id)
-		sh.tables += 24
-	}
+	id := sh.number(mm.sigs, sig)
 	key := uint64(set)<<32 | uint64(id)
 	if v, ok := mm.spans.get(key); ok {
 		rg := mm.ranges[v]

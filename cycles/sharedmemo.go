@@ -74,6 +74,18 @@ func (t *memoTable) grow() {
 // bytes is the memory the table holds.
 func (t *memoTable) bytes() int64 { return int64(len(t.keys)) * 12 }
 
+// number returns k's number in t, giving it the next one (and charging
+// its entry to the shared tables' memory) when k is new.
+func (sh *sharedSystem) number(t *memoTable, k uint64) uint32 {
+	id, ok := t.get(k)
+	if !ok {
+		id = uint32(t.n)
+		t.put(k, id)
+		sh.tables += 24
+	}
+	return id
+}
+
 // interner numbers word sequences (of any length) in the order they are
 // first seen, keeping them in one flat array.
 type interner struct {

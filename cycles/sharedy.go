@@ -120,20 +120,8 @@ func (sh *sharedSystem) succKey(mv *normalform.Move, mu normalform.Mu, ctl uint3
 		return noKey
 	}
 	mm := sh.marks
-	sid, ok := mm.sigs.get(sig)
-	if !ok {
-		sid = uint32(mm.sigs.n)
-		mm.sigs.put(sig, sid)
-		sh.tables += 24
-	}
-	k := uint64(sid)<<32 | uint64(ctl)
-	id, ok := sh.keyIdx.get(k)
-	if !ok {
-		id = uint32(sh.keyIdx.n)
-		sh.keyIdx.put(k, id)
-		sh.tables += 24
-	}
-	return id
+	sid := sh.number(mm.sigs, sig)
+	return sh.number(sh.keyIdx, uint64(sid)<<32|uint64(ctl))
 }
 
 // succMemo remembers, per (set, key), the pruned outcomes of every
