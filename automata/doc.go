@@ -8,9 +8,13 @@
 // and accepting states, with every state packed into a fixed number of 64-bit
 // words (see Layout). The search keeps the visited set the way
 // regexp/backtrack.go keeps its bit vector over (instruction, position): as
-// flat arrays of packed words, never as Go maps of structs. Its cost is
-// width*8 bytes for the state, 4 bytes for the parent link and about 8 bytes
-// of hash table per visited state.
+// flat arrays of packed words, never as Go maps of structs, in pages of 4 Ki
+// states that never move (store.go). Its cost is width*8 bytes for the
+// state, 4 bytes for the parent link and 5 to 11 bytes of hash table per
+// visited state. A System whose states are two parts that each repeat (a
+// product: the state of Y beside a tracker) can ask for collapse
+// compression (collapse.go, Collapser): each part's distinct values are
+// stored once and a state costs one word of the arena.
 //
 // Coverable (coverability.go) is the one search over infinite state
 // spaces: coverability in Petri nets by backward reachability over

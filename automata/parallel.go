@@ -45,7 +45,8 @@ type Forker interface {
 // with it, their successors.
 type batch struct {
 	lo, hi int
-	src    []uint64 // the states' words: a view of the store's arena
+	src    []uint64 // the states' words: a view of the store's arena, or buf
+	buf    []uint64 // the states decoded, when the store is collapsed
 	succ   []uint64 // successors, width words each, in emission order
 	hashes []uint64 // hash of each successor
 	ends   []uint32 // ends[i]: successors of state lo+i end at hashes[ends[i]]
@@ -141,6 +142,9 @@ func (pl *pipeline) fill() {
 	for len(pl.queue) < 2*pl.workers && pl.st.len()-pl.next >= minBatch {
 		avail := pl.st.len() - pl.next
 		n := min(maxBatch, max(minBatch, avail/(2*pl.workers)))
+		// A batch reads one page of the arena (store.go): pages never
+		// move once full, and the first one only to a new array.
+		n = min(n, pageStates-pl.next&pageMask)
 		var b *batch
 		if k := len(pl.free); k > 0 {
 			b, pl.free = pl.free[k-1], pl.free[:k-1]
@@ -148,9 +152,20 @@ func (pl *pipeline) fill() {
 			b = &batch{done: make(chan struct{}, 1)}
 		}
 		b.lo, b.hi = pl.next, pl.next+n
-		// The arena only grows at its end (or moves to a new array, the
-		// old one staying valid), so this view is never written to.
-		b.src = pl.st.arena[b.lo*w : b.hi*w : b.hi*w]
+		// A page only grows at its end (or moves to a new array, the old
+		// one staying valid), so this view is never written to.
+		if pl.st.parts != nil {
+			// A collapsed arena holds indices: the workers get the
+			// states decoded.
+			b.buf = b.buf[:0]
+			for i := b.lo; i < b.lo+n; i++ {
+				b.buf = append(b.buf, pl.st.state(i)...)
+			}
+			b.src = b.buf
+		} else {
+			page, o := pl.st.pages[b.lo>>pageShift], b.lo&pageMask
+			b.src = page[o*w : (o+n)*w : (o+n)*w]
+		}
 		b.succ, b.hashes, b.ends, b.cut, b.err = b.succ[:0], b.hashes[:0], b.ends[:0], false, nil
 		pl.next = b.hi
 		pl.queue = append(pl.queue, b)
@@ -180,7 +195,7 @@ func (pl *pipeline) successors(at int, visit func(s State, h uint64)) (ok, done 
 		pl.queue = pl.queue[1:]
 		<-b.done
 		pl.cur = b
-		n := int64(cap(b.succ))*8 + int64(cap(b.hashes))*8 + int64(cap(b.ends))*4
+		n := int64(cap(b.succ))*8 + int64(cap(b.hashes))*8 + int64(cap(b.ends))*4 + int64(cap(b.buf))*8
 		pl.held += n - b.bytes
 		b.bytes = n
 		if b.err != nil {

@@ -178,7 +178,7 @@ func Search(sys System, opt Options) Result {
 		every = 1 << 16
 	}
 	start := time.Now()
-	st := newStore(sys.Width())
+	st := newStoreFor(sys)
 	// The parallel frontier starts once the search has expanded
 	// ParallelAfter states (parallel.go).
 	var pl *pipeline
@@ -269,6 +269,18 @@ func Search(sys System, opt Options) Result {
 	}
 	var cur State = make(State, st.width)
 	expanded := 0
+	// The two emit functions are made once, not per state: a closure
+	// handed to an interface method escapes, so one per expansion would be
+	// an allocation per visited state.
+	var parent uint32
+	emitWorker := func(s State, h uint64) {
+		res.Stats.Transitions++
+		add(s, h, parent)
+	}
+	emitSys := func(_ Label, s State) {
+		res.Stats.Transitions++
+		add(s, 0, parent)
+	}
 	for next := 0; found < 0 && stop == ""; next = expanded {
 		var at int
 		if stack != nil {
@@ -284,17 +296,14 @@ func Search(sys System, opt Options) Result {
 			at = next
 		}
 		expanded++
-		parent := uint32(at)
+		parent = uint32(at)
 		if forker != nil && pl == nil && expanded > ParallelAfter {
 			pl = newPipeline(forker, st, opt.Workers, ctx, at)
 		}
 		done := false
 		if pl != nil {
 			ok := false
-			ok, done = pl.successors(at, func(s State, h uint64) {
-				res.Stats.Transitions++
-				add(s, h, parent)
-			})
+			ok, done = pl.successors(at, emitWorker)
 			if !ok {
 				stop = StopReason(ctx)
 				break
@@ -302,10 +311,7 @@ func Search(sys System, opt Options) Result {
 		}
 		if !done {
 			copy(cur, st.state(at))
-			sys.Successors(cur, func(_ Label, s State) {
-				res.Stats.Transitions++
-				add(s, 0, parent)
-			})
+			sys.Successors(cur, emitSys)
 		}
 		n := int64(st.len())
 		switch {
@@ -408,7 +414,7 @@ func Equal(a, b State) bool {
 // no new state, so it costs at most the search it follows, and it never
 // fails: the depth-first tree path is such a path.
 func shortest(sys System, visited *store) []Step {
-	st := newStore(sys.Width())
+	st := newStoreFor(sys)
 	found := -1
 	add := func(s State, parent uint32) {
 		if found >= 0 || !visited.contains(s) {

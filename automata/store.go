@@ -1,16 +1,33 @@
 package automata
 
 // store is the visited set and, at the same time, the breadth-first queue:
-// states live in one flat arena in the order they were discovered, so the
+// states live in an arena in the order they were discovered, so the
 // frontier is just a cursor into the arena. A parent index per state lets the
 // search rebuild the path to any state without storing transition labels.
+//
+// The arena is a list of pages of pageStates states each (and their parent
+// links), never moved once full: a flat slice grown by append would copy
+// every state about four times over a large search and hold up to a
+// quarter of unused capacity, which is most of what a one-word state costs
+// (docs/design.md, "Cost per state"). The first page grows by doubling up
+// to its full size, so that the many small searches stay small.
 type store struct {
-	width   int
-	arena   []uint64 // width words per state, in discovery order
-	parent  []uint32 // index of the predecessor; noParent for initial states
-	table   []uint32 // open addressing: state index + 1, 0 = empty
+	width   int        // words of a state
+	ew      int        // words of an entry of the arena: width, or 1 when collapsed
+	pages   [][]uint64 // ew words per state, in discovery order
+	parents [][]uint32 // index of the predecessor; noParent for initial states
+	n       int        // states stored
+	table   []uint32   // open addressing: state index + 1, 0 = empty
 	mask    uint64
+	// parts, when the store is collapsed (collapse.go), hold the distinct
+	// values of the two parts of a state, and an entry is the pair of
+	// their indices; scratch then holds the state that state() decodes,
+	// and key the entry being looked up.
+	parts   *[2]*store
+	last    [2]lastPart
+	split   int
 	scratch State
+	key     State
 }
 
 const noParent = ^uint32(0)
@@ -18,37 +35,95 @@ const noParent = ^uint32(0)
 // maxStates keeps state indices and the "+1" of the table inside uint32.
 const maxStates = 1<<32 - 2
 
+// pageShift sets the page size: 4 Ki states, 32 KiB per word of state.
+const (
+	pageShift  = 12
+	pageStates = 1 << pageShift
+	pageMask   = pageStates - 1
+)
+
 func newStore(width int) *store {
-	s := &store{width: width, table: make([]uint32, 1<<12), scratch: make(State, width)}
+	s := &store{width: width, ew: width, table: make([]uint32, 1<<12)}
 	s.mask = uint64(len(s.table) - 1)
+	s.pages = [][]uint64{make([]uint64, 0, 64*width)}
+	s.parents = [][]uint32{make([]uint32, 0, 64)}
 	return s
 }
 
-func (s *store) len() int { return len(s.parent) }
+func (s *store) len() int { return s.n }
 
-func (s *store) state(i int) State { return s.arena[i*s.width : (i+1)*s.width] }
+// state returns state i. A collapsed store decodes it into a buffer that
+// the next call overwrites: callers copy it.
+func (s *store) state(i int) State {
+	if s.parts != nil {
+		return s.decode(s.entry(i))
+	}
+	return s.entry(i)
+}
+
+// entry is what the arena holds for state i.
+func (s *store) entry(i int) State {
+	o := (i & pageMask) * s.ew
+	return s.pages[i>>pageShift][o : o+s.ew]
+}
+
+func (s *store) parent(i int) uint32 { return s.parents[i>>pageShift][i&pageMask] }
 
 // bytes is the memory the store holds now (capacities, not lengths, because
 // that is what the process pays for).
 func (s *store) bytes() int64 {
-	return int64(cap(s.arena))*8 + int64(cap(s.parent))*4 + int64(cap(s.table))*4
+	k := len(s.pages) - 1
+	full := int64(k) * pageStates * int64(s.ew*8+4)
+	b := full + int64(cap(s.pages[k]))*8 + int64(cap(s.parents[k]))*4 + int64(cap(s.table))*4
+	if s.parts != nil {
+		b += s.parts[0].bytes() + s.parts[1].bytes()
+	}
+	return b
 }
 
 // growthBytes is what the next insert will allocate while the old arrays
-// are still held: a doubled table, or a larger arena (append grows a large
-// slice by about a quarter) and parent list. Zero when nothing grows.
+// are still held: a doubled table, or the next page (or the first page's
+// doubling). Zero when nothing grows.
 func (s *store) growthBytes() int64 {
 	var g int64
 	if uint64(s.len()+1)*4 > uint64(len(s.table))*3 {
 		g += int64(len(s.table)) * 2 * 4
 	}
-	if len(s.arena)+s.width > cap(s.arena) {
-		g += int64(cap(s.arena)+cap(s.arena)/4+s.width) * 8
+	last := s.parents[len(s.parents)-1]
+	if len(last) == cap(last) {
+		c := int64(pageStates)
+		if len(last) < pageStates {
+			c = min(2*int64(cap(last)), pageStates)
+		}
+		g += c * int64(s.ew*8+4)
 	}
-	if len(s.parent)+1 > cap(s.parent) {
-		g += int64(cap(s.parent)+cap(s.parent)/4+1) * 4
+	if s.parts != nil {
+		g += s.parts[0].growthBytes() + s.parts[1].growthBytes()
 	}
 	return g
+}
+
+// appendState adds st and its parent at the end of the arena.
+func (s *store) appendState(st State, parent uint32) {
+	k := len(s.pages) - 1
+	page, par := s.pages[k], s.parents[k]
+	switch {
+	case len(par) == pageStates:
+		page = make([]uint64, 0, pageStates*s.ew)
+		par = make([]uint32, 0, pageStates)
+		s.pages = append(s.pages, page)
+		s.parents = append(s.parents, par)
+		k++
+	case len(par) == cap(par):
+		// Only the first page grows; the old array stays valid for the
+		// parallel workers that read it (parallel.go).
+		c := min(2*cap(par), pageStates)
+		page = append(make([]uint64, 0, c*s.ew), page...)
+		par = append(make([]uint32, 0, c), par...)
+	}
+	s.pages[k] = append(page, st...)
+	s.parents[k] = append(par, parent)
+	s.n++
 }
 
 func hash(st State) uint64 {
@@ -66,7 +141,7 @@ func hash(st State) uint64 {
 }
 
 func (s *store) equal(i int, st State) bool {
-	base := s.arena[i*s.width : (i+1)*s.width]
+	base := s.entry(i)
 	for k, w := range st {
 		if base[k] != w {
 			return false
@@ -84,6 +159,10 @@ func (s *store) insert(st State, parent uint32) (int, bool) {
 // insertHashed is insert with hash(st) already computed (by a worker of
 // the parallel search).
 func (s *store) insertHashed(st State, full uint64, parent uint32) (int, bool) {
+	if s.parts != nil {
+		st = s.encode(st)
+		full = hash(st)
+	}
 	if uint64(s.len()+1)*4 > uint64(len(s.table))*3 {
 		s.grow()
 	}
@@ -92,8 +171,7 @@ func (s *store) insertHashed(st State, full uint64, parent uint32) (int, bool) {
 		slot := s.table[h]
 		if slot == 0 {
 			idx := s.len()
-			s.arena = append(s.arena, st...)
-			s.parent = append(s.parent, parent)
+			s.appendState(st, parent)
 			s.table[h] = uint32(idx + 1)
 			return idx, true
 		}
@@ -106,6 +184,12 @@ func (s *store) insertHashed(st State, full uint64, parent uint32) (int, bool) {
 
 // contains reports whether st is stored.
 func (s *store) contains(st State) bool {
+	if s.parts != nil {
+		var ok bool
+		if st, ok = s.lookupKey(st); !ok {
+			return false
+		}
+	}
 	h := hash(st) & s.mask
 	for {
 		slot := s.table[h]
@@ -124,7 +208,7 @@ func (s *store) grow() {
 	s.table = make([]uint32, n)
 	s.mask = uint64(n - 1)
 	for i := 0; i < s.len(); i++ {
-		h := hash(s.state(i)) & s.mask
+		h := hash(s.entry(i)) & s.mask
 		for s.table[h] != 0 {
 			h = (h + 1) & s.mask
 		}
@@ -135,7 +219,7 @@ func (s *store) grow() {
 // path returns the indices from an initial state to i.
 func (s *store) path(i int) []int {
 	var rev []int
-	for idx := uint32(i); idx != noParent; idx = s.parent[idx] {
+	for idx := uint32(i); idx != noParent; idx = s.parent(int(idx)) {
 		rev = append(rev, int(idx))
 	}
 	for l, r := 0, len(rev)-1; l < r; l, r = l+1, r-1 {

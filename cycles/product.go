@@ -40,6 +40,19 @@ type product struct {
 	// ranks blocked for good (stuck.go), free their analysis.
 	stuck uint64
 	free  *freeFuture
+	// waitMemo remembers prune's verdict on waiting pairs (waits.go).
+	waitMemo  *waitMemo
+	waitTried bool
+	// table, if set, is the move table behind moves: the product then
+	// takes its ample-set candidates from there too (movesAmple).
+	table *moveTable
+	// plain turns off the memo of waiting pairs and the collapsed
+	// visited set: the tests compare the two.
+	plain bool
+	// Successors' callback and label counter (see there).
+	succF    func(mv *normalform.Move, marks []normalform.Mark, t automata.State)
+	succEmit func(automata.Label, automata.State)
+	succN    automata.Label
 }
 
 func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []normalform.Move) *product {
@@ -61,6 +74,7 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 	p.level = make([]*tracker, len(p.buf))
 	p.stepF = p.step
 	p.emitF = p.emit
+	p.succF = p.successor
 	p.muBuf = make([]normalform.Mu, y.N)
 	p.target = make(automata.State, p.width)
 	p.eligibleF = func(r int) bool { return p.eligible[r] }
@@ -76,6 +90,7 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 // products carry the stuck-rank analysis of one goroutine.
 func (p *product) Fork() automata.System {
 	f := newProduct(p.y, p.cyc, p.moves)
+	f.table, f.plain = p.table, p.plain
 	if p.reduce != nil {
 		f.reduce = p.reduce.fork()
 	}
@@ -103,6 +118,13 @@ func (p *product) Initial(emit func(automata.State)) {
 }
 
 func (p *product) Accepting(s automata.State) bool {
+	// μ first: most states have a rank of the cycle still to leave, and
+	// then the tracker need not be unpacked.
+	for _, r := range p.cyc {
+		if !normalform.Mu(p.mu[r-1].Get(s)).Left() {
+			return false
+		}
+	}
 	p.tl.load(s, &p.work)
 	return p.accepting(s, &p.work)
 }
@@ -135,7 +157,6 @@ func (p *product) accepting(s automata.State, t *tracker) bool {
 // each enumerates the transitions of the product from s, in a fixed order,
 // with the move and the marks that produce each one.
 func (p *product) each(s automata.State, f func(mv *normalform.Move, marks []normalform.Mark, t automata.State)) {
-	moves := p.moves(s[:p.y.Words()])
 	mu := p.muBuf
 	for r := 1; r <= p.y.N; r++ {
 		mu[r-1] = normalform.Mu(p.mu[r-1].Get(s))
@@ -143,7 +164,7 @@ func (p *product) each(s automata.State, f func(mv *normalform.Move, marks []nor
 	p.tl.load(s, &p.buf[0])
 	p.level[0] = &p.buf[0]
 	p.f = f
-	only := p.ample(s, moves, &p.buf[0])
+	moves, only := p.movesAmple(s[:p.y.Words()])
 	for i := range moves {
 		p.mv = &moves[i]
 		if only != 0 && p.mv.Rank != only {
@@ -162,8 +183,29 @@ func (p *product) each(s automata.State, f func(mv *normalform.Move, marks []nor
 
 func (p *product) step(i int, mk normalform.Mark) bool {
 	cur := p.level[i]
-	if mk == 0 && !p.mv.Events[i].Event.Kind.IsWrite() {
-		p.level[i+1] = cur // an unmarked read changes no pair
+	if mk == 0 {
+		// An unmarked event changes no pair (tracker.unmarked): the
+		// tracker is copied only when it sets a new written bit.
+		he := &p.mv.Events[i]
+		if !he.Event.Kind.IsWrite() {
+			p.level[i+1] = cur
+			return true
+		}
+		h, cell := int(he.Head), -1
+		if he.Event.HasCell {
+			cell = cur.cellIndex(he.Event.Cell)
+		}
+		if !cur.unmarked(int8(h), int32(cell)) {
+			return false
+		}
+		if h < 2 || cur.wrote(h, cell) {
+			p.level[i+1] = cur
+			return true
+		}
+		next := &p.buf[i+1]
+		next.copyFrom(cur)
+		next.written[h][cell/64] |= 1 << (cell % 64)
+		p.level[i+1] = next
 		return true
 	}
 	next := &p.buf[i+1]
@@ -209,11 +251,16 @@ func (t *tracker) copyFrom(o *tracker) {
 }
 
 func (p *product) Successors(s automata.State, emit func(automata.Label, automata.State)) {
-	n := automata.Label(0)
-	p.each(s, func(_ *normalform.Move, _ []normalform.Mark, t automata.State) {
-		emit(n, t)
-		n++
-	})
+	// The labels are counted in fields and the callback is a method value
+	// made once (newProduct): a closure here would be allocated per state.
+	p.succEmit, p.succN = emit, 0
+	p.each(s, p.succF)
+	p.succEmit = nil
+}
+
+func (p *product) successor(_ *normalform.Move, _ []normalform.Mark, t automata.State) {
+	p.succEmit(p.succN, t)
+	p.succN++
 }
 
 // explain returns the move and marks of the transition with the given label.
@@ -254,15 +301,7 @@ func (p *product) pruneChanged(t *tracker, y automata.State) (keep, changed bool
 		q1, q2 := p.y.Control(y, r1), p.y.Control(y, r2)
 		switch pr.st {
 		case stWait:
-			f1, f2 := p.cellsAt(r1, q1), p.cellsAt(r2, q2)
-			pops2 := p.future.Pops(r2, q2) // see writtenRead (waits.go)
-			shared := false
-			for w := range rel {
-				x := f1[w] & f2[w]
-				rel[w] |= x & pops2[w]
-				shared = shared || x != 0
-			}
-			if !shared && !(p.barrierAhead(q1) && p.barrierAhead(q2)) {
+			if !p.waitPair(k, r1, q1, r2, q2, rel) {
 				return false, false
 			}
 		case stD, stA:
@@ -284,4 +323,57 @@ func (rd *reducer) fork() *reducer {
 	w := len(rd.started)
 	return &reducer{cyclic: rd.cyclic, barrier: rd.barrier,
 		mine: make([]uint64, w), others: make([]uint64, w), started: make([]uint64, w)}
+}
+
+// CollapseAt splits a product state into Y's words and the rest (μ and the
+// tracker) for the visited set (automata.Collapser): both parts repeat
+// across the product states (Y's states are met once per marking and
+// tracker, a tracker in many states of Y), so a state costs one word of
+// the arena.
+func (p *product) CollapseAt() int {
+	if p.plain {
+		return 0
+	}
+	return p.y.Words()
+}
+
+// movesAmple returns the moves from Y state ys and the rank whose moves
+// alone are explored from it with the tracker in p.buf[0], or 0. With a
+// move table, the part of the ample-set check that reads Y alone is done
+// once per Y state for every cycle type (a tenth of the CPU of the
+// per-type search on the ring at N = 6 went to redoing it per product
+// state).
+func (p *product) movesAmple(ys automata.State) ([]normalform.Move, int) {
+	if p.table == nil || p.plain {
+		moves := p.moves(ys)
+		if p.reduce == nil {
+			return moves, 0
+		}
+		return moves, p.reduce.ample(p.y, p.future, ys, moves, p.startedCells(&p.buf[0], p.reduce.started))
+	}
+	moves, e := p.table.entry(ys)
+	switch {
+	case p.reduce == nil:
+		return moves, 0
+	case e == nil:
+		return moves, p.reduce.ample(p.y, p.future, ys, moves, p.startedCells(&p.buf[0], p.reduce.started))
+	}
+	c := p.table.candidates(e, p.reduce, p.future)
+	if len(c.ranks) == 0 {
+		return moves, 0
+	}
+	return moves, c.ample(p.startedCells(&p.buf[0], p.reduce.started))
+}
+
+// startedCells sets started to the cells of t's pairs that have seen one
+// of their events.
+func (p *product) startedCells(t *tracker, started []uint64) []uint64 {
+	clear(started)
+	for k := range t.pairs {
+		pr := &t.pairs[k]
+		if pr.st == stD || pr.st == stA || pr.st == stWatch {
+			started[pr.cell/64] |= 1 << (pr.cell % 64)
+		}
+	}
+	return started
 }

@@ -90,6 +90,27 @@ func (t *tracker) step(mv *normalform.Move, i int, mk normalform.Mark) bool {
 	return true
 }
 
+// unmarked is step for an unmarked write in part h to cell, without its
+// written bit: no pair changes (pairState.event moves a pair only on a
+// marked event), and it reports false when the write falls between the
+// two events of a pair, as step would.
+func (t *tracker) unmarked(h int8, cell int32) bool {
+	for k := range t.pairs {
+		p := &t.pairs[k]
+		switch p.st {
+		case stD:
+			if cell == p.cell && h == p.h {
+				return false
+			}
+		case stWatch:
+			if cell == p.cell && p.h <= h && h < p.hi {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (p *pairState) event(t *tracker, h8 int8, e pgas.Event, mk normalform.Mark, cell int32, write bool) bool {
 	leave := e.Rank == int(p.r1) && mk&normalform.Leave != 0
 	enter := e.Rank == int(p.r2) && mk&normalform.Enter != 0

@@ -69,3 +69,70 @@ func (p *product) forgetWritten(t *tracker, rel []uint64) (changed bool) {
 	}
 	return changed
 }
+
+// waitPair is prune for the waiting pair k = (r1, r2) at control states
+// q1, q2: whether it can still complete, with the cells whose written
+// bits it needs ORed into rel. It depends on the four numbers only (and
+// on the stuck ranks, which only the shared exploration sets), so a
+// per-type product remembers it per (k, q1, q2) in waitMemo: prune ran
+// it for every pair of every successor.
+func (p *product) waitPair(k, r1, q1, r2, q2 int, rel []uint64) bool {
+	m := p.waitMemo
+	if m == nil && p.free == nil && !p.plain && !p.waitTried {
+		p.waitTried = true
+		m = p.newWaitMemo()
+	}
+	if m == nil || p.stuck != 0 {
+		return p.waitCells(r1, q1, r2, q2, rel)
+	}
+	i := (k*m.q+q1)*m.q + q2
+	words := len(rel)
+	cells := m.rel[i*words : (i+1)*words]
+	if m.known[i] == 0 {
+		m.known[i] = 1
+		if p.waitCells(r1, q1, r2, q2, cells) {
+			m.known[i] = 2
+		}
+	}
+	if m.known[i] == 1 {
+		return false
+	}
+	for w, x := range cells {
+		rel[w] |= x
+	}
+	return true
+}
+
+// waitCells is waitPair computed: see writtenRead for the cells kept.
+func (p *product) waitCells(r1, q1, r2, q2 int, rel []uint64) bool {
+	f1, f2 := p.cellsAt(r1, q1), p.cellsAt(r2, q2)
+	pops2 := p.future.Pops(r2, q2)
+	shared := false
+	for w := range rel {
+		x := f1[w] & f2[w]
+		rel[w] |= x & pops2[w]
+		shared = shared || x != 0
+	}
+	return shared || (p.barrierAhead(q1) && p.barrierAhead(q2))
+}
+
+// waitMemo is waitPair's memory: known[i] is 0 (not computed), 1 (the
+// pair cannot complete) or 2 (it can, needing the cells rel[i*words:]).
+type waitMemo struct {
+	q     int
+	known []uint8
+	rel   []uint64
+}
+
+// maxWaitMemo bounds a product's waitMemo (words): large programs with
+// many control states compute prune as before.
+const maxWaitMemo = 1 << 16
+
+func (p *product) newWaitMemo() *waitMemo {
+	q, pairs, words := len(p.y.P.Labels), len(p.tl.pair), p.future.Words
+	if pairs*q*q*(words+1) > maxWaitMemo {
+		return nil
+	}
+	p.waitMemo = &waitMemo{q: q, known: make([]uint8, pairs*q*q), rel: make([]uint64, pairs*q*q*words)}
+	return p.waitMemo
+}
