@@ -149,6 +149,14 @@ type Result struct {
 	Procedure string
 	// Yardsticks, with Options.Yardsticks, when the search finished.
 	Yardsticks *Yardsticks
+	// Partial is set when N has more than MaxListedTypes cycle types
+	// (and no Options.Only): Types then lists only the representatives
+	// searched, in order (stream_run.go), and Counts counts every type.
+	Partial bool
+	Counts  TypeCounts
+	// Note says where the decision departed from its options, such as a
+	// shared exploration replaced by per-type searches.
+	Note string
 }
 
 // skippedReason is the Reason of cycle types not searched (or not to the
@@ -254,27 +262,19 @@ func (sd *typeSearch) moveTable() *moveTable {
 }
 
 func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
+	if sd.streamed() {
+		return sd.runStream(ctx, res)
+	}
 	if sd.opt.Exploration == Shared && !sd.opt.Yardsticks {
 		return sd.runShared(ctx, res)
 	}
 	p, n, y, opt, jobs, maxBytes, start := sd.p, sd.n, sd.y, sd.opt, sd.jobs, sd.maxBytes, sd.start
 	res.Procedure = "automata"
-	types := opt.Only
-	if types == nil {
-		types = CycleTypes(n)
-	}
+	types, rep := sd.listTypes()
 	cache := sd.moveTable()
 	var ymarks *ymarkSet
 	if opt.Yardsticks {
 		ymarks = newYmarkSet()
-	}
-
-	rep := make([]int, len(types))
-	for i := range rep {
-		rep[i] = i
-	}
-	if !opt.NoSymmetry {
-		rep = orbits(ctx, types, symmetries(p, n))
 	}
 	res.Types = make([]TypeResult, len(types))
 	own := owned(types, rep, opt)

@@ -22,6 +22,20 @@
 // (symmetry.go) and by a partial-order reduction (reduce.go); see
 // docs/design.md.
 //
+// What a product state costs ("Cost per state" in docs/design.md): a
+// product stores its states collapsed (automata.Collapser: Y's words and
+// the tracker each once, one word per state), takes the part of the
+// ample-set check that reads Y alone from the move table when it has one
+// (product.table, movetable.go), remembers prune's verdict per waiting
+// pair and control states (waits.go), and copies a tracker only when an
+// event changes it.
+//
+// The cycle types are listed up to MaxListedTypes (N ≤ 9); beyond, they
+// are streamed (stream.go: walked in order, each tested alone for being
+// its orbit's representative, stream_sym.go) and searched as the walk
+// reaches them (stream_run.go, stream_pertype.go), so that N is bounded by
+// the searches and the state encoding, not by a list.
+//
 // Options.Exploration chooses how the cycle types are searched: one
 // product search per type (PerType, the zero value), or one search that
 // carries every type at once (Shared, shared.go: a state is Y, μ and the

@@ -1,7 +1,6 @@
 package cycles
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -111,17 +110,10 @@ func Merge(p *pgas.Program, n int, opt Options, count int, parts []Part) (*Resul
 		res.Verdict = RunError
 		return res, nil
 	}
-	types := opt.Only
-	if types == nil {
-		types = CycleTypes(n)
+	if opt.Only == nil && TypeCount(n) > listLimit {
+		return mergeStreamed(p, n, opt, count, parts, res, missing)
 	}
-	rep := make([]int, len(types))
-	for i := range rep {
-		rep[i] = i
-	}
-	if !opt.NoSymmetry {
-		rep = orbits(context.Background(), types, symmetries(p, n))
-	}
+	types, rep := listTypes(p, n, opt)
 	res.Types = make([]TypeResult, len(types))
 	var stopped []string
 	for _, pt := range parts {

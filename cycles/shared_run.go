@@ -62,20 +62,16 @@ var errTables = errors.New("memory budget reached")
 // are dropped, and the exploration ends once every earlier type is
 // settled or the state space is exhausted.
 func (sd *typeSearch) runShared(ctx context.Context, res *Result) (*Result, error) {
-	p, n, opt := sd.p, sd.n, sd.opt
 	res.Procedure = "automata"
-	types := opt.Only
-	if types == nil {
-		types = CycleTypes(n)
-	}
+	types, rep := sd.listTypes()
+	return sd.sharedOver(ctx, res, types, rep)
+}
+
+// sharedOver is runShared over the given cycle types (all of them, or
+// with Result.Partial the representatives) and their representatives.
+func (sd *typeSearch) sharedOver(ctx context.Context, res *Result, types []CycleType, rep []int) (*Result, error) {
+	p, n, opt := sd.p, sd.n, sd.opt
 	cache := sd.moveTable()
-	rep := make([]int, len(types))
-	for i := range rep {
-		rep[i] = i
-	}
-	if !opt.NoSymmetry {
-		rep = orbits(ctx, types, symmetries(p, n))
-	}
 	own := owned(types, rep, opt)
 	res.Types = make([]TypeResult, len(types))
 	var idx []int // idx[k]: the index in types of the k-th searched type

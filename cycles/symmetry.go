@@ -1,8 +1,6 @@
 package cycles
 
 import (
-	"context"
-
 	"pgasrob/pgas"
 )
 
@@ -21,6 +19,9 @@ import (
 // registers are not analysed, and then no symmetry is used. The order of
 // the bar events inside one barrier changes under renaming; happens-before
 // and the tracker treat a barrier as a whole, so that order is immaterial.
+//
+// rankSymmetry finds the group; symGroup (stream_sym.go) finds each
+// type's representative in it without listing the orbit.
 
 func mentionsRank(e *pgas.Expr) bool {
 	if e == nil {
@@ -72,36 +73,49 @@ func respects(p *pgas.Program, n int, perm []int) bool {
 	return true
 }
 
-// symmetries returns generators of a group of rank permutations the program
-// is invariant under. Candidates: the rotation r ↦ r mod N + 1, and every
+func identity(n int) []int {
+	g := make([]int, n+1)
+	for r := range g {
+		g[r] = r
+	}
+	return g
+}
+
+// classGens are the swap of the two smallest ranks of m and the cycle
+// through m, which generate the symmetric group of m.
+func classGens(n int, m []int) [][]int {
+	swap, cyc := identity(n), identity(n)
+	swap[m[0]], swap[m[1]] = m[1], m[0]
+	for k, x := range m {
+		cyc[x] = m[(k+1)%len(m)]
+	}
+	return [][]int{swap, cyc}
+}
+
+// rankSymmetry finds a group of rank permutations the program is invariant
+// under. Candidates: the rotation r ↦ r mod N + 1 (returned as a
+// permutation, nil if the program does not respect it), and every
 // transposition of two ranks. The transpositions the program respects
 // link ranks into classes (ranks the code treats alike, for example every
 // rank but a constant 1), and generate the full symmetric group of each
-// class; each class is given by two generators, the swap of its two
-// smallest ranks and the cycle through all of it, so that the orbit
-// computation stays cheap. Every generator is checked with respects:
-// invariance is kept by composition, so the whole group is sound.
-func symmetries(p *pgas.Program, n int) [][]int {
+// class; the classes of two ranks or more are returned, each in
+// increasing order. Each class's generators (classGens) are checked with
+// respects as well: invariance is kept by composition, so the whole group
+// is sound. The rotation maps classes onto classes (it conjugates a
+// respected transposition into a respected one), which symGroup relies on.
+func rankSymmetry(p *pgas.Program, n int) (rot []int, classes [][]int) {
 	if n < 2 {
-		return nil
+		return nil, nil
 	}
-	id := func() []int {
-		g := make([]int, n+1)
-		for r := range g {
-			g[r] = r
-		}
-		return g
-	}
-	var gens [][]int
-	rot := id()
+	r0 := identity(n)
 	for r := 1; r <= n; r++ {
-		rot[r] = r%n + 1
+		r0[r] = r%n + 1
 	}
-	if respects(p, n, rot) {
-		gens = append(gens, rot)
+	if respects(p, n, r0) {
+		rot = r0
 	}
 	// Classes of ranks linked by respected transpositions (union-find).
-	class := id()
+	class := identity(n)
 	var find func(r int) int
 	find = func(r int) int {
 		for class[r] != r {
@@ -115,7 +129,7 @@ func symmetries(p *pgas.Program, n int) [][]int {
 			if find(i) == find(j) {
 				continue
 			}
-			t := id()
+			t := identity(n)
 			t[i], t[j] = j, i
 			if respects(p, n, t) {
 				class[find(j)] = find(i)
@@ -131,69 +145,14 @@ func symmetries(p *pgas.Program, n int) [][]int {
 		if len(m) < 2 {
 			continue
 		}
-		swap, cyc := id(), id()
-		swap[m[0]], swap[m[1]] = m[1], m[0]
-		for k, x := range m {
-			cyc[x] = m[(k+1)%len(m)]
+		gens := classGens(n, m)
+		if !respects(p, n, gens[0]) || !respects(p, n, gens[1]) {
+			// Cannot happen (both are products of respected
+			// transpositions); if it did, the classes would not be a
+			// group the program respects: use none of them.
+			return rot, nil
 		}
-		for _, g := range [][]int{swap, cyc} {
-			if respects(p, n, g) {
-				gens = append(gens, g)
-			}
-		}
+		classes = append(classes, m)
 	}
-	return gens
-}
-
-func (c CycleType) apply(perm []int) CycleType {
-	d := make(CycleType, len(c))
-	for i, r := range c {
-		d[i] = perm[r]
-	}
-	m := 0
-	for i := range d {
-		if d[i] < d[m] {
-			m = i
-		}
-	}
-	return append(d[m:], d[:m]...)
-}
-
-// orbits maps every cycle type to the index of the first cycle type of its
-// orbit under the generators (itself when no symmetry applies).
-func orbits(ctx context.Context, types []CycleType, gens [][]int) []int {
-	rep := make([]int, len(types))
-	index := map[string]int{}
-	for i, c := range types {
-		index[c.String()] = i
-		rep[i] = -1
-	}
-	for i := range types {
-		if rep[i] >= 0 {
-			continue
-		}
-		if i&1023 == 0 && ctx.Err() != nil {
-			// Stopped: the rest stand for themselves (and are not searched).
-			for j := i; j < len(types); j++ {
-				if rep[j] < 0 {
-					rep[j] = j
-				}
-			}
-			break
-		}
-		queue := []int{i}
-		rep[i] = i
-		for len(queue) > 0 {
-			c := types[queue[0]]
-			queue = queue[1:]
-			for _, g := range gens {
-				j, ok := index[c.apply(g).String()]
-				if ok && rep[j] < 0 {
-					rep[j] = i
-					queue = append(queue, j)
-				}
-			}
-		}
-	}
-	return rep
+	return rot, classes
 }

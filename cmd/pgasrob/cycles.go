@@ -194,6 +194,13 @@ func writeCyclesText(w io.Writer, file string, o outcome, restricted bool) {
 	if r.Verdict == cycles.Unknown && len(r.Types) == 0 {
 		fmt.Fprintf(w, "  stopped before any cycle type: %s\n", r.Reason)
 	}
+	if r.Partial {
+		fmt.Fprintf(w, "  too many cycle types to list (more than %d): below, the %d representatives searched; %d more were passed over as their images by symmetry\n",
+			cycles.MaxListedTypes, len(r.Types), c.BySymmetry)
+	}
+	if r.Partial && r.Verdict == cycles.Unknown && r.Reason != "" {
+		fmt.Fprintf(w, "  %s\n", r.Reason)
+	}
 	fmt.Fprintf(w, "  %-14s %-11s %12s %12s %10s\n", "cycle type", "verdict", "states", "transitions", "time")
 	for _, t := range r.Types {
 		word := typeWord(t)

@@ -21,11 +21,10 @@ func init() {
 	register(subcommand{name: "decide", summary: "decide robustness of a .pgas program for N ranks (Theorem 16)", run: runDecide})
 }
 
-// maxDecideRanks bounds N for decide and cycles. cycles.Decide lists the
-// cycle types of N in memory, and their number grows like N!: 1112083 at
-// N = 10, 10976184 at N = 11, whose list alone would take gigabytes before
-// any budget can act.
-const maxDecideRanks = 10
+// maxDecideRanks bounds N for decide and cycles: the state encoding's
+// limit (pgas.MaxRanks). The cycle types are not what bounds it: beyond
+// cycles.MaxListedTypes they are streamed, not listed (docs/design.md).
+const maxDecideRanks = pgas.MaxRanks
 
 // decideFunc is cycles.Decide; tests replace it to reach the paths that
 // the real procedure only takes when it is broken (internal errors).
@@ -160,8 +159,7 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 	}
 	if hi > maxDecideRanks {
 		// Before the program is checked for N: one limit, one message.
-		return usageErr("-n %s: %s supports at most N = %d (N = %d has %d cycle types, all listed in memory)",
-			*b.n, cmd, maxDecideRanks, maxDecideRanks, countCycleTypes(maxDecideRanks))
+		return usageErr("-n %s: %s supports at most N = %d (the limit of the state encoding)", *b.n, cmd, maxDecideRanks)
 	}
 	for n := lo; n <= hi; n++ {
 		if err := pgas.CheckN(j.prog, n); err != nil {

@@ -73,9 +73,13 @@ func TestDecideCommand(t *testing.T) {
 		{"static error", []string{bad, "-n", "2"}, exitUsage, nil, []string{bad + ":4:9: undefined name z"}},
 		{"missing file", []string{filepath.Join(t.TempDir(), "none.pgas"), "-n", "2"}, exitUsage, nil, []string{"pgasrob decide: open", "no such file"}},
 		// One limit with one message, whatever the N (issue 8, row 8).
-		{"N far out of range", []string{oneToOne, "-n", "1000"}, exitUsage, nil, []string{"-n 1000: decide supports at most N = 10"}},
-		{"too many cycle types", []string{oneToOne, "-n", "11"}, exitUsage, nil, []string{"-n 11: decide supports at most N = 10"}},
-		{"range past the limit", []string{oneToOne, "-n", "2..11"}, exitUsage, nil, []string{"-n 2..11: decide supports at most N = 10"}},
+		{"N far out of range", []string{oneToOne, "-n", "1000"}, exitUsage, nil, []string{"-n 1000: decide supports at most N = 16 (the limit of the state encoding)"}},
+		{"range past the limit", []string{oneToOne, "-n", "2..17"}, exitUsage, nil, []string{"-n 2..17: decide supports at most N = 16"}},
+		// The cycle types are no limit (issue 7): 119,481,296 of them at
+		// N = 12, streamed; the per-type searches go depth-first and stop
+		// at the first violation (cycle type (1 2), as at N = 2).
+		{"N = 12 streamed", []string{oneToOne, "-n", "12", "--procedure", "automata", "--jobs", "2"}, exitNotRobust,
+			[]string{"N = 12: NOT ROBUST", "certified", "passed over by symmetry, of 119481296", "note: the shared exploration carries at most"}, nil},
 		{"run-time error", []string{rte, "-n", "2"}, exitUsage,
 			[]string{"RUN-TIME ERROR", "rte.pgas:6:10: value 2 outside 0..1", "#1   load   rank 1  (1,x)", "line 5: r <- mem[x]"}, nil},
 		{"no -n", []string{oneToOne}, exitUsage, nil, []string{"pgasrob decide: missing -n N"}},

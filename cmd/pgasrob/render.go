@@ -84,17 +84,27 @@ func overallVerdict(code int) string {
 
 // typeCounts summarises the cycle types of a result.
 type typeCounts struct {
-	Total      int `json:"total"`
-	Checked    int `json:"checked"`    // searched on their own (any outcome)
-	BySymmetry int `json:"symmetric"`  // outcome taken from a searched type by a renaming of ranks
-	Feasible   int `json:"feasible"`   // product non-empty
-	Infeasible int `json:"infeasible"` // product empty
-	Unknown    int `json:"unknown"`    // budget ran out
-	Skipped    int `json:"skipped"`    // not searched: a violation was found first
+	// Listing is "all" when the result has every cycle type, "searched"
+	// when N has more than cycles.MaxListedTypes: then feasible,
+	// infeasible and unknown count the searched representatives only,
+	// symmetric the types passed over as their images, skipped the rest.
+	Listing    string `json:"listing"`
+	Total      int    `json:"total"`
+	Checked    int    `json:"checked"`    // searched on their own (any outcome)
+	BySymmetry int    `json:"symmetric"`  // outcome taken from a searched type by a renaming of ranks
+	Feasible   int    `json:"feasible"`   // product non-empty
+	Infeasible int    `json:"infeasible"` // product empty
+	Unknown    int    `json:"unknown"`    // budget ran out
+	Skipped    int    `json:"skipped"`    // not searched: a violation was found first
 }
 
 func countTypes(r *cycles.Result) typeCounts {
-	c := typeCounts{Total: len(r.Types)}
+	if r.Partial {
+		k := r.Counts
+		return typeCounts{Listing: "searched", Total: int(k.Total), Checked: int(k.Searched), BySymmetry: int(k.BySymmetry),
+			Feasible: int(k.Feasible), Infeasible: int(k.Infeasible), Unknown: int(k.Unknown), Skipped: int(k.Skipped)}
+	}
+	c := typeCounts{Listing: "all", Total: len(r.Types)}
 	for _, t := range r.Types {
 		switch typeWord(t) {
 		case "skipped":
@@ -115,25 +125,10 @@ func countTypes(r *cycles.Result) typeCounts {
 	}
 	if len(r.Types) == 0 && r.N > 0 {
 		// Stopped in the run-time error check, before any cycle type.
-		c.Total = int(countCycleTypes(r.N))
+		c.Total = int(cycles.TypeCount(r.N))
 		c.Skipped = c.Total
 	}
 	return c
-}
-
-// countCycleTypes is len(cycles.CycleTypes(n)) without building them:
-// a cycle type of length k is one of n!/(n-k)! sequences, up to its k
-// rotations.
-func countCycleTypes(n int) int64 {
-	var total int64
-	for k := 1; k <= n; k++ {
-		seqs := int64(1)
-		for i := 0; i < k; i++ {
-			seqs *= int64(n - i)
-		}
-		total += seqs / int64(k)
-	}
-	return total
 }
 
 // typeWord is the verdict on one cycle type: feasible (a violation of this
@@ -268,6 +263,13 @@ func statsLine(r *cycles.Result) string {
 	}
 	s := fmt.Sprintf("%d states, %d transitions, %s, %s states/s, %.1f bytes/state; cycle types %d of %d settled",
 		st.States, st.Transitions, roundDur(el), human(rate), bytesPerState(st), c.Feasible+c.Infeasible, c.Total)
+	if r.Partial {
+		// Too many types to list: the settled ones are the searched
+		// representatives; their images are counted apart.
+		s = fmt.Sprintf("%d states, %d transitions, %s, %s states/s, %.1f bytes/state; cycle types: %d searched (%d settled), %d passed over by symmetry, of %d",
+			st.States, st.Transitions, roundDur(el), human(rate), bytesPerState(st), c.Checked, c.Feasible+c.Infeasible, c.BySymmetry, c.Total)
+		sym = 0
+	}
 	if sym > 0 {
 		s += fmt.Sprintf(" (%d by symmetry)", sym)
 	}
@@ -325,9 +327,11 @@ func writeText(w io.Writer, file string, p *pgas.Program, o outcome) {
 	switch r.Verdict {
 	case cycles.Robust:
 		fmt.Fprintf(w, "%s: ROBUST (%s)\n", head, statsLine(r))
+		writeNote(w, r)
 	case cycles.Unknown:
 		fmt.Fprintf(w, "%s: UNKNOWN: %s\n", head, r.Reason)
 		fmt.Fprintf(w, "  explored before stopping: %s\n", statsLine(r))
+		writeNote(w, r)
 		if r.Procedure == "oracle" {
 			fmt.Fprintf(w, "  no violation found so far\n")
 			break
@@ -346,6 +350,14 @@ func writeText(w io.Writer, file string, p *pgas.Program, o outcome) {
 		fmt.Fprintf(w, "%s: NOT ROBUST\n", head)
 		writeWitness(w, p, o.N, r.Witness)
 		fmt.Fprintf(w, "\n  %s\n", statsLine(r))
+		writeNote(w, r)
+	}
+}
+
+// writeNote says where the decision departed from its options.
+func writeNote(w io.Writer, r *cycles.Result) {
+	if r.Note != "" {
+		fmt.Fprintf(w, "  note: %s\n", r.Note)
 	}
 }
 
@@ -462,6 +474,7 @@ type nResultJSON struct {
 	RuntimeError *runtimeErrorJSON `json:"runtime_error,omitempty"`
 	Error        string            `json:"error,omitempty"`
 	DotFile      string            `json:"dot_file,omitempty"`
+	Note         string            `json:"note,omitempty"` // where the decision departed from its options
 }
 
 func statsToJSON(st automata.Stats, elapsed time.Duration) statsJSON {
@@ -482,7 +495,7 @@ func resultToJSON(p *pgas.Program, o outcome) nResultJSON {
 		return j
 	}
 	r := o.Res
-	j.Reason, j.Procedure = r.Reason, r.Procedure
+	j.Reason, j.Procedure, j.Note = r.Reason, r.Procedure, r.Note
 	j.Stats = statsToJSON(r.Stats, r.Elapsed)
 	j.Cache = cacheJSON{Hits: r.CacheHits, Misses: r.CacheMiss}
 	if t := r.CacheHits + r.CacheMiss; t > 0 {

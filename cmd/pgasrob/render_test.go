@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"pgasrob/cycles"
 )
 
 func TestOverallCode(t *testing.T) {
@@ -48,19 +46,6 @@ func TestDotPath(t *testing.T) {
 		if got := dotPath(tt.file, tt.n, tt.isRange); got != tt.want {
 			t.Errorf("dotPath(%q, %d, %v) = %q, want %q", tt.file, tt.n, tt.isRange, got, tt.want)
 		}
-	}
-}
-
-// The count that guards N must match the list cycles.Decide builds.
-func TestCountCycleTypes(t *testing.T) {
-	for n := 1; n <= 7; n++ {
-		if got, want := countCycleTypes(n), int64(len(cycles.CycleTypes(n))); got != want {
-			t.Errorf("N = %d: %d, want %d", n, got, want)
-		}
-	}
-	// The limit keeps the list of cycle types near a million entries.
-	if c := countCycleTypes(maxDecideRanks); c > 2_000_000 {
-		t.Errorf("N = %d has %d cycle types, too many to list", maxDecideRanks, c)
 	}
 }
 

@@ -29,6 +29,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"decide", "../../examples/handle.pgas", "-n", "2", "--json"},
 			{"decide", oneToOne, "-n", "2", "--json", "--procedure", "oracle"},
 			{"decide", oneToOne, "-n", "2", "--json", "--via", "instrumentation"},
+			{"decide", oneToOne, "-n", "12", "--json", "--procedure", "automata"}, // streamed: note, listing
 			{"decide", oneToOneFixed, "-n", "2", "--json", "--via", "instrumentation"},
 		},
 		"translate": {{"translate", oneToOne, "-n", "2", "--json"}},
@@ -201,6 +202,8 @@ func TestShardSchemaDocumented(t *testing.T) {
 		{"decide", oneToOneFixed, "-n", "3", "--shard", "2/2", "--timeout", "1ns"},
 		{"decide", rte, "-n", "2", "--shard", "1/1"},
 		{"cycles", oneToOne, "-n", "2", "--shard", "1/3"},
+		// N = 10: streamed cycle types, the "streamed" counts.
+		{"decide", writeFile(t, "own.pgas", "values 2\naddress x\nqueue q\n  write(x, rank, x, q)\n"), "-n", "10", "--shard", "1/2"},
 		{"tso", "../../examples/tso/sb.txt", "--shard", "1/1"},
 		{"difftest", "--count", "5", "--shard", "1/2"},
 	}

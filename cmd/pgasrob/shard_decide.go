@@ -27,6 +27,18 @@ type shardDecideN struct {
 	TypeCount int          `json:"type_count"` // cycle types of the whole decision; 0 if stopped before them
 	RunError  *shardRunErr `json:"runtime_error,omitempty"`
 	Types     []shardType  `json:"types"` // the cycle types this shard searched itself
+	// Streamed, for N beyond cycles.MaxListedTypes: the part's counts
+	// (cycles.TypeCounts); type_count is then the number of all cycle
+	// types and index a type's position among them (cycles.TypeRank).
+	Streamed *shardStreamed `json:"streamed,omitempty"`
+}
+
+type shardStreamed struct {
+	Searched   int64 `json:"searched"`
+	Feasible   int64 `json:"feasible"`
+	Infeasible int64 `json:"infeasible"`
+	Unknown    int64 `json:"unknown"`
+	Symmetric  int64 `json:"symmetric"`
 }
 
 type shardStats struct {
@@ -102,9 +114,17 @@ func encodeDecideN(o outcome) shardDecideN {
 			d.RunError.Path = append(d.RunError.Path, eventInts(e))
 		}
 	}
+	if r.Partial {
+		k := r.Counts
+		d.TypeCount = int(k.Total)
+		d.Streamed = &shardStreamed{k.Searched, k.Feasible, k.Infeasible, k.Unknown, k.BySymmetry}
+	}
 	for i, t := range r.Types {
 		if t.SymmetricTo != nil || t.Reason == cycles.OtherShardReason {
 			continue
+		}
+		if r.Partial {
+			i = int(cycles.TypeRank(t.Cycle, r.N))
 		}
 		st := shardType{Index: i, Cycle: append([]int{}, t.Cycle...), Outcome: outcomeWord(t.Outcome), Reason: t.Reason, Checked: t.Checked, Stats: toShardStats(t.Stats)}
 		if t.Witness != nil {
@@ -146,12 +166,26 @@ func decodeDecideN(p *pgas.Program, d shardDecideN) (*cycles.Result, error) {
 		r.Verdict = cycles.Unknown
 		return r, nil
 	}
-	if d.TypeCount < 0 || d.TypeCount > 1<<24 {
-		return nil, fmt.Errorf("type_count %d out of range", d.TypeCount)
-	}
-	r.Types = make([]cycles.TypeResult, d.TypeCount)
-	for i := range r.Types {
-		r.Types[i] = cycles.TypeResult{Outcome: automata.Unknown, Reason: cycles.OtherShardReason}
+	if d.Streamed != nil {
+		if int64(d.TypeCount) != cycles.TypeCount(d.N) {
+			return nil, fmt.Errorf("type_count %d, but N = %d has %d cycle types", d.TypeCount, d.N, cycles.TypeCount(d.N))
+		}
+		k := d.Streamed
+		r.Partial = true
+		r.Counts = cycles.TypeCounts{Total: int64(d.TypeCount), Searched: k.Searched, Feasible: k.Feasible, Infeasible: k.Infeasible, Unknown: k.Unknown, BySymmetry: k.Symmetric}
+		// A streamed part is covered only when its own verdict says so.
+		r.Verdict = cycles.Unknown
+		if d.Verdict == "robust" {
+			r.Verdict = cycles.Robust
+		}
+	} else {
+		if d.TypeCount < 0 || d.TypeCount > 1<<24 {
+			return nil, fmt.Errorf("type_count %d out of range", d.TypeCount)
+		}
+		r.Types = make([]cycles.TypeResult, d.TypeCount)
+		for i := range r.Types {
+			r.Types[i] = cycles.TypeResult{Outcome: automata.Unknown, Reason: cycles.OtherShardReason}
+		}
 	}
 	for _, t := range d.Types {
 		if t.Index < 0 || t.Index >= d.TypeCount {
@@ -180,6 +214,10 @@ func decodeDecideN(p *pgas.Program, d shardDecideN) (*cycles.Result, error) {
 				sigma = append(sigma, cycles.Letter{Head: v[0], Mark: normalform.Mark(v[1]), Event: e})
 			}
 			tr.Witness = cycles.NewWitness(tr.Cycle, sigma)
+		}
+		if r.Partial {
+			r.Types = append(r.Types, tr)
+			continue
 		}
 		r.Types[t.Index] = tr
 	}

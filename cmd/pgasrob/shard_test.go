@@ -321,6 +321,19 @@ func FuzzMergeShard(f *testing.F) {
 		f.Add([]byte(out))
 	}
 	f.Add([]byte(`{"schema":"pgasrob/shard/v1","count":1,"index":1,"command":"decide","settings":["--n=2"],"decide":[{"n":2,"type_count":3,"types":[{"index":2,"cycle_type":[1,2],"outcome":"nonempty","witness":[[9,9]]}]}]}`))
+	// A streamed part (N = 10), whole and with a cycle type that is not
+	// one (a rank below 1).
+	own := filepath.Join(dir, "own.pgas")
+	if err := os.WriteFile(own, []byte("values 2\naddress x\nqueue q\n  write(x, rank, x, q)\n"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	_, out, _ := runCmd("decide", own, "-n", "10", "--shard", "1/1")
+	f.Add([]byte(out))
+	bad := strings.Replace(out, "\"cycle_type\": [\n            1\n", "\"cycle_type\": [\n            -3, 2\n", 1)
+	if bad == out {
+		f.Fatal("the streamed shard file has no cycle type (1) to damage")
+	}
+	f.Add([]byte(bad))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		file := filepath.Join(dir, "s.json")
 		if err := os.WriteFile(file, b, 0o644); err != nil {
