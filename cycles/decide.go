@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"pgasrob/automata"
@@ -49,7 +50,8 @@ type Options struct {
 	BudgetBytes int64
 	All         bool // check every cycle type even after a violation
 	// NoSymmetry checks every cycle type even when the program is
-	// invariant under a renaming of ranks (symmetry.go).
+	// invariant under a renaming of ranks (symmetry.go), and searches each
+	// without the renamings that keep it (symtype.go).
 	NoSymmetry bool
 	// NoReduction explores every interleaving instead of using the
 	// partial-order reduction of reduce.go.
@@ -241,6 +243,13 @@ type typeSearch struct {
 	scStates int64 // states of the run-time error check, a gauge of Y's size
 	start    time.Time
 	slots    chan struct{} // one token per cycle-type search allowed to run
+	// shared, while the shared exploration runs, lets the portfolio's
+	// oracle take turns with its search (portfolio.go).
+	shared atomic.Pointer[turns]
+	// sharedUp, if set, is closed once shared is set, or once the
+	// decision goes without the shared exploration (sharedIsUp).
+	sharedUp chan struct{}
+	upOnce   sync.Once
 }
 
 // moveTable sizes the table of Y's moves shared by the searches.
@@ -488,12 +497,18 @@ func (res *Result) conclude(p *pgas.Program, n int, ctx context.Context, opt Opt
 // exploration) produced it.
 func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable, opt Options, ctx context.Context, maxBytes int64, progress func(automata.Stats), ymarks *ymarkSet) TypeResult {
 	prod := newProduct(y, c, cache.moves)
+	prod.table = cache
 	if !opt.NoReduction {
 		prod.reduce = newReducer(p, prod.future.Words)
 	}
 	var sys automata.System = prod
+	var sym *typeSym
 	if ymarks != nil {
 		sys = &counting{product: prod, set: ymarks}
+	} else if !opt.NoSymmetry {
+		if sym = newTypeSym(prod, classesOf(p, y.N), turnsOf(p, y.N, c)); sym != nil {
+			sys = newSymProduct(prod, sym)
+		}
 	}
 	strategy := automata.BreadthFirst
 	if opt.DepthFirst && !opt.All {
@@ -514,6 +529,14 @@ func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable,
 	if r.Limit == automata.MemoryLimit {
 		// The user's number, not this search's share of it.
 		tr.Reason = memoryReason(opt)
+	}
+	if r.Outcome == automata.NonEmpty && sym != nil {
+		full := newProduct(y, c, cache.moves)
+		if path, ok := sym.realPath(full, r.Path); ok {
+			tr.Witness = buildWitness(full, path)
+			return tr
+		}
+		return witnessSearch(p, y, c, cache, opt, ctx, maxBytes, progress, tr)
 	}
 	if r.Outcome == automata.NonEmpty {
 		tr.Witness = buildWitness(prod, r.Path)

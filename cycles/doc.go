@@ -19,8 +19,9 @@
 // The search is kept small by pruning guesses that can no longer complete
 // (product.go, using normalform.Future; the written-cell sets keep only
 // what an entering pop can still read, waits.go), by rank symmetry
-// (symmetry.go) and by a partial-order reduction (reduce.go); see
-// docs/design.md.
+// between cycle types (symmetry.go) and inside one (symtype.go: a type's
+// search keeps one state per orbit of the renamings that keep the type)
+// and by a partial-order reduction (reduce.go); see docs/design.md.
 //
 // What a product state costs ("Cost per state" in docs/design.md): a
 // product stores its states collapsed (automata.Collapser: Y's words and

@@ -3,6 +3,7 @@ package cycles
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"pgasrob/pgas/oracle"
@@ -125,6 +126,9 @@ func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, erro
 	oracleCtx, stopOracle := context.WithCancel(ctx)
 	defer stopOracle()
 	base := *res
+	if sd.jobs > 1 && sd.sharedHelped() {
+		sd.sharedUp = make(chan struct{})
+	}
 	searched := make(chan answer, 1)
 	go func() {
 		r := base
@@ -134,7 +138,39 @@ func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, erro
 	timer := time.NewTimer(delay)
 	defer timer.Stop()
 	var explored chan oracle.Result
-	var pending *answer // the search's UNKNOWN, kept while the oracle runs
+	var pending *answer    // the search's UNKNOWN, kept while the oracle runs
+	var up <-chan struct{} // while the oracle waits for the shared search
+	start := func() {
+		explored = make(chan oracle.Result, 1)
+		b := sd.oracleBounds(oracleCtx)
+		if t := sd.shared.Load(); t != nil {
+			pacedOracles.Add(1)
+			// The shared exploration holds one slot and its per-type
+			// helper the other: the oracle takes turns with the shared
+			// search, and the helper keeps its core. (Taking the
+			// helper's slot put it by turns with the shared search, at
+			// a third of a core: on prodcons at N = 5, where the
+			// per-type searches are the fastest way, the oracle then
+			// answered first, after twice their time.)
+			b.Pace = t.pace()
+			go func() {
+				defer t.leave()
+				explored <- oracle.Explore(sd.p, sd.n, b)
+			}()
+			return
+		}
+		go func() { explored <- oracle.Explore(sd.p, sd.n, b) }()
+		if sd.jobs > 1 {
+			// Give the oracle a core: one fewer cycle-type search runs
+			// once the next one finishes.
+			go func() {
+				select {
+				case <-sd.slots:
+				case <-searchCtx.Done():
+				}
+			}()
+		}
+	}
 	for {
 		select {
 		case a := <-searched:
@@ -143,19 +179,21 @@ func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, erro
 			}
 			pending = &a
 		case <-timer.C:
-			if pending == nil {
-				explored = make(chan oracle.Result, 1)
-				go func() { explored <- oracle.Explore(sd.p, sd.n, sd.oracleBounds(oracleCtx)) }()
-				if sd.jobs > 1 {
-					// Give the oracle a core: one fewer cycle-type
-					// search runs once the next one finishes.
-					go func() {
-						select {
-						case <-sd.slots:
-						case <-searchCtx.Done():
-						}
-					}()
-				}
+			switch {
+			case pending != nil:
+			case sd.sharedUp != nil && up == nil && sd.shared.Load() == nil:
+				// The shared exploration is being set up (at N = 10
+				// that takes a while): the oracle joins its turns then,
+				// or after another delay if it is still not there.
+				up = sd.sharedUp
+				timer.Reset(max(delay, DefaultOracleDelay))
+			default:
+				start()
+			}
+		case <-up:
+			up = nil
+			if explored == nil && pending == nil {
+				start()
 			}
 		case o := <-explored:
 			explored = nil
@@ -173,4 +211,24 @@ func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, erro
 			}
 		}
 	}
+}
+
+// sharedHelped reports whether the search runs the shared exploration
+// with its per-type helper (run, exploreShared).
+func (sd *typeSearch) sharedHelped() bool {
+	return sd.opt.Exploration == Shared && !sd.opt.Yardsticks && !sd.opt.noHelper
+}
+
+// pacedOracles counts the oracles that took turns with a shared search
+// (for the tests).
+var pacedOracles atomic.Int64
+
+// sharedIsUp lets a portfolio's oracle waiting for the shared search
+// start: the search has set its turns, or will not run.
+func (sd *typeSearch) sharedIsUp() {
+	sd.upOnce.Do(func() {
+		if sd.sharedUp != nil {
+			close(sd.sharedUp)
+		}
+	})
 }

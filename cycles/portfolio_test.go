@@ -63,3 +63,53 @@ func TestProceduresAgree(t *testing.T) {
 		t.Fatalf("only %d answers from the oracle", oracleAnswers)
 	}
 }
+
+// TestOracleTakesTurns: with two jobs, the default shared exploration and
+// the oracle started at once, the oracle takes turns with the shared
+// search (the per-type helper keeps its slot), and the verdicts are those
+// of the search alone, whoever answers; no run hangs. The programs are
+// the examples at N = 3 and random ones at N = 2 and 3.
+func TestOracleTakesTurns(t *testing.T) {
+	progs := loadExamples(t)
+	r := rand.New(rand.NewPCG(37, 43))
+	for range 40 {
+		gp := gen.Generate(r, gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4 + r.IntN(3)})
+		p, err := pgas.Compile("rand", []byte(gp.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, p)
+	}
+	before := cycles.PacedOracles()
+	oracleAnswers, compared := 0, 0
+	for _, p := range progs {
+		for _, n := range []int{2, 3} {
+			base := cycles.Options{MaxStates: 200_000, Jobs: 2, Exploration: cycles.Shared}
+			a, err := cycles.Decide(p, n, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := base
+			opt.Procedure, opt.OracleDelay = cycles.Auto, time.Nanosecond
+			b, err := cycles.Decide(p, n, opt)
+			if err != nil {
+				t.Fatalf("%s N = %d: %v", p.File, n, err)
+			}
+			if a.Verdict == cycles.Unknown || b.Verdict == cycles.Unknown {
+				continue
+			}
+			compared++
+			if a.Verdict != b.Verdict {
+				t.Fatalf("%s N = %d: search %v, portfolio %v (%s)", p.File, n, a.Verdict, b.Verdict, b.Procedure)
+			}
+			if b.Procedure == "oracle" {
+				oracleAnswers++
+			}
+		}
+	}
+	paced := cycles.PacedOracles() - before
+	t.Logf("%d verdicts compared, %d answered by the oracle, %d oracles by turns", compared, oracleAnswers, paced)
+	if paced < 20 || compared < 60 {
+		t.Errorf("the test exercises too little: %d oracles by turns, %d verdicts compared", paced, compared)
+	}
+}

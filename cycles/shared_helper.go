@@ -119,6 +119,10 @@ type turns struct {
 	since  time.Time
 	shared time.Duration // time the shared search has held the turn
 	helper time.Duration
+	// share, if set, replaces helperShare: the portfolio's oracle takes
+	// turns with the shared search as an equal (portfolio.go).
+	share time.Duration
+	guest bool // the oracle has joined (pace)
 }
 
 // helperShare: the shared search runs until it has had helperShare times
@@ -150,7 +154,11 @@ func (t *turns) yield(helper bool) {
 	} else {
 		sh += now
 	}
-	if owed := he*helperShare < sh; owed == helper {
+	share := time.Duration(helperShare)
+	if t.share > 0 {
+		share = t.share
+	}
+	if owed := he*share < sh; owed == helper {
 		return // the caller is the one owed time: it goes on
 	}
 	t.release(helper)
@@ -184,5 +192,30 @@ func (sd *typeSearch) frontierWorkers(spare int) (Options, int) {
 func (sd *typeSearch) releaseSlots(n int) {
 	for range n {
 		sd.slots <- struct{}{}
+	}
+}
+
+// pace returns the turn-taking of a newcomer that shares the shared
+// search's slot as an equal (the portfolio's oracle): its first call waits
+// for the turn, later ones hand it over when the shared search is owed
+// time. leave gives the turn back for good.
+func (t *turns) pace() func() {
+	return func() {
+		if !t.guest {
+			t.acquire()
+			t.guest, t.share = true, 1
+			t.shared, t.helper = 0, 0
+			return
+		}
+		t.yield(true)
+	}
+}
+
+func (t *turns) leave() {
+	// The guest's goroutine has stopped calling pace: if it holds the
+	// turn (it does after its first call, between its yields), give it
+	// back. guest is only read and written by that goroutine.
+	if t.guest {
+		t.release(true)
 	}
 }

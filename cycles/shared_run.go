@@ -213,6 +213,8 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 	// The helper runs beside it on another slot or, when there is none,
 	// by turns (shared_helper.go).
 	sr.turns = &turns{}
+	sd.shared.Store(sr.turns) // kept after the search: its turn is free then
+	sd.sharedIsUp()
 	var wg sync.WaitGroup
 	if !sd.opt.noHelper {
 		wg.Add(1)

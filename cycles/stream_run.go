@@ -111,6 +111,7 @@ func (sd *typeSearch) runStream(ctx context.Context, res *Result) (*Result, erro
 		}
 		res.Note = fmt.Sprintf("the shared exploration carries at most %d cycle types and N = %d has more after symmetry: they were searched one by one", maxSharedTypes, sd.n)
 	}
+	sd.sharedIsUp() // no shared search for the portfolio's oracle to wait for
 	return sd.streamPerType(ctx, res, g)
 }
 

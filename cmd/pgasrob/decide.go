@@ -50,7 +50,7 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		timeout:    fs.Duration("timeout", 0, "bound on the time spent on each N, e.g. 30s or 5m (0: none)"),
 		jobs:       fs.Int("jobs", runtime.NumCPU(), "cycle types searched in parallel"),
 		maxMemory:  fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp),
-		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched"),
+		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched, and each without the renamings that keep it"),
 		depthFirst: fs.Bool("depth-first", false, "search each cycle type depth-first, stopping at its first violation (decide without --all; the witness is shortened and certified as usual)"),
 		explore:    ptr(cycles.Shared),
 		shard:      addShardFlags(fs, true),

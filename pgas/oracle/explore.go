@@ -19,6 +19,10 @@ type Bounds struct {
 	// "stopped"): a portfolio cancels the oracle once the other procedure
 	// has answered.
 	Context context.Context
+	// Pace, if set, is called every 64 states expanded: a portfolio that
+	// runs the exploration by turns with another search hands the turn
+	// over there.
+	Pace func()
 }
 
 // DefaultMaxNodes keeps an unbounded exploration within a few hundred MiB.
@@ -110,6 +114,9 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 			if b.Context != nil && res.Explored%64 == 0 && b.Context.Err() != nil {
 				e.cut("stopped")
 				break
+			}
+			if b.Pace != nil && res.Explored%64 == 0 {
+				b.Pace()
 			}
 			res.Explored++
 			x, sum := nd.x, nd.sum
