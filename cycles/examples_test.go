@@ -1,27 +1,37 @@
 package cycles_test
 
 import (
-	"path/filepath"
+	"math/rand/v2"
 	"testing"
 
+	"pgasrob/cycles"
 	"pgasrob/pgas"
+	"pgasrob/pgas/gen"
 )
 
 // loadExamples compiles every program of examples/, the fixed inputs most
-// tests of this package run beside their random ones.
-func loadExamples(tb testing.TB) []*pgas.Program {
+// tests of this package run beside their random ones (examplePrograms,
+// which the tests inside the package call).
+func loadExamples(tb testing.TB) []*pgas.Program { return cycles.ExamplePrograms(tb) }
+
+// randomPrograms compiles count random programs, each from the generator
+// configuration config draws with r (then the program, with r too).
+func randomPrograms(tb testing.TB, r *rand.Rand, count int, config func(*rand.Rand) gen.Config) []*pgas.Program {
 	tb.Helper()
-	files, _ := filepath.Glob("../examples/*.pgas")
-	if len(files) < 10 {
-		tb.Fatalf("only %d examples found in ../examples", len(files))
-	}
 	var progs []*pgas.Program
-	for _, f := range files {
-		p, err := pgas.Load(f)
+	for range count {
+		gp := gen.Generate(r, config(r))
+		p, err := pgas.Compile("rand", []byte(gp.String()))
 		if err != nil {
-			tb.Fatal(err)
+			tb.Fatalf("%v\n%s", err, gp.String())
 		}
 		progs = append(progs, p)
 	}
 	return progs
+}
+
+// mixedConfig gives programs of 3 to 5 commands over 2 or 3 addresses and
+// 1 or 2 queues, one in four with loops.
+func mixedConfig(r *rand.Rand) gen.Config {
+	return gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 3 + r.IntN(3), Loops: r.IntN(4) == 0}
 }

@@ -20,3 +20,6 @@ func WithoutHelper(opt Options) Options {
 func RuntimeCheck(y *normalform.Y, opt Options) (*RuntimeError, automata.Stats, string) {
 	return findRuntimeError(context.Background(), y, opt, automata.DefaultMaxBytes)
 }
+
+// ExamplePrograms compiles every program of examples/.
+var ExamplePrograms = examplePrograms

@@ -50,15 +50,7 @@ type candidateList struct {
 func (c *candidateList) ample(started []uint64) int {
 	words := len(started)
 	for i, r := range c.ranks {
-		mine := c.masks[i*words : (i+1)*words]
-		ok := true
-		for w := range mine {
-			if mine[w]&started[w] != 0 {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if disjoint(c.masks[i*words:(i+1)*words], started) {
 			return int(r)
 		}
 	}

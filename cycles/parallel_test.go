@@ -8,7 +8,6 @@ import (
 
 	"pgasrob/cycles"
 	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
 )
 
 // TestParallelFrontierAgrees: the per-type searches with two frontier
@@ -45,15 +44,7 @@ register r
 		t.Fatal(err)
 	}
 	progs = append(progs, rterr)
-	r := rand.New(rand.NewPCG(11, 2026))
-	for range 40 {
-		gp := gen.Generate(r, gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 3 + r.IntN(3), Loops: r.IntN(4) == 0})
-		p, err := pgas.Compile("rand", []byte(gp.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, p)
-	}
+	progs = append(progs, randomPrograms(t, rand.New(rand.NewPCG(11, 2026)), 40, mixedConfig)...)
 	var states int64
 	runErrors := 0
 	for _, p := range progs {

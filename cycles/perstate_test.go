@@ -11,9 +11,10 @@ import (
 	"pgasrob/pgas"
 )
 
-// examplePrograms is loadExamples (examples_test.go) for the tests inside
-// the package.
+// examplePrograms compiles every program of examples/ (loadExamples in
+// the external tests).
 func examplePrograms(tb testing.TB) []*pgas.Program {
+	tb.Helper()
 	files, _ := filepath.Glob("../examples/*.pgas")
 	if len(files) < 10 {
 		tb.Fatalf("only %d examples found in ../examples", len(files))

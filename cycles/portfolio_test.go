@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"pgasrob/cycles"
-	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 )
 
@@ -18,14 +17,9 @@ func TestProceduresAgree(t *testing.T) {
 	progs := loadExamples(t)
 	r := rand.New(rand.NewPCG(31, 41))
 	examples := len(progs)
-	for i := 0; i < 100; i++ {
-		gp := gen.Generate(r, gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4})
-		p, err := pgas.Compile("rand", []byte(gp.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, p)
-	}
+	progs = append(progs, randomPrograms(t, r, 100, func(r *rand.Rand) gen.Config {
+		return gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4}
+	})...)
 	oracleAnswers := 0
 	for k, p := range progs {
 		for _, n := range []int{2, 3} {
@@ -71,15 +65,9 @@ func TestProceduresAgree(t *testing.T) {
 // the examples at N = 3 and random ones at N = 2 and 3.
 func TestOracleTakesTurns(t *testing.T) {
 	progs := loadExamples(t)
-	r := rand.New(rand.NewPCG(37, 43))
-	for range 40 {
-		gp := gen.Generate(r, gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4 + r.IntN(3)})
-		p, err := pgas.Compile("rand", []byte(gp.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, p)
-	}
+	progs = append(progs, randomPrograms(t, rand.New(rand.NewPCG(37, 43)), 40, func(r *rand.Rand) gen.Config {
+		return gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4 + r.IntN(3)}
+	})...)
 	before := cycles.PacedOracles()
 	oracleAnswers, compared := 0, 0
 	for _, p := range progs {

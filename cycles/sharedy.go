@@ -97,15 +97,7 @@ func (yt *yTable) ample(i uint32, started []uint64) int {
 		if started == nil {
 			return int(yt.cand[c])
 		}
-		mine := yt.masks[int(c)*yt.words_ : int(c+1)*yt.words_]
-		ok := true
-		for w := range mine {
-			if mine[w]&started[w] != 0 {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if disjoint(yt.masks[int(c)*yt.words_:int(c+1)*yt.words_], started) {
 			return int(yt.cand[c])
 		}
 	}
@@ -216,4 +208,15 @@ func (sh *sharedSystem) pruneStuck(set uint32, s automata.State, stuck uint64, k
 	sh.tables += 24
 	sh.memoUsed += 24
 	return next
+}
+
+// disjoint reports whether the cell sets a and b (as bit words) share no
+// cell: the test of a rank's candidate cells against the started pairs'.
+func disjoint(a, b []uint64) bool {
+	for w := range a {
+		if a[w]&b[w] != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -7,7 +7,6 @@ import (
 
 	"pgasrob/cycles"
 	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
 )
 
 // TestDepthFirstAgrees: Options.DepthFirst changes the order in which a
@@ -26,13 +25,7 @@ func TestDepthFirstAgrees(t *testing.T) {
 	for _, p := range loadExamples(t) {
 		progs = append(progs, prog{p, 3})
 	}
-	r := rand.New(rand.NewPCG(11, 2026))
-	for i := 0; i < 60; i++ {
-		gp := gen.Generate(r, gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 3 + r.IntN(3), Loops: r.IntN(4) == 0})
-		p, err := pgas.Compile("rand", []byte(gp.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range randomPrograms(t, rand.New(rand.NewPCG(11, 2026)), 60, mixedConfig) {
 		progs = append(progs, prog{p, 2})
 	}
 	counts := map[cycles.Verdict]int{}

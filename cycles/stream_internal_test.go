@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"pgasrob/pgas"
@@ -47,18 +46,7 @@ func TestTypeWalkMatchesList(t *testing.T) {
 // differ (full, a class beside a constant rank, rotation only, rotation
 // with classes at N = 4, none), and random programs.
 func symmetryPrograms(t *testing.T) []*pgas.Program {
-	files, _ := filepath.Glob("../examples/*.pgas")
-	if len(files) < 10 {
-		t.Fatalf("only %d examples found", len(files))
-	}
-	var progs []*pgas.Program
-	for _, f := range files {
-		p, err := pgas.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, p)
-	}
+	progs := examplePrograms(t)
 	srcs := []string{
 		"values 2\naddress x\nqueue q\n  write(x, rank, x, q)\n",
 		"values 2\naddress x, y\nqueue q\n  read(x, 1, y, q)\n  mem[y] <- 0\n",

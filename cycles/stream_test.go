@@ -26,13 +26,10 @@ func TestStreamedAgreesWithListed(t *testing.T) {
 	for _, p := range loadExamples(t) {
 		progs = append(progs, prog{p, 3})
 	}
-	r := rand.New(rand.NewPCG(5, 2026))
-	for i := 0; i < 25; i++ {
-		gp := gen.Generate(r, gen.Config{Addrs: 2, Queues: 1 + r.IntN(2), Values: 2, Cmds: 2 + r.IntN(3)})
-		p, err := pgas.Compile("rand", []byte(gp.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
+	small := func(r *rand.Rand) gen.Config {
+		return gen.Config{Addrs: 2, Queues: 1 + r.IntN(2), Values: 2, Cmds: 2 + r.IntN(3)}
+	}
+	for _, p := range randomPrograms(t, rand.New(rand.NewPCG(5, 2026)), 25, small) {
 		progs = append(progs, prog{p, 4})
 	}
 	decide := func(p *pgas.Program, n int, opt cycles.Options, streamed bool) *cycles.Result {

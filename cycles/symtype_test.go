@@ -7,7 +7,6 @@ import (
 	"pgasrob/automata"
 	"pgasrob/cycles"
 	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
 )
 
 // symPrograms are the examples and random programs, whose rank arguments
@@ -15,17 +14,7 @@ import (
 // permutations, every rank but a constant one, rotations, none.
 func symPrograms(t *testing.T, random int) []*pgas.Program {
 	t.Helper()
-	progs := loadExamples(t)
-	r := rand.New(rand.NewPCG(23, 2026))
-	for range random {
-		gp := gen.Generate(r, gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 3 + r.IntN(3), Loops: r.IntN(4) == 0})
-		p, err := pgas.Compile("rand", []byte(gp.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, p)
-	}
-	return progs
+	return append(loadExamples(t), randomPrograms(t, rand.New(rand.NewPCG(23, 2026)), random, mixedConfig)...)
 }
 
 // TestTypeSymCanon: the canonical form of the symmetry inside a cycle
