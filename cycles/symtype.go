@@ -12,24 +12,26 @@ import (
 
 // Symmetry inside a cycle type. Across cycle types, a renaming of ranks
 // that leaves the program unchanged settles a type by another of its orbit
-// (symmetry.go). Inside the search of one type c, a renaming π of the
-// ranks outside c that leaves the program unchanged maps the product for
-// c onto itself: it fixes the ranks of c, hence the pairs and the marks
-// the tracker follows, and maps states, moves and acceptance as it maps
-// computations (only the cells named by the tracker and the per-rank
-// blocks of a state move). So the search need only keep one state per
-// orbit of such renamings: each state is replaced by a canonical member
-// of its orbit before it is stored, and a state of the product is
-// reachable and accepting exactly when its canonical form is.
+// (symmetry.go). Inside the search of one type c, a renaming π that
+// leaves the program unchanged and maps c onto itself maps the product
+// for c onto itself, as it maps computations: if it fixes the ranks of c,
+// the pairs and marks the tracker follows stay; if it turns c (π(c[i]) =
+// c[i+k]), pair i becomes pair i+k. Otherwise only the per-rank blocks of
+// a state and the cells the tracker names move. So the search need only
+// keep one state per orbit of such renamings: each state is replaced by a
+// canonical member of its orbit before it is stored, and a state of the
+// product is reachable and accepting exactly when its canonical form is.
 //
 // The renamings used are the permutations, within each class of ranks the
-// code treats alike (rankSymmetry: the full symmetric group of each class is
-// in the program's group), of the class members outside c. The canonical
-// form sorts those members by a signature that holds everything of a
+// code treats alike (rankSymmetry: the full symmetric group of each class
+// is in the program's group), of the class members outside c, and the
+// turns of c that the program respects (turnsOf). The canonical form is
+// the least, over the state and its turns, of their forms with the free
+// members of each class sorted by a signature that holds everything of a
 // state about one rank: its block of Y, its μ, which pairs name a cell of
 // it and its written-cell bits. Two members with equal signatures can be
 // swapped without changing the state, so sorting gives one state per
-// orbit.
+// orbit of the free renamings.
 //
 // With the partial-order reduction, the ample rank is chosen at the
 // canonical state, and the reduction's argument (reduce.go) goes through
@@ -67,7 +69,7 @@ type turn struct {
 }
 
 // newTypeSym returns the canonicaliser of prod's states, or nil when no
-// two ranks outside the cycle type are in one class.
+// two ranks outside the cycle type are in one class and there is no turn.
 func newTypeSym(prod *product, classes [][]int, turns []turn) *typeSym {
 	var free [][]int
 	for _, cl := range classes {
@@ -136,8 +138,11 @@ func (ts *typeSym) signature(s automata.State, r int) []uint64 {
 // canon returns the canonical member of s's orbit (in a buffer reused by
 // the next call), or s itself when s is canonical already: the least,
 // over s and its turns, of their forms with the free ranks sorted. (The
-// renamings of the free ranks form a normal subgroup of the group used,
-// and s with its turns meet every coset of it.)
+// renamings of the free ranks form a normal subgroup of the group used;
+// when the turns found meet every coset of it, canon is the same on a
+// whole orbit. When they do not, an orbit may keep more than one state,
+// which costs states, never soundness: a stored state is always a
+// renaming of the state it stands for.)
 func (ts *typeSym) canon(s automata.State) automata.State {
 	best := ts.sortFree(s, ts.out)
 	if len(ts.turns) == 0 {
