@@ -74,20 +74,10 @@ func BenchmarkRingVariants(b *testing.B) {
 }
 
 func benchDecide(b *testing.B, file string, n int, opt Options) {
-	p, err := pgas.Load(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var r *Result
-	cpu0 := cpuTime()
-	for i := 0; i < b.N; i++ {
-		if r, err = Decide(p, n, opt); err != nil {
-			b.Fatal(err)
-		}
-	}
+	r, cpu := decideTimed(b, file, n, opt)
 	// CPU time as well as wall time: on a machine shared with other work,
 	// wall time measures the load more than the search.
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(cpu, "cpu-s/op")
 	st := r.Stats
 	b.ReportMetric(float64(st.States), "states")
 	b.ReportMetric(float64(st.States)/r.Elapsed.Seconds(), "states/s")
@@ -99,6 +89,23 @@ func benchDecide(b *testing.B, file string, n int, opt Options) {
 		b.ReportMetric(float64(hwm)/(1<<20), "peak-MiB")
 	}
 	b.Logf("%s N=%d: %v, %d states, %v", file, n, r.Verdict, st.States, r.Elapsed)
+}
+
+// decideTimed decides file b.N times and returns the last result and the
+// CPU seconds per decision.
+func decideTimed(b *testing.B, file string, n int, opt Options) (*Result, float64) {
+	p, err := pgas.Load(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var r *Result
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if r, err = Decide(p, n, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return r, (cpuTime() - cpu0).Seconds() / float64(b.N)
 }
 
 // cpuTime is the user and system CPU time of the process so far.

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"testing"
-
-	"pgasrob/pgas"
 )
 
 // BenchmarkPerState measures the cost of one product state (issue 7,
@@ -43,18 +41,7 @@ func BenchmarkPerState(b *testing.B) {
 // nanoseconds per state (and the states per CPU second it makes),
 // transitions per state, and bytes per state of the visited sets.
 func benchPerState(b *testing.B, file string, n int, opt Options) {
-	p, err := pgas.Load(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var r *Result
-	cpu0 := cpuTime()
-	for i := 0; i < b.N; i++ {
-		if r, err = Decide(p, n, opt); err != nil {
-			b.Fatal(err)
-		}
-	}
-	cpu := (cpuTime() - cpu0).Seconds() / float64(b.N)
+	r, cpu := decideTimed(b, file, n, opt)
 	st := r.Stats
 	b.ReportMetric(cpu, "cpu-s/op")
 	b.ReportMetric(float64(st.States), "states")
