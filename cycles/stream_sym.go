@@ -1,6 +1,10 @@
 package cycles
 
-import "pgasrob/pgas"
+import (
+	"slices"
+
+	"pgasrob/pgas"
+)
 
 // symGroup is the group of rank renamings of rankSymmetry, used one cycle
 // type at a time: H, the product of the symmetric groups of the classes,
@@ -97,47 +101,40 @@ func (g *symGroup) image(c CycleType, t, s int, out []int) {
 // isRep reports whether the canonical type c is the representative of its
 // orbit: no image is less than c.
 func (g *symGroup) isRep(c CycleType) bool {
-	if g.trivial() {
-		return true
-	}
-	k := len(c)
-	u := g.u[:k]
-	for t := 0; t < g.rotations(); t++ {
-		for s := 0; s < k; s++ {
-			g.image(c, t, s, u)
-			for i := 0; i < k; i++ {
-				if u[i] != c[i] {
-					if u[i] < c[i] {
-						return false
-					}
-					break
-				}
-			}
-		}
-	}
-	return true
+	return g.trivial() || !g.lessImage(c, nil)
 }
 
 // canon returns the representative of c's orbit (a new slice).
 func (g *symGroup) canon(c CycleType) CycleType {
 	best := append(CycleType(nil), c...)
-	if g.trivial() {
-		return best
+	if !g.trivial() {
+		g.lessImage(c, best)
 	}
-	k := len(c)
-	u := g.u[:k]
+	return best
+}
+
+// lessImage walks the images of c and reports whether one is less than
+// best, copying each such image into best; with best nil it compares
+// with c and stops at the first smaller image (isRep's early exit on the
+// walk's hot path).
+func (g *symGroup) lessImage(c, best CycleType) bool {
+	ref := best
+	if ref == nil {
+		ref = c
+	}
+	u := g.u[:len(c)]
+	found := false
 	for t := 0; t < g.rotations(); t++ {
-		for s := 0; s < k; s++ {
+		for s := 0; s < len(c); s++ {
 			g.image(c, t, s, u)
-			for i := 0; i < k; i++ {
-				if u[i] != best[i] {
-					if u[i] < best[i] {
-						copy(best, u)
-					}
-					break
+			if slices.Compare(u, ref) < 0 {
+				if best == nil {
+					return true
 				}
+				found = true
+				copy(best, u)
 			}
 		}
 	}
-	return best
+	return found
 }
