@@ -42,8 +42,15 @@ const (
 	pageMask   = pageStates - 1
 )
 
+// initialSlots is the hash table's first size. Most searches of a TSO
+// check visit tens of states: a larger first table would be memory the
+// process touches for nothing, which on a small input costs more than the
+// searches (the table doubles as it fills, so large searches lose a few
+// rehashes of small tables).
+const initialSlots = 1 << 8
+
 func newStore(width int) *store {
-	s := &store{width: width, ew: width, table: make([]uint32, 1<<12)}
+	s := &store{width: width, ew: width, table: make([]uint32, initialSlots)}
 	s.mask = uint64(len(s.table) - 1)
 	s.pages = [][]uint64{make([]uint64, 0, 64*width)}
 	s.parents = [][]uint32{make([]uint32, 0, 64)}

@@ -65,7 +65,7 @@ func ReadSource(path string) ([]byte, error) {
 // kind of file in the error). Errors are *os.PathError naming the file:
 // a device or a fifo would be read without end.
 func ReadLimited(path string, limit int64, what string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,9 @@ func ReadLimited(path string, limit int64, what string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
 	}
-	src, err := io.ReadAll(io.LimitReader(f, limit+1))
+	// Files of /proc report a size of 0.
+	src := make([]byte, 0, max(min(st.Size(), limit)+1, 512))
+	src, err = readAll(io.LimitReader(f, limit+1), src)
 	if err != nil {
 		return nil, err
 	}
@@ -85,6 +87,25 @@ func ReadLimited(path string, limit int64, what string) ([]byte, error) {
 		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d MiB, the limit for %s", limit>>20, what)}
 	}
 	return src, nil
+}
+
+// readAll is io.ReadAll into b's spare capacity: ReadLimited sizes b from
+// the file's length, so a file is read in one call instead of from 512
+// bytes up.
+func readAll(r io.Reader, b []byte) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // CheckN reports whether p can run on n ranks: 1 <= n <= MaxRanks, and no

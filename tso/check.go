@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"pgasrob/automata"
@@ -40,7 +41,10 @@ type Options struct {
 	BudgetBytes int64
 	// Timeout bounds the whole check.
 	Timeout time.Duration
-	Jobs    int
+	// Jobs is how many attacks are searched at once. The check starts
+	// on the calling goroutine alone and the other workers join after
+	// helpDelay, so that a small program's check starts no threads.
+	Jobs int
 	// All keeps checking after the first feasible attack, to count them.
 	All bool
 	// NoPrune decides syntactically refuted attacks by search as well
@@ -190,63 +194,72 @@ func Check(p *Program, m Model, opt Options) *Result {
 	var states int64
 	bound := len(todo)
 	cancels := map[int]context.CancelFunc{}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				i := todo[k]
-				mu.Lock()
-				skip := k > bound
-				actx, cancel := context.WithCancel(ctx)
-				cancels[k] = cancel
+	var cursor atomic.Int64
+	work := func() {
+		for {
+			k := int(cursor.Add(1) - 1)
+			if k >= len(todo) || ctx.Err() != nil {
+				return
+			}
+			if !own[k] {
+				continue
+			}
+			i := todo[k]
+			mu.Lock()
+			if k > bound {
 				mu.Unlock()
-				ar := AttackResult{Attack: attacks[i], Outcome: Undecided}
-				if !skip {
-					ar = checkAttack(actx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
-				}
-				cancel()
-				mu.Lock()
-				delete(cancels, k)
-				res.Attacks[i] = ar
-				done++
-				states += ar.Stats.States
-				if opt.Progress != nil {
-					opt.Progress(done, len(todo), states)
-				}
-				if ar.Outcome == Feasible && !opt.All && k < bound {
-					bound = k
-					for j, c := range cancels {
-						if j > bound {
-							c()
-						}
+				return
+			}
+			actx, cancel := context.WithCancel(ctx)
+			cancels[k] = cancel
+			mu.Unlock()
+			ar := checkAttack(actx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
+			cancel()
+			mu.Lock()
+			delete(cancels, k)
+			res.Attacks[i] = ar
+			done++
+			states += ar.Stats.States
+			if opt.Progress != nil {
+				opt.Progress(done, len(todo), states)
+			}
+			if ar.Outcome == Feasible && !opt.All && k < bound {
+				bound = k
+				for j, c := range cancels {
+					if j > bound {
+						c()
 					}
 				}
-				mu.Unlock()
 			}
-		}()
-	}
-	for k := range todo {
-		if !own[k] {
-			continue
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		mu.Lock()
-		over := k > bound
-		mu.Unlock()
-		if over {
-			break
-		}
-		select {
-		case next <- k:
-		case <-ctx.Done():
+			mu.Unlock()
 		}
 	}
-	close(next)
+	// The calling goroutine works alone first: most checks end within a
+	// millisecond, and starting threads for them would cost more than
+	// their searches. The other workers join after helpDelay.
+	var wg sync.WaitGroup
+	finished := false
+	var helpers *time.Timer
+	if jobs > 1 {
+		helpers = time.AfterFunc(helpDelay, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if finished {
+				return
+			}
+			for w := 1; w < jobs; w++ {
+				wg.Add(1)
+				go func() { defer wg.Done(); work() }()
+			}
+		})
+	}
+	work()
+	mu.Lock()
+	finished = true
+	mu.Unlock()
+	if helpers != nil {
+		helpers.Stop()
+	}
 	wg.Wait()
 
 	first := res.conclude(p, todo, ctx)
@@ -453,3 +466,7 @@ func (r *reachSystem) Accepting(st automata.State) bool {
 	}
 	return r.accept(r.labels)
 }
+
+// helpDelay is how long a check runs on one goroutine before the other
+// workers join it.
+const helpDelay = time.Millisecond

@@ -1,15 +1,17 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"pgasrob/pgas"
 )
 
 // The --max-memory discipline. The searches account for what they hold
@@ -19,7 +21,7 @@ import (
 // command (1) gives the searches searchShare of the budget, (2) sets the
 // Go runtime's soft memory limit below the budget so that the collector
 // works harder instead of letting the heap double, and (3) watches the
-// memory the runtime has mapped and cancels the work, with the budget as
+// process's resident set and cancels the work, with the budget as
 // the cause, when it nears the budget. What the user sees is UNKNOWN with
 // "memory budget of M MiB reached", M being the number they gave.
 
@@ -27,54 +29,66 @@ import (
 // accounting; the rest is headroom for the collector and the runtime.
 const searchShare = 0.5
 
-// guardPeriod is how often the guard reads the runtime's figures.
+// guardPeriod is how often the guard reads the resident set.
 const guardPeriod = 5 * time.Millisecond
 
 // searchBytes is the budget in bytes for the searches' own accounting.
 func searchBytes(mib int64) int64 { return int64(float64(mib<<20) * searchShare) }
 
 // memoryGuard returns a context that is cancelled, with the budget as its
-// cause, when the process's mapped memory reaches 85% of mib MiB, and sets
+// cause, when the process's resident set reaches 85% of mib MiB, and sets
 // the runtime's soft limit to 70% of it. stop ends the guard.
 func memoryGuard(parent context.Context, mib int64) (ctx context.Context, stop func()) {
 	limit := mib << 20
 	old := debug.SetMemoryLimit(limit * 7 / 10)
 	ctx, cancel := context.WithCancelCause(parent)
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(guardPeriod)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if mapped() > limit*85/100 {
-					cancel(fmt.Errorf("memory budget of %d MiB reached", mib))
-					return
-				}
-			}
+	// A timer that re-arms itself rather than a ticker's goroutine: a
+	// command done within guardPeriod starts no goroutine for the guard.
+	var mu sync.Mutex
+	stopped := false
+	var t *time.Timer
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(guardPeriod, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped || ctx.Err() != nil {
+			return
 		}
-	}()
+		if resident() > limit*85/100 {
+			cancel(fmt.Errorf("memory budget of %d MiB reached", mib))
+			return
+		}
+		t.Reset(guardPeriod)
+	})
 	return ctx, func() {
-		close(done)
+		mu.Lock()
+		stopped = true
+		t.Stop()
+		mu.Unlock()
 		cancel(nil)
 		debug.SetMemoryLimit(old)
 	}
 }
 
-var memSamples = []metrics.Sample{
-	{Name: "/memory/classes/total:bytes"},
-	{Name: "/memory/classes/heap/released:bytes"},
-}
-
-// mapped is the memory the Go runtime holds from the OS and has not given
-// back: an upper bound of this process's resident set, less the binary.
-func mapped() int64 {
-	metrics.Read(memSamples)
-	return int64(memSamples[0].Value.Uint64()) - int64(memSamples[1].Value.Uint64())
+// resident is the process's resident set as the kernel counts it
+// (/proc/self/statm), which is what an out-of-memory kill looks at. Where
+// that file cannot be read it falls back to the memory the Go runtime holds
+// from the OS and has not given back, an upper bound of the resident set
+// less the binary. (runtime/metrics would give that figure without
+// stopping the world, but its initialisation alone costs a tenth of a small
+// TSO check.)
+func resident() int64 {
+	if b, err := pgas.ReadLimited("/proc/self/statm", 1<<20, "statm"); err == nil {
+		if f := strings.Fields(string(b)); len(f) >= 2 {
+			if pages, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				return pages * int64(os.Getpagesize())
+			}
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.Sys - ms.HeapReleased)
 }
 
 // defaultMemoryMiB is the default of --max-memory: 60% of the memory the
@@ -82,14 +96,14 @@ func mapped() int64 {
 // that fits the machine is not cut short by a fixed default, and at least
 // 256 MiB. Without /proc/meminfo it is 1536 MiB.
 func defaultMemoryMiB() int64 {
-	f, err := os.Open("/proc/meminfo")
+	// pgas.ReadLimited rather than os.Open: it leaves the runtime's
+	// network poller alone (see there), which a small check never needs.
+	b, err := pgas.ReadLimited("/proc/meminfo", 1<<20, "meminfo")
 	if err != nil {
 		return 1536
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
+	for line := range strings.Lines(string(b)) {
+		fields := strings.Fields(line)
 		if len(fields) >= 2 && fields[0] == "MemAvailable:" {
 			kb, err := strconv.ParseInt(fields[1], 10, 64)
 			if err != nil {
