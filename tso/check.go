@@ -468,5 +468,5 @@ func (r *reachSystem) Accepting(st automata.State) bool {
 }
 
 // helpDelay is how long a check runs on one goroutine before the other
-// workers join it.
-const helpDelay = time.Millisecond
+// workers join it (a variable for tests).
+var helpDelay = time.Millisecond
