@@ -18,6 +18,20 @@ type Collapser interface {
 	CollapseAt() int
 }
 
+// A SharedCollapser is a Collapser whose first part is interned in a
+// table shared with other searches (the cycle types of a decision all
+// walk the same automaton Y): a state whose first part another search has
+// met costs this search only its entry, its parent link and its hash
+// slot. A nil table means a table of the search's own.
+//
+// The shared table's memory is charged to the searches that add to it, an
+// entry's amortised cost (Interner.entryBytes) to the search that adds
+// it, so that the searches' bytes add up to what the decision holds.
+type SharedCollapser interface {
+	Collapser
+	CollapseTable() *Interner
+}
+
 // newStoreFor is the visited set for sys: collapsed when sys asks for it.
 func newStoreFor(sys System) *store {
 	w := sys.Width()
@@ -31,7 +45,15 @@ func newStoreFor(sys System) *store {
 	}
 	s := newStore(1)
 	s.width, s.split = w, k
-	s.parts = &[2]*store{newStore(k), newStore(w - k)}
+	s.parts = &[2]*store{nil, newStore(w - k)}
+	if sc, ok := sys.(SharedCollapser); ok {
+		if in := sc.CollapseTable(); in != nil && in.Width() == k {
+			s.shared = in
+		}
+	}
+	if s.shared == nil {
+		s.parts[0] = newStore(k)
+	}
 	s.scratch, s.key = make(State, w), make(State, 1)
 	return s
 }
@@ -54,9 +76,30 @@ func (s *store) part(k int, x State) uint32 {
 	if m.ok && Equal(m.words, x) {
 		return m.idx
 	}
-	i, _ := s.parts[k].insert(x, noParent)
-	m.words, m.idx, m.ok = append(m.words[:0], x...), uint32(i), true
+	var i uint32
+	if k == 0 && s.shared != nil {
+		var fresh bool
+		if i, fresh = s.shared.Intern(x); fresh {
+			s.sharedAdded++
+		}
+	} else {
+		j, _ := s.parts[k].insert(x, noParent)
+		i = uint32(j)
+	}
+	m.words, m.idx, m.ok = append(m.words[:0], x...), i, true
 	return m.idx
+}
+
+// findPart0 is the number of the first part x, or -1 when unknown.
+func (s *store) findPart0(x State) int64 {
+	if s.shared == nil {
+		return int64(s.parts[0].find(x))
+	}
+	i, ok := s.shared.Find(x)
+	if !ok {
+		return -1
+	}
+	return int64(i)
 }
 
 // lastPart is the memo of store.part.
@@ -69,7 +112,7 @@ type lastPart struct {
 // lookupKey is encode for a state that may not be stored: false when one
 // of its parts is unknown (then the state is too).
 func (s *store) lookupKey(st State) (State, bool) {
-	a := s.parts[0].find(st[:s.split])
+	a := s.findPart0(st[:s.split])
 	b := s.parts[1].find(st[s.split:])
 	if a < 0 || b < 0 {
 		return nil, false
@@ -80,7 +123,11 @@ func (s *store) lookupKey(st State) (State, bool) {
 
 // decode rebuilds the state of an entry into s.scratch.
 func (s *store) decode(e State) State {
-	copy(s.scratch, s.parts[0].entry(int(uint32(e[0]))))
+	if s.shared != nil {
+		s.shared.Load(s.scratch[:s.split], uint32(e[0]))
+	} else {
+		copy(s.scratch, s.parts[0].entry(int(uint32(e[0]))))
+	}
 	copy(s.scratch[s.split:], s.parts[1].entry(int(e[0]>>32)))
 	return s.scratch
 }

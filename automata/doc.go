@@ -14,7 +14,10 @@
 // visited state. A System whose states are two parts that each repeat (a
 // product: the state of Y beside a tracker) can ask for collapse
 // compression (collapse.go, Collapser): each part's distinct values are
-// stored once and a state costs one word of the arena.
+// stored once and a state costs one word of the arena. Searches that walk
+// the same automaton (the cycle types of one decision) can keep the first
+// part in one Interner between them (intern.go, SharedCollapser), each
+// charged for the entries it adds.
 //
 // Coverable (coverability.go) is the one search over infinite state
 // spaces: coverability in Petri nets by backward reachability over

@@ -143,7 +143,7 @@ func (pl *pipeline) fill() {
 		avail := pl.st.len() - pl.next
 		n := min(maxBatch, max(minBatch, avail/(2*pl.workers)))
 		// A batch reads one page of the arena (store.go): pages never
-		// move once full, and the first one only to a new array.
+		// move once full, and the last one only to a new array.
 		n = min(n, pageStates-pl.next&pageMask)
 		var b *batch
 		if k := len(pl.free); k > 0 {

@@ -239,6 +239,10 @@ func Search(sys System, opt Options) Result {
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
 			return
 		}
+		if st.full() {
+			stop, res.Limit = "the table of states shared between searches is full", MemoryLimit
+			return
+		}
 		if h == 0 {
 			h = hash(s)
 		}

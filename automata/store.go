@@ -9,8 +9,11 @@ package automata
 // links), never moved once full: a flat slice grown by append would copy
 // every state about four times over a large search and hold up to a
 // quarter of unused capacity, which is most of what a one-word state costs
-// (docs/design.md, "Cost per state"). The first page grows by doubling up
-// to its full size, so that the many small searches stay small.
+// (docs/design.md, "Cost per state"). A page starts small and grows by
+// doubling up to its full size, so that the many small searches stay
+// small and the last page of a search holds at most as much spare room as
+// states (a decision runs tens of searches, and a full page each cost the
+// small ones a tenth of their bytes).
 type store struct {
 	width   int        // words of a state
 	ew      int        // words of an entry of the arena: width, or 1 when collapsed
@@ -23,11 +26,16 @@ type store struct {
 	// values of the two parts of a state, and an entry is the pair of
 	// their indices; scratch then holds the state that state() decodes,
 	// and key the entry being looked up.
-	parts   *[2]*store
-	last    [2]lastPart
-	split   int
-	scratch State
-	key     State
+	parts *[2]*store
+	last  [2]lastPart
+	// shared, if set, holds the first part instead of parts[0], which is
+	// then nil (collapse.go, SharedCollapser); sharedAdded counts the
+	// entries this store added to it, which its bytes are charged with.
+	shared      *Interner
+	sharedAdded int64
+	split       int
+	scratch     State
+	key         State
 }
 
 const noParent = ^uint32(0)
@@ -40,6 +48,8 @@ const (
 	pageShift  = 12
 	pageStates = 1 << pageShift
 	pageMask   = pageStates - 1
+	// newPageStates is the capacity a page after the first starts with.
+	newPageStates = pageStates / 16
 )
 
 // initialSlots is the hash table's first size. Most searches of a TSO
@@ -83,13 +93,22 @@ func (s *store) bytes() int64 {
 	full := int64(k) * pageStates * int64(s.ew*8+4)
 	b := full + int64(cap(s.pages[k]))*8 + int64(cap(s.parents[k]))*4 + int64(cap(s.table))*4
 	if s.parts != nil {
-		b += s.parts[0].bytes() + s.parts[1].bytes()
+		b += s.parts[1].bytes()
+		if s.shared != nil {
+			b += s.sharedAdded * s.shared.entryBytes()
+		} else {
+			b += s.parts[0].bytes()
+		}
 	}
 	return b
 }
 
+// full reports whether the store can take no more states: the shared
+// table of its first part is full (Interner.Full).
+func (s *store) full() bool { return s.shared != nil && s.shared.Full() }
+
 // growthBytes is what the next insert will allocate while the old arrays
-// are still held: a doubled table, or the next page (or the first page's
+// are still held: a doubled table, or the next page (or the last page's
 // doubling). Zero when nothing grows.
 func (s *store) growthBytes() int64 {
 	var g int64
@@ -98,14 +117,17 @@ func (s *store) growthBytes() int64 {
 	}
 	last := s.parents[len(s.parents)-1]
 	if len(last) == cap(last) {
-		c := int64(pageStates)
+		c := int64(newPageStates)
 		if len(last) < pageStates {
 			c = min(2*int64(cap(last)), pageStates)
 		}
 		g += c * int64(s.ew*8+4)
 	}
 	if s.parts != nil {
-		g += s.parts[0].growthBytes() + s.parts[1].growthBytes()
+		g += s.parts[1].growthBytes()
+		if s.shared == nil {
+			g += s.parts[0].growthBytes()
+		}
 	}
 	return g
 }
@@ -116,13 +138,13 @@ func (s *store) appendState(st State, parent uint32) {
 	page, par := s.pages[k], s.parents[k]
 	switch {
 	case len(par) == pageStates:
-		page = make([]uint64, 0, pageStates*s.ew)
-		par = make([]uint32, 0, pageStates)
+		page = make([]uint64, 0, newPageStates*s.ew)
+		par = make([]uint32, 0, newPageStates)
 		s.pages = append(s.pages, page)
 		s.parents = append(s.parents, par)
 		k++
 	case len(par) == cap(par):
-		// Only the first page grows; the old array stays valid for the
+		// Only the last page grows; the old array stays valid for the
 		// parallel workers that read it (parallel.go).
 		c := min(2*cap(par), pageStates)
 		page = append(make([]uint64, 0, c*s.ew), page...)

@@ -25,11 +25,15 @@
 //
 // What a product state costs ("Cost per state" in docs/design.md): a
 // product stores its states collapsed (automata.Collapser: Y's words and
-// the tracker each once, one word per state), takes the part of the
-// ample-set check that reads Y alone from the move table when it has one
-// (product.table, movetable.go), remembers prune's verdict per waiting
-// pair and control states (waits.go), and copies a tracker only when an
-// event changes it.
+// the tracker each once, one word per state), its Y part in the move
+// table's interner of Y states, which every per-type search of the
+// decision shares (automata.SharedCollapser; the moves are attached to
+// those entries), takes the part of the ample-set check that reads Y
+// alone from the move table when it has one (product.table,
+// movetable.go), remembers the outcomes of a move's markings per (μ and
+// tracker, move signature, control states of the cycle's ranks)
+// (perstatememo.go) and prune's verdict per waiting pair and control
+// states (waits.go), and copies a tracker only when an event changes it.
 //
 // The cycle types are listed up to MaxListedTypes (N ≤ 9); beyond, they
 // are streamed (stream.go: walked in order, each tested alone for being

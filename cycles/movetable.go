@@ -11,23 +11,27 @@ import (
 // moveTable shares Y's moves between the products of the cycle types
 // (their searches walk mostly the same states of Y, and computing a
 // state's moves evaluates expressions for every rank). Every Y state's
-// moves are stored once, in a sharded map keyed by a hash of the
-// state's words (the words are kept and compared, since states may share
-// a hash), until the table has used its byte budget; after that, new
-// states' moves are computed and not stored. Nothing is evicted: the
-// product of every cycle type walks mostly the same states of Y, so the
-// states met first are met again by every later type.
+// moves are stored once, attached to the state's entry in ys, the table
+// of Y's states that the per-type searches' visited sets share, until
+// the table has used its byte budget; after that, new states' moves are
+// computed and not stored. Nothing is evicted: the product of every cycle
+// type walks mostly the same states of Y, so the states met first are
+// met again by every later type.
 type moveTable struct {
 	y            *normalform.Y
-	shards       [64]tableShard
 	bytes        atomic.Int64
 	maxBytes     int64
 	hits, misses atomic.Int64
-}
-
-type tableShard struct {
-	sync.Mutex
-	m map[uint64][]*tableEntry
+	// ys numbers Y's states for the visited sets of the per-type
+	// searches (product.CollapseTable): each Y state met by any type is
+	// kept once for the decision. It is not bounded by maxBytes: the
+	// searches that add to it are charged for it (the table only for the
+	// states it adds itself, which no search has stored).
+	ys *automata.Interner
+	// sigIDs numbers move signatures (perstatememo.go) for all the
+	// products of the decision.
+	sigMu  sync.Mutex
+	sigIDs map[uint64]uint32
 }
 
 // tableEntry is a Y state's moves and, once a product with the table
@@ -36,6 +40,15 @@ type tableShard struct {
 type tableEntry struct {
 	moveEntry
 	cand atomic.Pointer[candidateList]
+	// index, once a memoising product has asked, is what moveIndex
+	// lists, the same for every cycle type.
+	index atomic.Pointer[moveIndex]
+}
+
+// moveIndex is the numbers of a Y state's moves' signatures (noSig for a
+// move without one).
+type moveIndex struct {
+	sigs []uint32
 }
 
 // candidateList is what reducer.candidates lists for a Y state: the
@@ -58,20 +71,7 @@ func (c *candidateList) ample(started []uint64) int {
 }
 
 func newMoveTable(y *normalform.Y, maxBytes int64) *moveTable {
-	t := &moveTable{y: y, maxBytes: maxBytes}
-	for i := range t.shards {
-		t.shards[i].m = map[uint64][]*tableEntry{}
-	}
-	return t
-}
-
-func (t *moveTable) find(sh *tableShard, h uint64, s automata.State) *tableEntry {
-	for _, e := range sh.m[h] {
-		if automata.Equal(e.key, s) {
-			return e
-		}
-	}
-	return nil
+	return &moveTable{y: y, maxBytes: maxBytes, ys: automata.NewInterner(y.Words()), sigIDs: map[uint64]uint32{}}
 }
 
 // moves returns Y's moves from the Y part of a state. Range errors are
@@ -90,13 +90,10 @@ func (t *moveTable) entry(s automata.State) ([]normalform.Move, *tableEntry) {
 		mv, _ := t.y.Moves(s)
 		return mv, nil
 	}
-	h := hashWords(s)
-	sh := &t.shards[h%uint64(len(t.shards))]
-	sh.Lock()
-	e := t.find(sh, h, s)
-	sh.Unlock()
-	if e != nil {
+	n, v, known := t.ys.Lookup(s)
+	if v != nil {
 		t.hits.Add(1)
+		e := v.(*tableEntry)
 		return e.moves, e
 	}
 	t.misses.Add(1)
@@ -104,14 +101,16 @@ func (t *moveTable) entry(s automata.State) ([]normalform.Move, *tableEntry) {
 	if t.bytes.Load() >= t.maxBytes {
 		return mv, nil
 	}
-	e = &tableEntry{moveEntry: moveEntry{key: append(automata.State(nil), s...), moves: mv}}
-	sh.Lock()
-	if old := t.find(sh, h, s); old != nil {
-		sh.Unlock()
+	if !known {
+		var fresh bool
+		if n, fresh = t.ys.Intern(s); fresh {
+			t.bytes.Add(int64(8*len(s) + 16))
+		}
+	}
+	e := &tableEntry{moveEntry: moveEntry{key: append(automata.State(nil), s...), moves: mv}}
+	if old := t.ys.SetValue(n, e).(*tableEntry); old != e {
 		return old.moves, old
 	}
-	sh.m[h] = append(sh.m[h], e)
-	sh.Unlock()
 	t.bytes.Add(entryCost(&e.moveEntry) + 16)
 	return mv, e
 }
@@ -138,3 +137,35 @@ func (t *moveTable) candidates(e *tableEntry, rd *reducer, fut *normalform.Futur
 
 // stats are the table's hits and misses so far.
 func (t *moveTable) stats() (hits, misses int64) { return t.hits.Load(), t.misses.Load() }
+
+// sigNumber is the number of move signature sig, the next one if new.
+func (t *moveTable) sigNumber(sig uint64) uint32 {
+	t.sigMu.Lock()
+	defer t.sigMu.Unlock()
+	id, ok := t.sigIDs[sig]
+	if !ok {
+		id = uint32(len(t.sigIDs))
+		t.sigIDs[sig] = id
+	}
+	return id
+}
+
+// moveIndex returns e's move index, making it on first use. Two
+// goroutines may make it at once; both find the same.
+func (t *moveTable) moveIndex(e *tableEntry) *moveIndex {
+	if x := e.index.Load(); x != nil {
+		return x
+	}
+	x := &moveIndex{sigs: make([]uint32, len(e.moves))}
+	addrs := len(t.y.P.Addrs)
+	for i := range e.moves {
+		x.sigs[i] = noSig
+		if sig, ok := moveSig(addrs, &e.moves[i]); ok {
+			x.sigs[i] = t.sigNumber(sig)
+		}
+	}
+	if e.index.CompareAndSwap(nil, x) {
+		t.bytes.Add(int64(48 + 4*len(x.sigs)))
+	}
+	return e.index.Load()
+}

@@ -46,9 +46,18 @@ type product struct {
 	// table, if set, is the move table behind moves: the product then
 	// takes its ample-set candidates from there too (movesAmple).
 	table *moveTable
-	// plain turns off the memo of waiting pairs and the collapsed
-	// visited set: the tests compare the two.
+	lastE *tableEntry // the table's entry of the last Y state expanded
+	// plain turns off the memo of waiting pairs, the memo of move
+	// outcomes and the collapsed visited set: the tests compare the two.
 	plain bool
+	// memo remembers move outcomes (perstatememo.go); memoOn is it while
+	// Successors enumerates (explain and the other users of each want the
+	// marks, which the memo does not keep). noMemo turns it off alone.
+	memo      *moveMemo
+	memoOn    *moveMemo
+	memoTried bool
+	noMemo    bool
+	collectF  func(mv *normalform.Move, marks []normalform.Mark, t automata.State)
 	// Successors' callback and label counter (see there).
 	succF    func(mv *normalform.Move, marks []normalform.Mark, t automata.State)
 	succEmit func(automata.Label, automata.State)
@@ -75,6 +84,7 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 	p.stepF = p.step
 	p.emitF = p.emit
 	p.succF = p.successor
+	p.collectF = p.collect
 	p.muBuf = make([]normalform.Mu, y.N)
 	p.target = make(automata.State, p.width)
 	p.eligibleF = func(r int) bool { return p.eligible[r] }
@@ -90,7 +100,7 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 // products carry the stuck-rank analysis of one goroutine.
 func (p *product) Fork() automata.System {
 	f := newProduct(p.y, p.cyc, p.moves)
-	f.table, f.plain = p.table, p.plain
+	f.table, f.plain, f.noMemo = p.table, p.plain, p.noMemo
 	if p.reduce != nil {
 		f.reduce = p.reduce.fork()
 	}
@@ -164,7 +174,14 @@ func (p *product) each(s automata.State, f func(mv *normalform.Move, marks []nor
 	p.tl.load(s, &p.buf[0])
 	p.level[0] = &p.buf[0]
 	p.f = f
-	moves, only := p.movesAmple(s[:p.y.Words()])
+	moves, only, e := p.movesAmple(s[:p.y.Words()])
+	m := p.memoOn
+	var rest uint32
+	var sigs []uint32
+	if m != nil {
+		rest = m.rests.id(s[m.yw:])
+		sigs = p.moveSigs(m, moves, e)
+	}
 	for i := range moves {
 		p.mv = &moves[i]
 		if only != 0 && p.mv.Rank != only {
@@ -173,6 +190,9 @@ func (p *product) each(s automata.State, f func(mv *normalform.Move, marks []nor
 		if p.mv.Rank == 0 {
 			p.marker.Step = nil // a barrier is judged as a whole
 		} else {
+			if m != nil && p.memoMove(m, rest, sigs[i], mu) {
+				continue
+			}
 			// Feed the tracker event by event while the marks are chosen,
 			// so that hopeless markings are cut at their first event.
 			p.marker.Step = p.stepF
@@ -254,8 +274,9 @@ func (p *product) Successors(s automata.State, emit func(automata.Label, automat
 	// The labels are counted in fields and the callback is a method value
 	// made once (newProduct): a closure here would be allocated per state.
 	p.succEmit, p.succN = emit, 0
+	p.memoOn = p.memoFor()
 	p.each(s, p.succF)
-	p.succEmit = nil
+	p.succEmit, p.memoOn = nil, nil
 }
 
 func (p *product) successor(_ *normalform.Move, _ []normalform.Mark, t automata.State) {
@@ -337,32 +358,53 @@ func (p *product) CollapseAt() int {
 	return p.y.Words()
 }
 
+// CollapseTable is the table of Y's states that the visited sets of all
+// the per-type searches of a decision share (automata.SharedCollapser):
+// a small type walks mostly states of Y it meets once, and paid a copy
+// of their words per state when each search kept its own.
+func (p *product) CollapseTable() *automata.Interner {
+	if p.plain || p.table == nil {
+		return nil
+	}
+	return p.table.ys
+}
+
 // movesAmple returns the moves from Y state ys and the rank whose moves
 // alone are explored from it with the tracker in p.buf[0], or 0. With a
 // move table, the part of the ample-set check that reads Y alone is done
 // once per Y state for every cycle type (a tenth of the CPU of the
 // per-type search on the ring at N = 6 went to redoing it per product
 // state).
-func (p *product) movesAmple(ys automata.State) ([]normalform.Move, int) {
+func (p *product) movesAmple(ys automata.State) ([]normalform.Move, int, *tableEntry) {
 	if p.table == nil || p.plain {
 		moves := p.moves(ys)
 		if p.reduce == nil {
-			return moves, 0
+			return moves, 0, nil
 		}
-		return moves, p.reduce.ample(p.y, p.future, ys, moves, p.startedCells(&p.buf[0], p.reduce.started))
+		return moves, p.reduce.ample(p.y, p.future, ys, moves, p.startedCells(&p.buf[0], p.reduce.started)), nil
 	}
-	moves, e := p.table.entry(ys)
+	// The states of the arena come in runs with one Y state (a move's
+	// markings), so the last entry is remembered: the table's lookup
+	// takes a lock and a map probe.
+	var moves []normalform.Move
+	var e *tableEntry
+	if p.lastE != nil && automata.Equal(p.lastE.key, ys) {
+		moves, e = p.lastE.moves, p.lastE
+	} else {
+		moves, e = p.table.entry(ys)
+		p.lastE = e
+	}
 	switch {
 	case p.reduce == nil:
-		return moves, 0
+		return moves, 0, e
 	case e == nil:
-		return moves, p.reduce.ample(p.y, p.future, ys, moves, p.startedCells(&p.buf[0], p.reduce.started))
+		return moves, p.reduce.ample(p.y, p.future, ys, moves, p.startedCells(&p.buf[0], p.reduce.started)), nil
 	}
 	c := p.table.candidates(e, p.reduce, p.future)
 	if len(c.ranks) == 0 {
-		return moves, 0
+		return moves, 0, e
 	}
-	return moves, c.ample(p.startedCells(&p.buf[0], p.reduce.started))
+	return moves, c.ample(p.startedCells(&p.buf[0], p.reduce.started)), e
 }
 
 // startedCells sets started to the cells of t's pairs that have seen one
