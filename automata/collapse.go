@@ -133,16 +133,4 @@ func (s *store) decode(e State) State {
 }
 
 // find is the index of st in an uncollapsed store, or -1.
-func (s *store) find(st State) int {
-	h := hash(st) & s.mask
-	for {
-		slot := s.table[h]
-		if slot == 0 {
-			return -1
-		}
-		if s.equal(int(slot-1), st) {
-			return int(slot - 1)
-		}
-		h = (h + 1) & s.mask
-	}
-}
+func (s *store) find(st State) int { return s.findHashed(st, hash(st)) }

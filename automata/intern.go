@@ -90,19 +90,8 @@ func (in *Interner) Intern(x State) (n uint32, fresh bool) {
 
 // Find is the number of x, or false when x has not been interned.
 func (in *Interner) Find(x State) (uint32, bool) {
-	h := hash(x)
-	k := internShardOf(h)
-	sh := &in.shards[k]
-	sh.mu.RLock()
-	i := -1
-	if sh.st != nil {
-		i = sh.st.findHashed(x, h)
-	}
-	sh.mu.RUnlock()
-	if i < 0 {
-		return 0, false
-	}
-	return uint32(i)<<internShardBits | k, true
+	n, _, ok := in.Lookup(x)
+	return n, ok
 }
 
 // Load copies the vector numbered n into dst.
