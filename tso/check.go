@@ -186,81 +186,11 @@ func Check(p *Program, m Model, opt Options) *Result {
 	}
 	ctx, cancel := opt.context()
 	defer cancel()
-	// Without All, the witness is that of the first feasible attack in the
-	// order of todo, whatever the scheduling: a feasible attack stops only
-	// the searches of later attacks (bound); earlier ones run to the end.
-	var mu sync.Mutex
-	done := 0
-	var states int64
-	bound := len(todo)
-	cancels := map[int]context.CancelFunc{}
-	var cursor atomic.Int64
-	work := func() {
-		for {
-			k := int(cursor.Add(1) - 1)
-			if k >= len(todo) || ctx.Err() != nil {
-				return
-			}
-			if !own[k] {
-				continue
-			}
-			i := todo[k]
-			mu.Lock()
-			if k > bound {
-				mu.Unlock()
-				return
-			}
-			actx, cancel := context.WithCancel(ctx)
-			cancels[k] = cancel
-			mu.Unlock()
-			ar := checkAttack(actx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
-			cancel()
-			mu.Lock()
-			delete(cancels, k)
-			res.Attacks[i] = ar
-			done++
-			states += ar.Stats.States
-			if opt.Progress != nil {
-				opt.Progress(done, len(todo), states)
-			}
-			if ar.Outcome == Feasible && !opt.All && k < bound {
-				bound = k
-				for j, c := range cancels {
-					if j > bound {
-						c()
-					}
-				}
-			}
-			mu.Unlock()
-		}
-	}
-	// The calling goroutine works alone first: most checks end within a
-	// millisecond, and starting threads for them would cost more than
-	// their searches. The other workers join after helpDelay.
-	var wg sync.WaitGroup
-	finished := false
-	var helpers *time.Timer
-	if jobs > 1 {
-		helpers = time.AfterFunc(helpDelay, func() {
-			mu.Lock()
-			defer mu.Unlock()
-			if finished {
-				return
-			}
-			for w := 1; w < jobs; w++ {
-				wg.Add(1)
-				go func() { defer wg.Done(); work() }()
-			}
-		})
-	}
-	work()
-	mu.Lock()
-	finished = true
-	mu.Unlock()
-	if helpers != nil {
-		helpers.Stop()
-	}
-	wg.Wait()
+	run := &attackRun{ctx: ctx, todo: todo, own: own, bound: len(todo), cancels: map[int]context.CancelFunc{}, res: res,
+		search: func(ctx context.Context, i int) AttackResult {
+			return checkAttack(ctx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
+		}, opt: &opt}
+	run.all(jobs)
 
 	first := res.conclude(p, todo, ctx)
 	if first >= 0 {
@@ -269,6 +199,104 @@ func Check(p *Program, m Model, opt Options) *Result {
 	}
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// attackRun hands a check's attacks to its workers in the order of todo.
+// Without All, the witness is that of the first feasible attack in that
+// order, whatever the scheduling: a feasible attack stops only the
+// searches of later attacks (bound); earlier ones run to the end.
+type attackRun struct {
+	ctx    context.Context
+	todo   []int
+	own    []bool
+	res    *Result
+	opt    *Options
+	search func(ctx context.Context, i int) AttackResult // of attack i
+	cursor atomic.Int64
+
+	mu       sync.Mutex
+	bound    int
+	cancels  map[int]context.CancelFunc
+	done     int
+	states   int64
+	finished bool
+}
+
+// all runs the attacks on jobs workers. The calling goroutine works
+// alone first: most checks end within a millisecond, and starting threads
+// for them would cost more than their searches. The other workers join
+// after helpDelay.
+func (r *attackRun) all(jobs int) {
+	var wg sync.WaitGroup
+	var helpers *time.Timer
+	if jobs > 1 {
+		helpers = time.AfterFunc(helpDelay, func() {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if r.finished {
+				return
+			}
+			for w := 1; w < jobs; w++ {
+				wg.Add(1)
+				go func() { defer wg.Done(); r.work() }()
+			}
+		})
+	}
+	r.work()
+	r.mu.Lock()
+	r.finished = true
+	r.mu.Unlock()
+	if helpers != nil {
+		helpers.Stop()
+	}
+	wg.Wait()
+}
+
+// work takes the next attack in order until none is left or wanted.
+func (r *attackRun) work() {
+	for {
+		k := int(r.cursor.Add(1) - 1)
+		if k >= len(r.todo) || r.ctx.Err() != nil {
+			return
+		}
+		if !r.own[k] {
+			continue
+		}
+		i := r.todo[k]
+		r.mu.Lock()
+		if k > r.bound {
+			r.mu.Unlock()
+			return
+		}
+		actx, cancel := context.WithCancel(r.ctx)
+		r.cancels[k] = cancel
+		r.mu.Unlock()
+		ar := r.search(actx, i)
+		cancel()
+		r.record(k, i, ar)
+	}
+}
+
+// record stores attack k's result and, when it is the first feasible one
+// so far, cancels the searches of the attacks after it.
+func (r *attackRun) record(k, i int, ar AttackResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.cancels, k)
+	r.res.Attacks[i] = ar
+	r.done++
+	r.states += ar.Stats.States
+	if r.opt.Progress != nil {
+		r.opt.Progress(r.done, len(r.todo), r.states)
+	}
+	if ar.Outcome == Feasible && !r.opt.All && k < r.bound {
+		r.bound = k
+		for j, c := range r.cancels {
+			if j > r.bound {
+				c()
+			}
+		}
+	}
 }
 
 // newResult lists the attacks of p under m, with the syntactically refuted
