@@ -9,8 +9,8 @@ import (
 	"pgasrob/pgas"
 )
 
-// MoveMemoAgrees is moveMemoAgrees for the external tests.
-var MoveMemoAgrees = moveMemoAgrees
+// MoveMemoOver is moveMemoOver for the external tests.
+var MoveMemoOver = moveMemoOver
 
 // TestMoveMemoChangesNothing: the memo of move outcomes (perstatememo.go)
 // changes the cost of a per-type search, not its result. On every example
@@ -21,16 +21,25 @@ var MoveMemoAgrees = moveMemoAgrees
 // programs are in TestMoveMemoRandom (an external test: the generator
 // imports this package).
 func TestMoveMemoChangesNothing(t *testing.T) {
+	moveMemoOver(t, examplePrograms(t), 10)
+}
+
+// moveMemoOver runs moveMemoAgrees on every program up to N = 3 and
+// fails on the first difference, or when fewer than 100 cycle types (and
+// minNonEmpty with a witness) were compared or the memo never replayed a
+// move.
+func moveMemoOver(t *testing.T, progs []*pgas.Program, minNonEmpty int) {
+	t.Helper()
 	types, nonEmpty := 0, 0
 	var hits int64
-	for _, p := range examplePrograms(t) {
+	for _, p := range progs {
 		ty, ne, h, err := moveMemoAgrees(p, 3)
 		if err != "" {
 			t.Fatal(err)
 		}
 		types, nonEmpty, hits = types+ty, nonEmpty+ne, hits+h
 	}
-	if types < 100 || nonEmpty < 10 || hits == 0 {
+	if types < 100 || nonEmpty < minNonEmpty || hits == 0 {
 		t.Fatalf("%d cycle types compared, %d non-empty, %d moves replayed", types, nonEmpty, hits)
 	}
 	t.Logf("%d cycle types, %d non-empty, %d moves replayed", types, nonEmpty, hits)
