@@ -34,6 +34,13 @@
 // tracker, move signature, control states of the cycle's ranks)
 // (perstatememo.go) and prune's verdict per waiting pair and control
 // states (waits.go), and copies a tracker only when an event changes it.
+// The move table's entry of a Y state also keeps, per move, the number of
+// its target in the interner (filled by the visited set, handed to it as
+// a hint: automata.PartHinter), the control states of every rank in the
+// target (the memo's key) and where each rank's moves start (the ample
+// rank's moves are visited alone); the visited set tells the product the
+// number of the Y state it decodes, so that its entry is found by number.
+// A type's turns are compiled into moves of bit ranges (symrename.go).
 //
 // The cycle types are listed up to MaxListedTypes (N ≤ 9); beyond, they
 // are streamed (stream.go: walked in order, each tested alone for being
@@ -50,6 +57,9 @@
 // one job, by turns (shared_run.go, shared_helper.go). What depends on the
 // Y state alone is computed once per Y state (sharedy.go), and the shared
 // search also prunes with the ranks blocked for good at a wait (stuck.go).
+// It runs on automata's parallel frontier when it has idle jobs: its
+// forks share the interned sets and the memo tables, which are read
+// without locks (sharedfork.go, sharedtables.go, sharedcmemo.go).
 //
 // The rules HB1–HB8 are used in their intended form (docs/deviations.md):
 // HB1 waits in init until the leave-marked event of r1; the two barrier

@@ -2,6 +2,7 @@ package cycles
 
 import (
 	"context"
+	"sync/atomic"
 
 	"pgasrob/automata"
 	"pgasrob/normalform"
@@ -44,21 +45,15 @@ type sharedSystem struct {
 	yw     int
 	reduce *reducer
 
-	elems   elemTable
-	sets    setTable
-	memo    *memoTable // (set, event or barrier marks) → set
-	pruned  *memoTable // (set, control states) → set
-	ctlIdx  *memoTable // packed control states → number, when they fit a word
-	ctlVec  *interner  // the same, when they do not
+	// v reads the elements and sets, which the forks share (sharedtables.go).
+	v       view
 	ctlBits int
 	ytab    *yTable    // per state of Y: its moves, their control states and keys (sharedy.go)
 	yCap    int64      // bytes ytab may hold before it is emptied
 	keyIdx  *memoTable // (signature, control states) → key
 	succ    *succMemo  // (set, key) → pruned outcomes
-	// free is the stuck-rank analysis (stuck.go), nil to prune without it;
-	// stuckPruned memoises the pruning with it: (set, stuckControls) → set.
-	free        *freeFuture
-	stuckPruned *memoTable
+	// free is the stuck-rank analysis (stuck.go), nil to prune without it.
+	free *freeFuture
 	// stop, if set, ends the expansion of states early (Successors).
 	stop context.Context
 
@@ -70,9 +65,14 @@ type sharedSystem struct {
 	settled []bool
 	epoch   int // bumped whenever dead changes
 	live    int // types not dead
+	// alive's results (a set without the dead types) as of filtEpoch.
+	filt      *memoTable
+	filtEpoch int
 	// others, if set, are the types other goroutines have settled or
-	// found unwanted (shared_run.go), taken over between states.
+	// found unwanted (shared_run.go), taken over between states; seen is
+	// the generation of others last taken over.
 	others *doneTypes
+	seen   int64
 
 	// Scratch, reused: the system is used by one goroutine.
 	wkey     []uint64
@@ -93,11 +93,12 @@ type sharedSystem struct {
 	collectF func([]normalform.Mark, []normalform.Mu)
 	marks    *markMemo
 	eligF    func(int) bool
-	memoCap  int   // entries the memo tables may hold together before a flush
-	memoUsed int64 // bytes of the memo tables, part of tables
-	flushes  int
 	yFlushes int
 	tables   int64 // estimated bytes of the tables above
+	// forks are the system's forks (sharedfork.go); each publishes its
+	// tables' bytes in published after every state.
+	forks     []*sharedSystem
+	published atomic.Int64
 }
 
 func newShared(y *normalform.Y, types []CycleType, moves func(automata.State) []normalform.Move, reduce *reducer) *sharedSystem {
@@ -109,9 +110,8 @@ func newShared(y *normalform.Y, types []CycleType, moves func(automata.State) []
 func newSharedCtx(ctx context.Context, y *normalform.Y, types []CycleType, moves func(automata.State) []normalform.Move, reduce *reducer) *sharedSystem {
 	l := *y.Layout()
 	sh := &sharedSystem{y: y, types: types, moves: moves, reduce: reduce, yw: y.Words(),
-		memo:   newMemoTable(),
-		pruned: newMemoTable(), ctlIdx: newMemoTable(), ctlVec: newInterner(), dead: make([]bool, len(types)), settled: make([]bool, len(types)),
-		live: len(types), memoCap: 1 << 22}
+		dead: make([]bool, len(types)), settled: make([]bool, len(types)),
+		live: len(types), yCap: 1 << 62}
 	// The same μ fields as every per-type product, so that their
 	// acceptance test reads μ from a shared state as from their own.
 	sh.mu = l.Fields(y.N, 2)
@@ -128,24 +128,33 @@ func newSharedCtx(ctx context.Context, y *normalform.Y, types []CycleType, moves
 			rk |= 1 << r
 		}
 		sh.typeRk = append(sh.typeRk, rk)
-		sh.scratch = append(sh.scratch, make(automata.State, p.width))
 	}
 	sh.ctlBits = automata.BitsFor(len(y.P.Labels))
-	sh.elems.keys = newInterner()
-	sh.sets.init(y.Future().Words)
+	sh.v.t = newTables(y.Future().Words)
+	sh.v.refresh()
+	sh.free = newFreeFuture(y)
+	sh.setUp()
+	return sh
+}
+
+// setUp gives sh (the system or a fork) its scratch and its own memo
+// tables, the same for every product it holds.
+func (sh *sharedSystem) setUp() {
+	y := sh.y
+	sh.scratch = nil
+	for _, p := range sh.prods {
+		p.free = sh.free
+		sh.scratch = append(sh.scratch, make(automata.State, p.width))
+	}
+	sh.filt = newMemoTable()
 	sh.level = make([]uint32, max(3, y.N)+2)
 	sh.muBuf = make([]normalform.Mu, y.N)
 	sh.target = make(automata.State, sh.width)
 	sh.stepF, sh.barF, sh.emitF, sh.collectF = sh.step, sh.barStep, sh.emitMarked, sh.collect
 	sh.marks = newMarkMemo()
-	sh.ytab, sh.yCap = newYTable(y.Future().Words), 1<<62
+	sh.ytab = newYTable(y.Future().Words)
 	sh.keyIdx, sh.succ = newMemoTable(), newSuccMemo()
-	sh.free, sh.stuckPruned = newFreeFuture(y), newMemoTable()
-	for _, p := range sh.prods {
-		p.free = sh.free
-	}
 	sh.eligF = func(r int) bool { return sh.ranks&(1<<r) != 0 }
-	return sh
 }
 
 func (sh *sharedSystem) Width() int { return sh.width }
@@ -173,8 +182,8 @@ func (sh *sharedSystem) Accepting(s automata.State) bool {
 // the order of their numbers, not of their types.)
 func (sh *sharedSystem) acceptingType(s automata.State, from int) int {
 	best := -1
-	for _, e := range sh.sets.accepting(uint32(sh.setF.Get(s))) {
-		k := int(sh.elems.typ[e])
+	for _, e := range sh.v.accepting(uint32(sh.setF.Get(s))) {
+		k := sh.v.typeOf(e)
 		if k < from || (best >= 0 && k > best) || sh.dead[k] || sh.settled[k] {
 			continue
 		}
@@ -201,25 +210,30 @@ func (sh *sharedSystem) alive(set uint32) uint32 {
 	if sh.live == len(sh.types) {
 		return set
 	}
-	st := &sh.sets
-	if st.filtEpoch[set] == int32(sh.epoch+1) {
-		return st.filtered[set]
+	if sh.filtEpoch != sh.epoch {
+		sh.tables -= 24 * int64(sh.filt.n)
+		sh.filt, sh.filtEpoch = newMemoTable(), sh.epoch
+	}
+	if f, ok := sh.filt.get(uint64(set)); ok {
+		return f
 	}
 	ids := sh.ids[:0]
-	for _, e := range st.members(set) {
-		if !sh.dead[sh.elems.typ[e]] {
+	for _, e := range sh.v.members(set) {
+		if !sh.dead[sh.v.typeOf(e)] {
 			ids = append(ids, e)
 		}
 	}
 	f := sh.internSet(ids)
-	st.filtEpoch[set], st.filtered[set] = int32(sh.epoch+1), f
+	sh.filt.put(uint64(set), f)
+	sh.tables += 24 // given back when the cache is emptied
 	return f
 }
 
 func (sh *sharedSystem) Successors(s automata.State, emit func(automata.Label, automata.State)) {
+	sh.published.Store(sh.tables) // read by the system of which sh is a fork
 	if o := sh.others; o != nil {
-		if g := o.gen.Load(); g != o.seen {
-			o.seen = g
+		if g := o.gen.Load(); g != sh.seen {
+			sh.seen = g
 			for k := range o.flags {
 				if o.flags[k].Load() {
 					sh.kill(k)
@@ -251,7 +265,7 @@ func (sh *sharedSystem) Successors(s automata.State, emit func(automata.Label, a
 	}
 	only := 0
 	if sh.reduce != nil {
-		only = yt.ample(yi, sh.sets.startedCells(set))
+		only = yt.ample(yi, sh.v.startedCells(set))
 	}
 	sh.emit, sh.label = emit, 0
 	first := int(yt.first[yi])
@@ -283,7 +297,7 @@ func (sh *sharedSystem) Successors(s automata.State, emit func(automata.Label, a
 			}
 		}
 		sh.level[0] = set
-		sh.ranks = sh.sets.ranks[set]
+		sh.ranks = sh.v.setRanks(set)
 		if mv.Rank == 0 {
 			sh.marker.Step = sh.barF
 		} else {
@@ -311,11 +325,11 @@ func (sh *sharedSystem) step(i int, mk normalform.Mark) bool {
 		desc |= 1 << 4
 	}
 	key := uint64(cur)<<32 | desc
-	next, ok := sh.memo.get(key)
+	next, ok := sh.v.t.memo.get(key)
 	if !ok {
 		ids := sh.ids[:0]
-		for _, e := range sh.sets.members(cur) {
-			k := int(sh.elems.typ[e])
+		for _, e := range sh.v.members(cur) {
+			k := sh.v.typeOf(e)
 			if mk != 0 && sh.typeRk[k]&(1<<he.Event.Rank) == 0 {
 				continue // marks fall only on the ranks of the cycle type
 			}
@@ -337,7 +351,7 @@ func (sh *sharedSystem) step(i int, mk normalform.Mark) bool {
 // whole, in emitMarked).
 func (sh *sharedSystem) barStep(i int, mk normalform.Mark) bool {
 	cur := sh.level[i]
-	if mk != 0 && sh.sets.ranks[cur]&(1<<(i+1)) == 0 {
+	if mk != 0 && sh.v.setRanks(cur)&(1<<(i+1)) == 0 {
 		return false
 	}
 	sh.level[i+1] = cur
@@ -386,14 +400,14 @@ func (sh *sharedSystem) barrier(set uint32, marks []normalform.Mark) uint32 {
 		for r, m := range marks {
 			key |= uint64(m) << (2 * r)
 		}
-		if next, ok := sh.memo.get(key); ok {
+		if next, ok := sh.v.t.memo.get(key); ok {
 			return next
 		}
 	}
 	ids := sh.ids[:0]
 next:
-	for _, e := range sh.sets.members(set) {
-		k := int(sh.elems.typ[e])
+	for _, e := range sh.v.members(set) {
+		k := sh.v.typeOf(e)
 		for r, m := range marks {
 			if m != 0 && sh.typeRk[k]&(1<<(r+1)) == 0 {
 				continue next
@@ -416,12 +430,12 @@ next:
 // states of target (the only part of target prune reads), numbered ctl.
 func (sh *sharedSystem) prune(set, ctl uint32, target automata.State) uint32 {
 	mk := uint64(set)<<32 | uint64(ctl)
-	if next, ok := sh.pruned.get(mk); ok {
+	if next, ok := sh.v.t.pruned.get(mk); ok {
 		return next
 	}
 	ids := sh.ids[:0]
-	for _, e := range sh.sets.members(set) {
-		k := int(sh.elems.typ[e])
+	for _, e := range sh.v.members(set) {
+		k := sh.v.typeOf(e)
 		w := &sh.prods[k].work
 		sh.load(e, w)
 		if keep, changed := sh.prods[k].pruneChanged(w, target); keep && changed {
@@ -445,14 +459,27 @@ func (sh *sharedSystem) controls(target automata.State) uint32 {
 		for r := 1; r <= sh.y.N; r++ {
 			packed = packed<<sh.ctlBits | uint64(sh.y.Control(target, r))
 		}
-		return sh.number(sh.ctlIdx, packed)
+		return sh.ctlNumber(packed, nil)
 	}
 	key := sh.wkey[:0]
 	for r := 1; r <= sh.y.N; r++ {
 		key = append(key, uint64(sh.y.Control(target, r)))
 	}
 	sh.wkey = key
-	id, fresh := sh.ctlVec.intern(key)
+	return sh.ctlNumber(0, key)
+}
+
+// ctlNumber numbers packed control states, or key when it is not nil, in
+// the tables every fork shares (their numbers are in the prune memos'
+// keys). It is called once per move of a Y state new to the goroutine.
+func (sh *sharedSystem) ctlNumber(packed uint64, key []uint64) uint32 {
+	t := sh.v.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if key == nil {
+		return sh.number(t.ctlIdx, packed)
+	}
+	id, fresh := t.ctlVec.intern(key)
 	if fresh {
 		sh.tables += int64(40 + 8*len(key))
 	}
@@ -460,32 +487,11 @@ func (sh *sharedSystem) controls(target automata.State) uint32 {
 }
 
 // remember stores a memo entry, in the prune memo or the step memo.
+// (Their memory is counted by the tables, memoBytes.)
 func (sh *sharedSystem) remember(prune bool, key uint64, v uint32) {
-	sh.makeRoom()
 	if prune {
-		sh.pruned.put(key, v)
+		sh.v.t.pruned.put(key, v)
 	} else {
-		sh.memo.put(key, v)
+		sh.v.t.memo.put(key, v)
 	}
-	sh.tables += 24 // 12 bytes a slot, at a load between 3/8 and 3/4
-	sh.memoUsed += 24
-}
-
-// makeRoom empties the memo tables when they hold memoCap entries. They
-// are caches: a flush only costs recomputation, and the entries made
-// after it are those of the part of the state space being explored now
-// (stopping to remember when full, as the first version did, keeps the
-// entries of the states explored first).
-func (sh *sharedSystem) makeRoom() {
-	if sh.memo.n+sh.pruned.n+sh.marks.spans.n+sh.succ.spans.n+sh.stuckPruned.n < sh.memoCap {
-		return
-	}
-	sh.memo, sh.pruned, sh.stuckPruned = newMemoTable(), newMemoTable(), newMemoTable()
-	// New arrays, not truncated ones: a caller may still be reading the
-	// outcomes markings returned.
-	sh.marks.spans, sh.marks.ranges, sh.marks.results = newMemoTable(), nil, nil
-	sh.succ.spans, sh.succ.ranges, sh.succ.results = newMemoTable(), nil, nil
-	sh.tables -= sh.memoUsed
-	sh.memoUsed = 0
-	sh.flushes++
 }

@@ -95,14 +95,14 @@ func TestMemoFlushChangesNothing(t *testing.T) {
 		for i, memoCap := range []int{1 << 22, 40} {
 			mt := newMoveTable(y, 1<<26)
 			sys := newShared(y, CycleTypes(3), mt.moves, newReducer(p, y.Future().Words))
-			sys.memoCap = memoCap
+			sys.setMemoCap(memoCap)
 			if memoCap < 1<<10 {
 				sys.yCap = 1 << 12 // and the table of Y states every few states
 			}
 			hits := int64(0)
 			r := automata.Search(sys, automata.Options{OnAccept: func([]automata.State) bool { hits++; return false }})
 			got[i] = [3]int64{r.Stats.States, r.Stats.Transitions, hits}
-			flushes += sys.flushes
+			flushes += int(sys.v.t.memoFlushes())
 			yFlushes += sys.yFlushes
 		}
 		if got[0] != got[1] {

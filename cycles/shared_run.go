@@ -101,7 +101,6 @@ func (sd *typeSearch) sharedOver(ctx context.Context, res *Result, types []Cycle
 type doneTypes struct {
 	flags []atomic.Bool
 	gen   atomic.Int64
-	seen  int64 // the generation the shared search last took over
 }
 
 func (d *doneTypes) set(k int) {
@@ -202,7 +201,7 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 		helperBytes = 0
 	}
 	shareBytes := sd.maxBytes - helperBytes
-	sys.memoCap = int(max(1<<16, shareBytes/4/24))
+	sys.setMemoCap(int(max(1<<16, shareBytes/4/24)))
 	sys.yCap = max(1<<20, shareBytes/16)
 	// The shared search holds one slot throughout (see run).
 	select {
@@ -231,8 +230,15 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 		// fraction of that.
 		<-ready
 	}
+	// The slots still free are the shared search's frontier workers
+	// (sharedfork.go); each fork has a table of Y states of its own.
+	wopt, extra := sd.frontierWorkers(sd.jobs)
+	defer sd.releaseSlots(extra)
+	if w := wopt.Workers; w > 1 {
+		sys.yCap = max(1<<18, sys.yCap/int64(w))
+	}
 	sr.turns.acquire()
-	r, stopCause := sr.search(ctx, sys, shareBytes, len(types))
+	r, stopCause := sr.search(ctx, sys, shareBytes, len(types), wopt.Workers)
 	sr.turns.release(false)
 	// Once ctx has ended, Successors gives up on states (sys.stop), so an
 	// exhausted search no longer proves the remaining types infeasible.
@@ -269,17 +275,14 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 			res.Types[i] = TypeResult{Cycle: searched[k], Outcome: automata.Unknown, Reason: reason, Checked: true}
 		}
 	}
-	r.Stats.Bytes += sys.tables
+	r.Stats.Bytes += sys.tableBytes()
 	res.Stats.Add(r.Stats)
 	return nil
 }
 
-var debugShared func(*sharedSystem)
-var pruneCalls int
-
 // search runs the shared search, settling types as it finds them
 // feasible. It returns the search's result and the cause of its stop.
-func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes int64, total int) (automata.Result, error) {
+func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes int64, total, workers int) (automata.Result, error) {
 	opt := sr.sd.opt
 	searchCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -301,7 +304,7 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 	}
 	start := time.Now()
 	progress := func(s automata.Stats) {
-		if s.Bytes+sys.tables > shareBytes {
+		if s.Bytes+sys.tableBytes() > shareBytes {
 			cancel(fmt.Errorf("%w (the shared exploration's tables)", errTables))
 		}
 		sr.turns.yield(false)
@@ -315,6 +318,7 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		Progress:      progress,
 		ProgressEvery: 1 << 8, // also the pace of the tables' budget check and of the turns
 		OnAccept:      onAccept,
+		Workers:       workers,
 	})
 	return r, context.Cause(searchCtx)
 }

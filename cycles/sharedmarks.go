@@ -20,16 +20,17 @@ type markResult struct {
 	set uint32
 }
 
+// markMemo is a goroutine's access to the tables' store of markings:
+// its cache of the signatures' numbers (which the tables give under
+// their mutex) and its view of the store.
 type markMemo struct {
-	sigs    *memoTable  // move signature → its number
-	spans   *memoTable  // set<<32 | signature number → index in ranges
-	ranges  [][2]uint32 // offset and length in results
-	results []markResult
+	sigs    *memoTable // move signature → its number in the tables
+	w       resultWriter
 	scratch []markResult // the outcomes of the enumeration under way
 }
 
 func newMarkMemo() *markMemo {
-	return &markMemo{sigs: newMemoTable(), spans: newMemoTable()}
+	return &markMemo{sigs: newMemoTable()}
 }
 
 // moveSig packs what the markings of mv read, or reports that it does not
@@ -72,29 +73,33 @@ func (sh *sharedSystem) markings(set uint32, mv *normalform.Move) ([]markResult,
 	if !ok {
 		return nil, false
 	}
-	id := sh.number(mm.sigs, sig)
+	id := sh.globalNumber(mm.sigs, sh.v.t.sigs, sig)
 	key := uint64(set)<<32 | uint64(id)
-	if v, ok := mm.spans.get(key); ok {
-		rg := mm.ranges[v]
-		return mm.results[rg[0] : rg[0]+rg[1]], true
+	t := sh.v.t
+	if res, ok := t.marks.get(key); ok {
+		return res, true
 	}
 	mm.scratch = mm.scratch[:0]
 	sh.level[0] = set
-	sh.ranks = sh.sets.ranks[set]
+	sh.ranks = sh.v.setRanks(set)
 	sh.marker.Step = sh.stepF
 	sh.marker.Run(mv, sh.muBuf, sh.eligF, sh.collectF)
-	// The enumeration may itself have flushed the memo tables (makeRoom),
-	// so its outcomes are gathered aside and stored once it is over.
-	sh.makeRoom()
-	off := len(mm.results)
-	mm.results = append(mm.results, mm.scratch...)
-	res := mm.results[off:]
-	mm.spans.put(key, uint32(len(mm.ranges)))
-	mm.ranges = append(mm.ranges, [2]uint32{uint32(off), uint32(len(res))})
-	b := int64(24 + 8 + 8*len(res))
-	sh.tables += b
-	sh.memoUsed += b
-	return res, true
+	return t.marks.put(key, mm.scratch, &mm.w, &t.mu), true
+}
+
+// globalNumber is k's number in global, a numbering the forks share
+// (under the tables' mutex), by way of local, the goroutine's cache of it.
+func (sh *sharedSystem) globalNumber(local, global *memoTable, k uint64) uint32 {
+	if id, ok := local.get(k); ok {
+		return id
+	}
+	t := sh.v.t
+	t.mu.Lock()
+	id := sh.number(global, k)
+	t.mu.Unlock()
+	local.put(k, id)
+	sh.tables += 24
+	return id
 }
 
 func (sh *sharedSystem) collect(_ []normalform.Mark, mu2 []normalform.Mu) {

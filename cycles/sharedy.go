@@ -111,35 +111,31 @@ func (sh *sharedSystem) succKey(mv *normalform.Move, mu normalform.Mu, ctl uint3
 	if !ok {
 		return noKey
 	}
-	mm := sh.marks
-	sid := sh.number(mm.sigs, sig)
-	return sh.number(sh.keyIdx, uint64(sid)<<32|uint64(ctl))
+	t := sh.v.t
+	sid := sh.globalNumber(sh.marks.sigs, t.sigs, sig)
+	return sh.globalNumber(sh.keyIdx, t.keyIdx, uint64(sid)<<32|uint64(ctl))
 }
 
-// succMemo remembers, per (set, key), the pruned outcomes of every
-// marking of the move: μ of its rank after it and the set, empty sets
-// left out, in the order of the enumeration.
+// succMemo is a goroutine's access to the tables' store of successors:
+// per (set, key), the pruned outcomes of every marking of the move, μ of
+// its rank after it and the set, empty sets left out, in the order of
+// the enumeration.
 type succMemo struct {
-	spans   *memoTable
-	ranges  [][2]uint32
-	results []markResult
+	w       resultWriter
 	scratch []markResult
 }
 
-func newSuccMemo() *succMemo { return &succMemo{spans: newMemoTable()} }
+func newSuccMemo() *succMemo { return &succMemo{} }
 
 // successors returns the pruned outcomes of the markings of mv (a move
 // with a key, whose target's control states are sh.ctl) from set.
 func (sh *sharedSystem) successors(set, key uint32, mv *normalform.Move) []markResult {
 	k := uint64(set)<<32 | uint64(key)
-	sm := sh.succ
-	if v, ok := sm.spans.get(k); ok {
-		rg := sm.ranges[v]
-		return sm.results[rg[0] : rg[0]+rg[1]]
+	sm, t := sh.succ, sh.v.t
+	if res, ok := t.succ.get(k); ok {
+		return res
 	}
 	res, _ := sh.markings(set, mv)
-	// markings and prune may flush the tables (makeRoom), the outcomes
-	// are gathered aside and stored once they are all known.
 	out := sm.scratch[:0]
 	for _, x := range res {
 		if x.set == 0 {
@@ -150,16 +146,7 @@ func (sh *sharedSystem) successors(set, key uint32, mv *normalform.Move) []markR
 		}
 	}
 	sm.scratch = out
-	sh.makeRoom()
-	sm = sh.succ
-	off := len(sm.results)
-	sm.results = append(sm.results, out...)
-	sm.spans.put(k, uint32(len(sm.ranges)))
-	sm.ranges = append(sm.ranges, [2]uint32{uint32(off), uint32(len(out))})
-	b := int64(24 + 8 + 8*len(out))
-	sh.tables += b
-	sh.memoUsed += b
-	return sm.results[off:]
+	return t.succ.put(k, out, &sm.w, &t.mu)
 }
 
 // stuckControls numbers the control states of s together with the stuck
@@ -173,11 +160,7 @@ func (sh *sharedSystem) stuckControls(s automata.State, stuck uint64) uint32 {
 	}
 	key = append(key, stuck)
 	sh.wkey = key
-	id, fresh := sh.ctlVec.intern(key)
-	if fresh {
-		sh.tables += int64(40 + 8*len(key))
-	}
-	return id
+	return sh.ctlNumber(0, key)
 }
 
 // pruneStuck is the set after product.prune of every element of set with
@@ -185,12 +168,12 @@ func (sh *sharedSystem) stuckControls(s automata.State, stuck uint64) uint32 {
 // states), before s is expanded.
 func (sh *sharedSystem) pruneStuck(set uint32, s automata.State, stuck uint64, key uint32) uint32 {
 	mk := uint64(set)<<32 | uint64(key)
-	if next, ok := sh.stuckPruned.get(mk); ok {
+	if next, ok := sh.v.t.stuckPruned.get(mk); ok {
 		return next
 	}
 	ids := sh.ids[:0]
-	for _, e := range sh.sets.members(set) {
-		k := int(sh.elems.typ[e])
+	for _, e := range sh.v.members(set) {
+		k := sh.v.typeOf(e)
 		p := sh.prods[k]
 		sh.load(e, &p.work)
 		p.stuck = stuck
@@ -203,10 +186,7 @@ func (sh *sharedSystem) pruneStuck(set uint32, s automata.State, stuck uint64, k
 		}
 	}
 	next := sh.internSet(ids)
-	sh.makeRoom()
-	sh.stuckPruned.put(mk, next)
-	sh.tables += 24
-	sh.memoUsed += 24
+	sh.v.t.stuckPruned.put(mk, next)
 	return next
 }
 

@@ -95,6 +95,7 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 	explore := ptr(cycles.Shared)
 	fs.Var(explore, "exploration", "decision procedure: shared (the default of decide) or per-type")
 	depthFirst := fs.Bool("depth-first", false, "decision procedure: search each cycle type depth-first (decide --depth-first)")
+	workers := fs.Int("workers", 0, "decision procedure: run every search on this many goroutines from its first state (the parallel frontier; 0 or 1: one)")
 	useTSO := fs.Bool("tso", false, "Trencher-format programs: compare the TSO/PSO checker with its oracle")
 	criterion := fs.String("criterion", "robustness", "with --tso: the criterion compared, robustness (under TSO and PSO), persistence or trf (under TSO), or all")
 	useInstr := fs.Bool("instrumentation", false, "compare decide with the instrumentation route (pgasrob translate + tso --model pso), and both oracles")
@@ -126,7 +127,12 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 	budget := gen.Budget{
 		DecideStates: *states, DecideTime: *timeout,
 		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *nodes, Timeout: *timeout},
-		NoSymmetry: *noSym, Exploration: *explore, DepthFirst: *depthFirst,
+		NoSymmetry: *noSym, Exploration: *explore, DepthFirst: *depthFirst, Workers: *workers,
+	}
+	if *workers > 1 {
+		// Small programs' searches would otherwise end before the
+		// workers start (automata.ParallelAfter).
+		automata.ParallelAfter = 0
 	}
 
 	ctx, stop := interruptContext()

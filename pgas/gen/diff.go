@@ -22,6 +22,9 @@ type Budget struct {
 	// values are the per-type, breadth-first search.
 	Exploration cycles.Exploration
 	DepthFirst  bool
+	// Workers is cycles.Options.Workers: above 1, every search of the
+	// decision runs on that many goroutines (the parallel frontier).
+	Workers int
 }
 
 // DefaultBudget suits the programs Generate makes with its defaults.
@@ -82,7 +85,7 @@ func Compare(p *pgas.Program, n int, b Budget) Comparison {
 		c.Oracle = "INCOMPLETE"
 	}
 	d, err := cycles.Decide(p, n, cycles.Options{Jobs: 1, MaxStates: b.DecideStates, Timeout: b.DecideTime, CacheBytes: -1, NoSymmetry: b.NoSymmetry,
-		Exploration: b.Exploration, DepthFirst: b.DepthFirst})
+		Exploration: b.Exploration, DepthFirst: b.DepthFirst, Workers: b.Workers})
 	if err != nil {
 		c.Decide = "error"
 		c.Status, c.Detail = Disagree, "decide: "+err.Error()
