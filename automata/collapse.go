@@ -53,6 +53,8 @@ func newStoreFor(sys System) *store {
 	}
 	if s.shared == nil {
 		s.parts[0] = newStore(k)
+	} else if h, ok := sys.(PartHinter); ok {
+		s.hinter = h
 	}
 	s.scratch, s.key = make(State, w), make(State, 1)
 	return s
@@ -78,9 +80,15 @@ func (s *store) part(k int, x State) uint32 {
 	}
 	var i uint32
 	if k == 0 && s.shared != nil {
+		ok := false
+		if s.hinter != nil {
+			i, ok = s.hinted(x)
+		}
 		var fresh bool
-		if i, fresh = s.shared.Intern(x); fresh {
-			s.sharedAdded++
+		if !ok {
+			if i, fresh = s.shared.Intern(x); fresh {
+				s.sharedAdded++
+			}
 		}
 	} else {
 		j, _ := s.parts[k].insert(x, noParent)
@@ -125,6 +133,9 @@ func (s *store) lookupKey(st State) (State, bool) {
 func (s *store) decode(e State) State {
 	if s.shared != nil {
 		s.shared.Load(s.scratch[:s.split], uint32(e[0]))
+		if s.hinter != nil {
+			s.hinter.PartDecoded(s.scratch[:s.split], uint32(e[0]))
+		}
 	} else {
 		copy(s.scratch, s.parts[0].entry(int(uint32(e[0]))))
 	}

@@ -17,7 +17,11 @@
 // stored once and a state costs one word of the arena. Searches that walk
 // the same automaton (the cycle types of one decision) can keep the first
 // part in one Interner between them (intern.go, SharedCollapser), each
-// charged for the entries it adds.
+// charged for the entries it adds. A PartHinter (hint.go) hands the store,
+// with each state, a slot that keeps its first part's number (a product's
+// move knows its target), so that the store interns a first part once per
+// slot instead of once per run of states, and learns the number of the
+// first part of each state the store decodes for it.
 //
 // Coverable (coverability.go) is the one search over infinite state
 // spaces: coverability in Petri nets by backward reachability over

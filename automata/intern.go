@@ -170,6 +170,19 @@ func (in *Interner) Lookup(x State) (n uint32, v any, ok bool) {
 	return uint32(i)<<internShardBits | k, v, true
 }
 
+// Value is the value attached to the entry numbered n (nil if none).
+func (in *Interner) Value(n uint32) any {
+	sh := &in.shards[n&(internShards-1)]
+	i := int(n >> internShardBits)
+	var v any
+	sh.mu.RLock()
+	if i < len(sh.vals) {
+		v = sh.vals[i]
+	}
+	sh.mu.RUnlock()
+	return v
+}
+
 // SetValue attaches v to the entry numbered n unless a value is attached
 // already; it returns the value attached. Users attach data computed
 // from the vector (the moves of a Y state), so that searches sharing the

@@ -243,8 +243,8 @@ func Search(sys System, opt Options) Result {
 			stop, res.Limit = "the table of states shared between searches is full", MemoryLimit
 			return
 		}
-		if h == 0 {
-			h = hash(s)
+		if h == 0 && st.parts == nil {
+			h = hash(s) // a collapsed store hashes the key it makes
 		}
 		idx, fresh := st.insertHashed(s, h, parent)
 		if fresh && sys.Accepting(s) {

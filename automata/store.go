@@ -9,11 +9,13 @@ package automata
 // links), never moved once full: a flat slice grown by append would copy
 // every state about four times over a large search and hold up to a
 // quarter of unused capacity, which is most of what a one-word state costs
-// (docs/design.md, "Cost per state"). A page starts small and grows by
-// doubling up to its full size, so that the many small searches stay
-// small and the last page of a search holds at most as much spare room as
-// states (a decision runs tens of searches, and a full page each cost the
-// small ones a tenth of their bytes).
+// (docs/design.md, "Cost per state"). A page starts small and grows up to
+// its full size (grownCap: the first by a quarter, the others by
+// doubling), so that the many small searches stay small and the last page
+// of a search holds at most a quarter as much spare room as states while
+// the search has one page, and at most as much after (a decision runs
+// tens of searches, and a full page each cost the small ones a tenth of
+// their bytes).
 type store struct {
 	width   int        // words of a state
 	ew      int        // words of an entry of the arena: width, or 1 when collapsed
@@ -33,9 +35,12 @@ type store struct {
 	// entries this store added to it, which its bytes are charged with.
 	shared      *Interner
 	sharedAdded int64
-	split       int
-	scratch     State
-	key         State
+	// hinter, if set, names the first parts of the states it emits
+	// (hint.go).
+	hinter  PartHinter
+	split   int
+	scratch State
+	key     State
 }
 
 const noParent = ^uint32(0)
@@ -50,20 +55,23 @@ const (
 	pageMask   = pageStates - 1
 	// newPageStates is the capacity a page after the first starts with.
 	newPageStates = pageStates / 16
+	// firstPageStates is the first page's.
+	firstPageStates = 32
 )
 
 // initialSlots is the hash table's first size. Most searches of a TSO
-// check visit tens of states: a larger first table would be memory the
-// process touches for nothing, which on a small input costs more than the
-// searches (the table doubles as it fills, so large searches lose a few
-// rehashes of small tables).
-const initialSlots = 1 << 8
+// check visit tens of states, and so do many per-type searches of a small
+// program with the parts of their collapsed states: a larger first table
+// would be memory the process touches for nothing, which on a small input
+// costs more than the searches (the table doubles as it fills, so large
+// searches lose a few rehashes of small tables).
+const initialSlots = 1 << 6
 
 func newStore(width int) *store {
 	s := &store{width: width, ew: width, table: make([]uint32, initialSlots)}
 	s.mask = uint64(len(s.table) - 1)
-	s.pages = [][]uint64{make([]uint64, 0, 64*width)}
-	s.parents = [][]uint32{make([]uint32, 0, 64)}
+	s.pages = [][]uint64{make([]uint64, 0, firstPageStates*width)}
+	s.parents = [][]uint32{make([]uint32, 0, firstPageStates)}
 	return s
 }
 
@@ -119,7 +127,7 @@ func (s *store) growthBytes() int64 {
 	if len(last) == cap(last) {
 		c := int64(newPageStates)
 		if len(last) < pageStates {
-			c = min(2*int64(cap(last)), pageStates)
+			c = int64(s.grownCap(cap(last)))
 		}
 		g += c * int64(s.ew*8+4)
 	}
@@ -130,6 +138,20 @@ func (s *store) growthBytes() int64 {
 		}
 	}
 	return g
+}
+
+// grownCap is the capacity the last page, of capacity c, grows to. The
+// first page grows by a quarter, so that a small search holds at most a
+// quarter as much spare room as states (doubling left up to as much, a
+// quarter of what a state of a small per-type search cost); the others
+// double: a large search does not mind the spare room of its last page,
+// and growing by a quarter would copy each state four times instead of
+// once (three times the garbage for the collector).
+func (s *store) grownCap(c int) int {
+	if len(s.pages) == 1 {
+		return min(c+max(c/4, 16), pageStates)
+	}
+	return min(2*c, pageStates)
 }
 
 // appendState adds st and its parent at the end of the arena.
@@ -146,7 +168,7 @@ func (s *store) appendState(st State, parent uint32) {
 	case len(par) == cap(par):
 		// Only the last page grows; the old array stays valid for the
 		// parallel workers that read it (parallel.go).
-		c := min(2*cap(par), pageStates)
+		c := s.grownCap(cap(par))
 		page = append(make([]uint64, 0, c*s.ew), page...)
 		par = append(make([]uint32, 0, c), par...)
 	}

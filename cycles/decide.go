@@ -518,6 +518,12 @@ func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable,
 	if ymarks != nil {
 		workers = 1 // the forks would not count (Y, marks) pairs
 	}
+	// The memo of move outcomes (perstatememo.go), one per goroutine, is
+	// not in the visited set's count: its cap, at most an eighth of the
+	// budget in all, is set aside from the search's budget.
+	g := int64(max(1, workers))
+	prod.memoCap = max(1, min(maxMoveMemo, maxBytes/8/g))
+	maxBytes -= prod.memoCap * g
 	r := automata.Search(sys, automata.Options{
 		Strategy: strategy,
 		Budget:   automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes},

@@ -43,6 +43,90 @@ type tableEntry struct {
 	// index, once a memoising product has asked, is what moveIndex
 	// lists, the same for every cycle type.
 	index atomic.Pointer[moveIndex]
+	// aux is, for k moves, three arrays in one (a Y state's entry is kept
+	// for the whole decision, so it is kept small):
+	//
+	//   - aux[i], i < k: the number of moves[i]'s target in ys plus one,
+	//     or 0 until a visited set has stored a successor along it: the
+	//     hint of product.PartHint, which spares the visited sets
+	//     interning the target again (automata/hint.go);
+	//   - aux[k+i], when the table's ctrlOK: the control states of every
+	//     rank in moves[i]'s target, ctrlBits each, rank r's at bit
+	//     (r-1)*ctrlBits (a memoising product's key, moveMemo.byRank);
+	//   - aux[2k+r], r = 1..N+1, when ranked: the index of the first move
+	//     of rank r or higher (barriers, rank 0, come last), so that the
+	//     moves of an ample rank are visited without reading the others.
+	aux    []atomic.Uint32
+	ranked bool
+}
+
+// slot is the hint slot of move i (see aux).
+func (e *tableEntry) slot(i int) *atomic.Uint32 { return &e.aux[i] }
+
+// ctrl is the control states of move i's target (see aux).
+func (e *tableEntry) ctrl(i int) uint64 { return uint64(e.aux[len(e.moves)+i].Load()) }
+
+// rankMoves is the range of the moves of rank r, or false when unknown.
+func (e *tableEntry) rankMoves(r int) (lo, hi int, ok bool) {
+	if !e.ranked {
+		return 0, 0, false
+	}
+	b := 2 * len(e.moves)
+	return int(e.aux[b+r].Load()), int(e.aux[b+r+1].Load()), true
+}
+
+// ctrlPacking is the bits per rank of the control states packed in aux,
+// and whether those of all N ranks fit in 32 bits.
+func ctrlPacking(y *normalform.Y) (bits int, ok bool) {
+	bits = automata.BitsFor(len(y.P.Labels))
+	return bits, bits*y.N <= 32
+}
+
+// newTableEntry is the entry of Y state s with moves mv.
+func (t *moveTable) newTableEntry(s automata.State, mv []normalform.Move) *tableEntry {
+	k, n := len(mv), t.y.N
+	e := &tableEntry{moveEntry: moveEntry{key: append(automata.State(nil), s...), moves: mv},
+		aux: make([]atomic.Uint32, 2*k+n+2)}
+	if bits, ok := ctrlPacking(t.y); ok {
+		for i := range mv {
+			var c uint32
+			for r := 1; r <= n; r++ {
+				c |= uint32(t.y.Control(mv[i].Target, r)) << ((r - 1) * bits)
+			}
+			e.aux[k+i].Store(c)
+		}
+	}
+	if starts := rankStarts(mv, n); starts != nil {
+		e.ranked = true
+		for r := 1; r <= n+1; r++ {
+			e.aux[2*k+r].Store(uint32(starts[r]))
+		}
+	}
+	return e
+}
+
+// rankStarts lists where the moves of each rank start (tableEntry.aux)
+// for moves of n ranks, or nil when they are not in rank order.
+func rankStarts(moves []normalform.Move, n int) []int32 {
+	starts := make([]int32, n+2)
+	r, last := 1, 1
+	for i := range moves {
+		k := moves[i].Rank
+		if k == 0 {
+			k = n + 1
+		}
+		if k < last || k > n+1 {
+			return nil
+		}
+		last = k
+		for ; r <= k; r++ {
+			starts[r] = int32(i)
+		}
+	}
+	for ; r <= n+1; r++ {
+		starts[r] = int32(len(moves))
+	}
+	return starts
 }
 
 // moveIndex is the numbers of a Y state's moves' signatures (noSig for a
@@ -107,12 +191,25 @@ func (t *moveTable) entry(s automata.State) ([]normalform.Move, *tableEntry) {
 			t.bytes.Add(int64(8*len(s) + 16))
 		}
 	}
-	e := &tableEntry{moveEntry: moveEntry{key: append(automata.State(nil), s...), moves: mv}}
+	e := t.newTableEntry(s, mv)
 	if old := t.ys.SetValue(n, e).(*tableEntry); old != e {
 		return old.moves, old
 	}
-	t.bytes.Add(entryCost(&e.moveEntry) + 16)
+	t.bytes.Add(entryCost(&e.moveEntry) + 16 + 4*int64(len(e.aux)))
 	return mv, e
+}
+
+// entryAt is the entry of the Y state numbered n in ys, or nil when it
+// has none yet (then entry makes it).
+func (t *moveTable) entryAt(n uint32) *tableEntry {
+	if t.maxBytes <= 0 {
+		return nil
+	}
+	if v := t.ys.Value(n); v != nil {
+		t.hits.Add(1)
+		return v.(*tableEntry)
+	}
+	return nil
 }
 
 // candidates returns e's ample-set candidates, listing them with rd on

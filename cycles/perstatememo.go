@@ -33,6 +33,13 @@ type moveMemo struct {
 	scratch  []uint32 // the outcomes of the enumeration under way
 	sigBuf   []uint32 // moveSigs' numbers when the moves have no table entry
 	ctrlBits int
+	// byRank: the control states of the key are packed at their rank's
+	// place among all N (ctrl), so that a move table's entry can give
+	// them for every cycle type (tableEntry.ctrl, masked by ctrlMask);
+	// else packed one after the other, for products whose N ranks' do
+	// not fit in 32 bits (ctrlPacking).
+	byRank   bool
+	ctrlMask uint64
 	// hits and misses count the moves replayed and enumerated.
 	hits, misses int64
 	calls        int64 // of Successors, to weigh the memo now and then
@@ -45,6 +52,15 @@ type moveMemo struct {
 // and 11.8 s), and a memo emptied every 1,024 states took 13.9 s.
 const maxMoveMemo = 16 << 20
 
+// memoLimit is the size past which p's memo starts afresh: memoCap, or
+// maxMoveMemo when it is not set.
+func (p *product) memoLimit() int64 {
+	if p.memoCap > 0 {
+		return p.memoCap
+	}
+	return maxMoveMemo
+}
+
 // newMoveMemo is a memo for p, or nil when the control states of the
 // cycle's ranks do not fit in a word.
 func newMoveMemo(p *product) *moveMemo {
@@ -52,8 +68,15 @@ func newMoveMemo(p *product) *moveMemo {
 	if bits*len(p.cyc) > 62 {
 		return nil
 	}
-	return &moveMemo{yw: p.y.Words(), ctrlBits: bits, rests: newWordIDs(p.width - p.y.Words()),
+	m := &moveMemo{yw: p.y.Words(), ctrlBits: bits, rests: newWordIDs(p.width - p.y.Words()),
 		sigs: newMemoTable(), spans: newSpanTable()}
+	if _, ok := ctrlPacking(p.y); ok {
+		m.byRank = true
+		for _, r := range p.cyc {
+			m.ctrlMask |= (1<<bits - 1) << ((r - 1) * bits)
+		}
+	}
+	return m
 }
 
 func (m *moveMemo) bytes() int64 {
@@ -74,8 +97,9 @@ func (p *product) memoFor() *moveMemo {
 	}
 	if m := p.memo; m != nil {
 		if m.calls++; m.calls&1023 == 0 {
-			if m.bytes() > maxMoveMemo {
+			if m.bytes() > p.memoLimit() {
 				p.memo = newMoveMemo(p)
+				p.memoResets++
 			}
 		}
 	}
@@ -145,7 +169,11 @@ func (p *product) moveSigs(m *moveMemo, moves []normalform.Move, e *tableEntry) 
 func (p *product) ctrl(m *moveMemo, ys automata.State) uint64 {
 	var k uint64
 	for _, r := range p.cyc {
-		k = k<<m.ctrlBits | uint64(p.y.Control(ys, r))
+		if m.byRank {
+			k |= uint64(p.y.Control(ys, r)) << ((r - 1) * m.ctrlBits)
+		} else {
+			k = k<<m.ctrlBits | uint64(p.y.Control(ys, r))
+		}
 	}
 	return k
 }
@@ -161,32 +189,66 @@ func memoNumber(t *memoTable, k uint64) uint32 {
 }
 
 // memoMove emits the successors of p.mv (a move of one rank, whose
-// signature is numbered sig) from the state whose rest is numbered rest,
+// signature is numbered sig, the i-th of its Y state's, whose move-table
+// entry is e, nil if none) from the state whose rest is
+// numbered rest,
 // through p.f, from the memo; it enumerates them first when they are not
 // there. It reports false when the move has no signature (the caller
 // enumerates as usual).
-func (p *product) memoMove(m *moveMemo, rest, sig uint32, mu []normalform.Mu) bool {
+func (p *product) memoMove(m *moveMemo, rest, sig uint32, e *tableEntry, i int, mu []normalform.Mu) bool {
 	mv := p.mv
 	if sig == noSig {
 		return false
 	}
-	a, b := uint64(rest)<<32|uint64(sig), p.ctrl(m, mv.Target)
-	v, ok := m.spans.get(a, b)
-	if !ok {
-		m.misses++
-		m.scratch = m.scratch[:0]
-		f := p.f
-		p.f = p.collectF
-		p.marker.Step = p.stepF
-		p.marker.Run(mv, mu, p.eligibleF, p.emitF)
-		p.f = f
-		v = uint32(len(m.ranges))
-		m.ranges = append(m.ranges, [2]uint32{uint32(len(m.outs)), uint32(len(m.scratch))})
-		m.outs = append(m.outs, m.scratch...)
-		m.spans.put(a, b, v)
+	var b uint64
+	if e != nil && m.byRank {
+		b = e.ctrl(i) & m.ctrlMask
 	} else {
-		m.hits++
+		b = p.ctrl(m, mv.Target)
 	}
+	a := uint64(rest)<<32 | uint64(sig)
+	v, ok := m.spans.get(a, b)
+	if ok {
+		m.hits++
+		p.replay(m, v)
+		return true
+	}
+	m.misses++
+	m.scratch = m.scratch[:0]
+	f := p.f
+	p.f = p.collectF
+	p.marker.Step = p.stepF
+	p.marker.Run(mv, mu, p.eligibleF, p.emitF)
+	p.f = f
+	v = uint32(len(m.ranges))
+	m.ranges = append(m.ranges, [2]uint32{uint32(len(m.outs)), uint32(len(m.scratch))})
+	m.outs = append(m.outs, m.scratch...)
+	m.spans.put(a, b, v)
+	p.replay(m, v)
+	return true
+}
+
+// memoKnown emits the successors of moves[i] (a move of one rank, with
+// a signature, of entry e) from the memo, as memoMove does, if the memo
+// has them; it reports false when it does not (then the caller goes on
+// as usual). It reads the move only when there are successors to emit.
+func (p *product) memoKnown(m *moveMemo, rest, sig uint32, e *tableEntry, i int, moves []normalform.Move) bool {
+	v, ok := m.spans.get(uint64(rest)<<32|uint64(sig), e.ctrl(i)&m.ctrlMask)
+	if !ok {
+		return false
+	}
+	m.hits++
+	if m.ranges[v][1] > 0 {
+		p.mv = &moves[i]
+		p.hintW, p.hintSlot = p.mv.Target, e.slot(i)
+		p.replay(m, v)
+	}
+	return true
+}
+
+// replay emits the successors of p.mv kept in the memo as entry v.
+func (p *product) replay(m *moveMemo, v uint32) {
+	mv := p.mv
 	rg := m.ranges[v]
 	target := p.target
 	for _, o := range m.outs[rg[0] : rg[0]+rg[1]] {
@@ -194,7 +256,6 @@ func (p *product) memoMove(m *moveMemo, rest, sig uint32, mu []normalform.Mu) bo
 		copy(target[m.yw:], m.rests.get(o))
 		p.f(mv, nil, target)
 	}
-	return true
 }
 
 // collect is p.f while a memo entry is enumerated: it keeps the rest.

@@ -111,3 +111,38 @@ func TestMoveMemoParallel(t *testing.T) {
 		t.Fatalf("parallel vs sequential: %s (%d states)", d, res[0].Stats.States)
 	}
 }
+
+// TestMoveMemoCap: a memo capped far below what the search would fill
+// (searchType sets aside part of the budget for it) starts afresh again
+// and again and changes nothing: the robust ring at N = 4, every cycle
+// type, a cap of 1 byte against no memo.
+func TestMoveMemoCap(t *testing.T) {
+	p, err := pgas.Load("../examples/1to1-fixed.pgas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := normalform.New(p, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt := newMoveTable(y, 1<<26)
+	resets := 0
+	for _, c := range CycleTypes(4) {
+		run := func(memoCap int64, noMemo bool) (automata.Result, *product) {
+			prod := newProduct(y, c, mt.moves)
+			prod.reduce = newReducer(p, prod.future.Words)
+			prod.table, prod.noMemo, prod.memoCap = mt, noMemo, memoCap
+			return automata.Search(prod, automata.Options{Budget: automata.Budget{MaxStates: 100_000}}), prod
+		}
+		a, prod := run(1, false)
+		b, _ := run(0, true)
+		if d := sameSearch(a, b); d != "" {
+			t.Fatalf("type %v: memo capped at 1 byte against none: %s", c, d)
+		}
+		resets += prod.memoResets
+	}
+	if resets == 0 {
+		t.Fatal("no memo was ever started afresh: the test shows nothing")
+	}
+	t.Logf("%d memos started afresh", resets)
+}

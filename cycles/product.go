@@ -1,6 +1,8 @@
 package cycles
 
 import (
+	"sync/atomic"
+
 	"pgasrob/automata"
 	"pgasrob/normalform"
 )
@@ -47,6 +49,18 @@ type product struct {
 	// takes its ample-set candidates from there too (movesAmple).
 	table *moveTable
 	lastE *tableEntry // the table's entry of the last Y state expanded
+	// hintW and hintSlot are the Y state of the successors being emitted
+	// (the move's target) and where the table keeps its number
+	// (PartHint); hintSlot is nil when there is none. noHint turns off
+	// PartHint and PartDecoded (the tests compare).
+	hintW    automata.State
+	hintSlot *atomic.Uint32
+	noHint   bool
+	// decW and decN are the Y state of the state the visited set decoded
+	// last and its number in the table (PartDecoded); decOK when set.
+	decW  automata.State
+	decN  uint32
+	decOK bool
 	// plain turns off the memo of waiting pairs, the memo of move
 	// outcomes and the collapsed visited set: the tests compare the two.
 	plain bool
@@ -57,7 +71,11 @@ type product struct {
 	memoOn    *moveMemo
 	memoTried bool
 	noMemo    bool
-	collectF  func(mv *normalform.Move, marks []normalform.Mark, t automata.State)
+	// memoCap bounds the memo's bytes (memoLimit; 0: maxMoveMemo);
+	// memoResets counts the memos started afresh past it.
+	memoCap    int64
+	memoResets int
+	collectF   func(mv *normalform.Move, marks []normalform.Mark, t automata.State)
 	// Successors' callback and label counter (see there).
 	succF    func(mv *normalform.Move, marks []normalform.Mark, t automata.State)
 	succEmit func(automata.Label, automata.State)
@@ -100,7 +118,7 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 // products carry the stuck-rank analysis of one goroutine.
 func (p *product) Fork() automata.System {
 	f := newProduct(p.y, p.cyc, p.moves)
-	f.table, f.plain, f.noMemo = p.table, p.plain, p.noMemo
+	f.table, f.plain, f.noMemo, f.noHint, f.memoCap = p.table, p.plain, p.noMemo, p.noHint, p.memoCap
 	if p.reduce != nil {
 		f.reduce = p.reduce.fork()
 	}
@@ -182,15 +200,32 @@ func (p *product) each(s automata.State, f func(mv *normalform.Move, marks []nor
 		rest = m.rests.id(s[m.yw:])
 		sigs = p.moveSigs(m, moves, e)
 	}
-	for i := range moves {
+	p.hintW, p.hintSlot = nil, nil
+	lo, hi, ranked := 0, len(moves), only == 0
+	if only != 0 && e != nil {
+		if l, h, ok := e.rankMoves(only); ok {
+			lo, hi, ranked = l, h, true
+		}
+	}
+	// quick: the memo's key can be made without reading the move (its
+	// signature and its target's control states are in the entry), so a
+	// move the memo knows to have no successors is skipped unread.
+	quick := m != nil && m.byRank && e != nil && ranked
+	for i := lo; i < hi; i++ {
+		if quick && sigs[i] != noSig && p.memoKnown(m, rest, sigs[i], e, i, moves) {
+			continue
+		}
 		p.mv = &moves[i]
 		if only != 0 && p.mv.Rank != only {
 			continue
 		}
+		if e != nil {
+			p.hintW, p.hintSlot = p.mv.Target, e.slot(i)
+		}
 		if p.mv.Rank == 0 {
 			p.marker.Step = nil // a barrier is judged as a whole
 		} else {
-			if m != nil && p.memoMove(m, rest, sigs[i], mu) {
+			if m != nil && p.memoMove(m, rest, sigs[i], e, i, mu) {
 				continue
 			}
 			// Feed the tracker event by event while the marks are chosen,
@@ -277,6 +312,18 @@ func (p *product) Successors(s automata.State, emit func(automata.Label, automat
 	p.memoOn = p.memoFor()
 	p.each(s, p.succF)
 	p.succEmit, p.memoOn = nil, nil
+	p.hintW, p.hintSlot = nil, nil
+}
+
+// PartHint is the Y state of the successor emitted last and the move
+// table's slot for its number (automata.PartHinter), while Successors
+// runs; nil outside it, for a plain product, and for moves the table
+// does not hold.
+func (p *product) PartHint() (automata.State, *atomic.Uint32) {
+	if p.noHint {
+		return nil, nil
+	}
+	return p.hintW, p.hintSlot
 }
 
 func (p *product) successor(_ *normalform.Move, _ []normalform.Mark, t automata.State) {
@@ -369,6 +416,17 @@ func (p *product) CollapseTable() *automata.Interner {
 	return p.table.ys
 }
 
+// PartDecoded remembers the number of the Y state of the state the
+// visited set decoded last (automata.PartHinter): the search expands it
+// next, and movesAmple then finds its table entry by number.
+func (p *product) PartDecoded(ys automata.State, n uint32) {
+	if p.noHint {
+		return
+	}
+	p.decW = append(p.decW[:0], ys...)
+	p.decN, p.decOK = n, true
+}
+
 // movesAmple returns the moves from Y state ys and the rank whose moves
 // alone are explored from it with the tracker in p.buf[0], or 0. With a
 // move table, the part of the ample-set check that reads Y alone is done
@@ -391,7 +449,14 @@ func (p *product) movesAmple(ys automata.State) ([]normalform.Move, int, *tableE
 	if p.lastE != nil && automata.Equal(p.lastE.key, ys) {
 		moves, e = p.lastE.moves, p.lastE
 	} else {
-		moves, e = p.table.entry(ys)
+		if p.decOK && automata.Equal(p.decW, ys) {
+			e = p.table.entryAt(p.decN)
+		}
+		if e != nil {
+			moves = e.moves
+		} else {
+			moves, e = p.table.entry(ys)
+		}
 		p.lastE = e
 	}
 	switch {

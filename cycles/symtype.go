@@ -61,6 +61,8 @@ type typeSym struct {
 	// (perm[c[i]] = c[i+k]); they move pair i to pair i+k.
 	turns             []turn
 	out, turned, best automata.State
+	// turnMoves[j] is turns[j] compiled for Y and μ (symrename.go).
+	turnMoves [][]bitMove
 }
 
 type turn struct {
@@ -97,6 +99,9 @@ func newTypeSym(prod *product, classes [][]int, turns []turn) *typeSym {
 	for h := 2; h <= normalform.Heads; h++ {
 		ts.bits[h] = make([]uint64, len(prod.tl.written[h]))
 		ts.moved[h] = make([]uint64, len(prod.tl.written[h]))
+	}
+	for _, tn := range turns {
+		ts.turnMoves = append(ts.turnMoves, ts.compileRename(tn.perm))
 	}
 	return ts
 }
@@ -149,8 +154,8 @@ func (ts *typeSym) canon(s automata.State) automata.State {
 		return best
 	}
 	copy(ts.best, best)
-	for _, tn := range ts.turns {
-		t := ts.sortFree(ts.rename(s, tn.perm, tn.k, ts.turned), ts.out)
+	for j := range ts.turns {
+		t := ts.sortFree(ts.renameTurn(s, j, ts.turned), ts.out)
 		if slices.Compare(t, ts.best) < 0 {
 			copy(ts.best, t)
 		}
@@ -188,7 +193,6 @@ func (ts *typeSym) sortFree(s, dst automata.State) automata.State {
 func (ts *typeSym) rename(s automata.State, perm []int, k int, out automata.State) automata.State {
 	p := ts.prod
 	copy(out, s)
-	a := ts.addrs
 	for r := 1; r < len(perm); r++ {
 		q := perm[r]
 		if q == r {
@@ -199,6 +203,23 @@ func (ts *typeSym) rename(s automata.State, perm []int, k int, out automata.Stat
 		}
 		p.mu[q-1].Set(out, p.mu[r-1].Get(s))
 	}
+	return ts.renameTracker(s, perm, k, out)
+}
+
+// renameTurn is rename by turns[j], with Y and μ moved by the compiled
+// renaming.
+func (ts *typeSym) renameTurn(s automata.State, j int, out automata.State) automata.State {
+	copy(out, s)
+	applyMoves(s, out, ts.turnMoves[j])
+	tn := &ts.turns[j]
+	return ts.renameTracker(s, tn.perm, tn.k, out)
+}
+
+// renameTracker is the part of rename that moves the tracker's pairs and
+// written-cell bits, into out, which holds the rest already.
+func (ts *typeSym) renameTracker(s automata.State, perm []int, k int, out automata.State) automata.State {
+	p := ts.prod
+	a := ts.addrs
 	pairs := p.tl.pair
 	for i, f := range pairs {
 		v := f.Get(s)
