@@ -88,15 +88,7 @@ func moveMemoAgrees(p *pgas.Program, maxN int) (types, nonEmpty int, hits int64,
 // TestMoveMemoParallel: forks of a memoising product (the parallel
 // frontier) each keep their own memo and find what one product finds.
 func TestMoveMemoParallel(t *testing.T) {
-	p, err := pgas.Load("../examples/1to1-fixed.pgas")
-	if err != nil {
-		t.Fatal(err)
-	}
-	y, err := normalform.New(p, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mt := newMoveTable(y, 1<<26)
+	p, y, mt := ring4(t)
 	c := CycleTypes(4)[len(CycleTypes(4))-1]
 	defer func(n int) { automata.ParallelAfter = n }(automata.ParallelAfter)
 	automata.ParallelAfter = 10
@@ -117,15 +109,7 @@ func TestMoveMemoParallel(t *testing.T) {
 // and again and changes nothing: the robust ring at N = 4, every cycle
 // type, a cap of 1 byte against no memo.
 func TestMoveMemoCap(t *testing.T) {
-	p, err := pgas.Load("../examples/1to1-fixed.pgas")
-	if err != nil {
-		t.Fatal(err)
-	}
-	y, err := normalform.New(p, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mt := newMoveTable(y, 1<<26)
+	p, y, mt := ring4(t)
 	resets := 0
 	for _, c := range CycleTypes(4) {
 		run := func(memoCap int64, noMemo bool) (automata.Result, *product) {
@@ -145,4 +129,18 @@ func TestMoveMemoCap(t *testing.T) {
 		t.Fatal("no memo was ever started afresh: the test shows nothing")
 	}
 	t.Logf("%d memos started afresh", resets)
+}
+
+// ring4 is the robust ring, its Y at N = 4 and a move table for it.
+func ring4(t *testing.T) (*pgas.Program, *normalform.Y, *moveTable) {
+	t.Helper()
+	p, err := pgas.Load("../examples/1to1-fixed.pgas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := normalform.New(p, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, y, newMoveTable(y, 1<<26)
 }
