@@ -137,8 +137,9 @@ func newSharedCtx(ctx context.Context, y *normalform.Y, types []CycleType, moves
 	return sh
 }
 
-// setUp gives sh (the system or a fork) its scratch and its own memo
-// tables, the same for every product it holds.
+// setUp gives sh (the system or a fork) its scratch and what it keeps
+// for itself (sharedfork.go): the table of Y states, its caches of the
+// shared numbering, the filter of dead types.
 func (sh *sharedSystem) setUp() {
 	y := sh.y
 	sh.scratch = nil
