@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"pgasrob/automata"
-	"pgasrob/normalform"
 	"pgasrob/pgas"
 )
 
@@ -25,21 +24,36 @@ func TestHintChangesNothing(t *testing.T) {
 	hintOver(t, examplePrograms(t), 10)
 }
 
+// hintOver compares, for every cycle type of progs at N = 2 and 3, with
+// and without the symmetry inside the type, the hinted search to the one
+// without hints (and their expansion orders), with every hint checked;
+// it fails on the first difference, or when fewer than 100 types (and
+// minNonEmpty with a witness) were compared or fewer than 100 hint slots
+// were filled.
 func hintOver(t *testing.T, progs []*pgas.Program, minNonEmpty int) {
 	t.Helper()
 	defer automata.SetHintCheck(automata.SetHintCheck(true))
-	types, nonEmpty, filled := 0, 0, 0
-	for _, p := range progs {
-		ty, ne, f, err := hintAgrees(p, 3)
-		if err != "" {
-			t.Fatal(err)
+	compareTypes(t, progs, minNonEmpty, "hint slots filled", 100, func(tc typeCase) (int64, string) {
+		run := func(noHint, sym bool) (automata.Result, uint64) {
+			prod := tc.product()
+			prod.noHint = noHint
+			var sys automata.PartHinter = prod
+			if ts := newTypeSym(prod, classesOf(tc.p, tc.n), turnsOf(tc.p, tc.n, tc.c)); sym && ts != nil {
+				sys = newSymProduct(prod, ts)
+			}
+			rec := &expansionOrder{PartHinter: sys}
+			return automata.Search(rec, tc.opt), rec.seq
 		}
-		types, nonEmpty, filled = types+ty, nonEmpty+ne, filled+f
-	}
-	if types < 100 || nonEmpty < minNonEmpty || filled < 100 {
-		t.Fatalf("%d cycle types compared, %d non-empty, %d hint slots filled", types, nonEmpty, filled)
-	}
-	t.Logf("%d cycle types, %d non-empty, %d hint slots filled", types, nonEmpty, filled)
+		for _, sym := range []bool{false, true} {
+			a, sa := run(false, sym)
+			b, sb := run(true, sym)
+			if d := sameSearch(a, b); d != "" || sa != sb {
+				return 0, fmt.Sprintf("%s symmetry %v: hinted vs not: %s (expansion order same: %v)", tc, sym, d, sa == sb)
+			}
+			tc.outcome(a)
+		}
+		return 0, ""
+	}, func(mt *moveTable) int64 { return int64(filledSlots(mt)) })
 }
 
 // expansionOrder is a system that fingerprints the states it is asked to
@@ -52,47 +66,6 @@ type expansionOrder struct {
 func (e *expansionOrder) Successors(s automata.State, emit func(automata.Label, automata.State)) {
 	e.seq = e.seq*0x100000001B3 ^ hashWords(s)
 	e.PartHinter.Successors(s, emit)
-}
-
-func hintAgrees(p *pgas.Program, maxN int) (types, nonEmpty, filled int, diff string) {
-	for n := 2; n <= maxN; n++ {
-		y, err := normalform.New(p, n)
-		if err != nil {
-			return types, nonEmpty, filled, err.Error()
-		}
-		mt := newMoveTable(y, 1<<26)
-		for _, c := range CycleTypes(n) {
-			run := func(noHint, sym bool, opt automata.Options) (automata.Result, uint64) {
-				prod := newProduct(y, c, mt.moves)
-				prod.reduce = newReducer(p, prod.future.Words)
-				prod.table, prod.noHint = mt, noHint
-				var sys automata.PartHinter = prod
-				if ts := newTypeSym(prod, classesOf(p, n), turnsOf(p, n, c)); sym && ts != nil {
-					sys = newSymProduct(prod, ts)
-				}
-				rec := &expansionOrder{PartHinter: sys}
-				opt.Budget = automata.Budget{MaxStates: 100_000}
-				return automata.Search(rec, opt), rec.seq
-			}
-			opt := automata.Options{}
-			if types%5 == 4 {
-				opt.Strategy = automata.DepthFirst
-			}
-			for _, sym := range []bool{false, true} {
-				a, sa := run(false, sym, opt)
-				b, sb := run(true, sym, opt)
-				if d := sameSearch(a, b); d != "" || sa != sb {
-					return types, nonEmpty, filled, fmt.Sprintf("%s N=%d %v symmetry %v: hinted vs not: %s (expansion order same: %v)", p.File, n, c, sym, d, sa == sb)
-				}
-				if a.Outcome == automata.NonEmpty {
-					nonEmpty++
-				}
-			}
-			types++
-		}
-		filled += filledSlots(mt)
-	}
-	return types, nonEmpty, filled, ""
 }
 
 // filledSlots counts the move table's hint slots that hold a number.

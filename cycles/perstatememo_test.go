@@ -24,65 +24,103 @@ func TestMoveMemoChangesNothing(t *testing.T) {
 	moveMemoOver(t, examplePrograms(t), 10)
 }
 
-// moveMemoOver runs moveMemoAgrees on every program up to N = 3 and
-// fails on the first difference, or when fewer than 100 cycle types (and
+// moveMemoOver compares, for every cycle type of progs at N = 2 and 3,
+// the search of the product with the memo to the one without, and fails
+// on the first difference, or when fewer than 100 cycle types (and
 // minNonEmpty with a witness) were compared or the memo never replayed a
 // move.
 func moveMemoOver(t *testing.T, progs []*pgas.Program, minNonEmpty int) {
 	t.Helper()
-	types, nonEmpty := 0, 0
-	var hits int64
-	for _, p := range progs {
-		ty, ne, h, err := moveMemoAgrees(p, 3)
-		if err != "" {
-			t.Fatal(err)
+	compareTypes(t, progs, minNonEmpty, "moves replayed", 1, func(tc typeCase) (int64, string) {
+		run := func(noMemo bool) (automata.Result, *product) {
+			prod := tc.product()
+			prod.noMemo = noMemo
+			return automata.Search(prod, tc.opt), prod
 		}
-		types, nonEmpty, hits = types+ty, nonEmpty+ne, hits+h
-	}
-	if types < 100 || nonEmpty < minNonEmpty || hits == 0 {
-		t.Fatalf("%d cycle types compared, %d non-empty, %d moves replayed", types, nonEmpty, hits)
-	}
-	t.Logf("%d cycle types, %d non-empty, %d moves replayed", types, nonEmpty, hits)
+		a, prod := run(false)
+		b, _ := run(true)
+		if d := sameSearch(a, b); d != "" {
+			return 0, fmt.Sprintf("%s: memo vs enumeration: %s", tc, d)
+		}
+		tc.outcome(a)
+		if prod.memo == nil {
+			return 0, ""
+		}
+		return prod.memo.hits, ""
+	}, nil)
 }
 
-// moveMemoAgrees compares, for every cycle type at N = 2..maxN, the
-// search of p's product with the memo to the one without: it returns the
-// types compared, those with a witness, the moves replayed, and the first
-// difference.
-func moveMemoAgrees(p *pgas.Program, maxN int) (types, nonEmpty int, hits int64, diff string) {
-	for n := 2; n <= maxN; n++ {
-		y, err := normalform.New(p, n)
-		if err != nil {
-			return types, nonEmpty, hits, err.Error()
-		}
-		mt := newMoveTable(y, 1<<26)
-		for _, c := range CycleTypes(n) {
-			run := func(noMemo bool, opt automata.Options) (automata.Result, *product) {
-				prod := newProduct(y, c, mt.moves)
-				prod.reduce = newReducer(p, prod.future.Words)
-				prod.table, prod.noMemo = mt, noMemo
-				opt.Budget = automata.Budget{MaxStates: 100_000}
-				return automata.Search(prod, opt), prod
+// typeCase is one cycle type of one program at one N, for a test that
+// searches it in two ways and compares.
+type typeCase struct {
+	p        *pgas.Program
+	n        int
+	y        *normalform.Y
+	mt       *moveTable // shared by the searches of the program at n
+	c        CycleType
+	opt      automata.Options // depth-first for every fifth type, a state bound
+	nonEmpty *int
+}
+
+func (tc typeCase) String() string { return fmt.Sprintf("%s N=%d %v", tc.p.File, tc.n, tc.c) }
+
+// product is the type's product with the reduction and the move table.
+func (tc typeCase) product() *product {
+	prod := newProduct(tc.y, tc.c, tc.mt.moves)
+	prod.reduce = newReducer(tc.p, prod.future.Words)
+	prod.table = tc.mt
+	return prod
+}
+
+// outcome counts a search's result towards the non-empty outcomes seen.
+func (tc typeCase) outcome(r automata.Result) {
+	if r.Outcome == automata.NonEmpty {
+		*tc.nonEmpty++
+	}
+}
+
+// compareTypes runs cmp on every cycle type of every program of progs at
+// N = 2 and 3 and fails on its first difference. cmp returns how often
+// the mechanism under test was used (what names the count) and the
+// difference; perTable, if set, adds a count per move table once its
+// types are done. The test also fails when fewer than 100 types, fewer
+// than minNonEmpty non-empty outcomes or fewer than minUsed uses were
+// seen: it would then show little.
+func compareTypes(t *testing.T, progs []*pgas.Program, minNonEmpty int, what string, minUsed int64,
+	cmp func(typeCase) (int64, string), perTable func(*moveTable) int64) {
+	t.Helper()
+	types, nonEmpty := 0, 0
+	var used int64
+	for _, p := range progs {
+		first := types // depth-first every fifth type of each program
+		for n := 2; n <= 3; n++ {
+			y, err := normalform.New(p, n)
+			if err != nil {
+				t.Fatal(err)
 			}
-			opt := automata.Options{}
-			if types%5 == 4 {
-				opt.Strategy = automata.DepthFirst
+			mt := newMoveTable(y, 1<<26)
+			for _, c := range CycleTypes(n) {
+				tc := typeCase{p: p, n: n, y: y, mt: mt, c: c, nonEmpty: &nonEmpty}
+				tc.opt.Budget = automata.Budget{MaxStates: 100_000}
+				if (types-first)%5 == 4 {
+					tc.opt.Strategy = automata.DepthFirst
+				}
+				u, d := cmp(tc)
+				if d != "" {
+					t.Fatal(d)
+				}
+				used += u
+				types++
 			}
-			a, prod := run(false, opt)
-			b, _ := run(true, opt)
-			if d := sameSearch(a, b); d != "" {
-				return types, nonEmpty, hits, fmt.Sprintf("%s N=%d %v: memo vs enumeration: %s", p.File, n, c, d)
+			if perTable != nil {
+				used += perTable(mt)
 			}
-			if prod.memo != nil {
-				hits += prod.memo.hits
-			}
-			if a.Outcome == automata.NonEmpty {
-				nonEmpty++
-			}
-			types++
 		}
 	}
-	return types, nonEmpty, hits, ""
+	if types < 100 || nonEmpty < minNonEmpty || used < minUsed {
+		t.Fatalf("%d cycle types compared, %d non-empty, %d %s", types, nonEmpty, used, what)
+	}
+	t.Logf("%d cycle types, %d non-empty, %d %s", types, nonEmpty, used, what)
 }
 
 // TestMoveMemoParallel: forks of a memoising product (the parallel
