@@ -159,7 +159,15 @@ func Check(p *Program, m Model, opt Options) *Result {
 	if err != nil {
 		return &Result{Verdict: Unknown, Criterion: opt.Criterion, Model: m, Reason: err.Error()}
 	}
-	res, todo := newResult(p, m, opt)
+	ctx, cancel := opt.context()
+	defer cancel()
+	if why := tooManyPatterns(countPatterns(p, def.attacks(p, m)), opt.Criterion, opt); why != "" {
+		return &Result{Verdict: Unknown, Criterion: opt.Criterion, Model: m, Attacker: attackerFor(p, m), Reason: why, Elapsed: time.Since(start)}
+	}
+	res, todo, err := newResult(ctx, p, m, opt)
+	if err != nil {
+		return &Result{Verdict: Unknown, Criterion: opt.Criterion, Model: m, Attacker: attackerFor(p, m), Reason: stopReason(ctx), Elapsed: time.Since(start)}
+	}
 	shape, attacks := res.Attacker, make([]Attack, len(res.Attacks))
 	for i := range res.Attacks {
 		attacks[i] = res.Attacks[i].Attack
@@ -184,8 +192,6 @@ func Check(p *Program, m Model, opt Options) *Result {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	ctx, cancel := opt.context()
-	defer cancel()
 	run := &attackRun{ctx: ctx, todo: todo, own: own, bound: len(todo), cancels: map[int]context.CancelFunc{}, res: res,
 		search: func(ctx context.Context, i int) AttackResult {
 			return checkAttack(ctx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
@@ -301,9 +307,12 @@ func (r *attackRun) record(k, i int, ar AttackResult) {
 
 // newResult lists the attacks of p under m, with the syntactically refuted
 // ones settled, and returns the indices of those left to search (todo).
-func newResult(p *Program, m Model, opt Options) (*Result, []int) {
+func newResult(ctx context.Context, p *Program, m Model, opt Options) (*Result, []int, error) {
 	shape := attackerFor(p, m)
-	attacks, refuted := criteria[opt.Criterion].attacks(p, m)
+	attacks, refuted, err := listPatterns(ctx, p, criteria[opt.Criterion].attacks(p, m))
+	if err != nil {
+		return nil, nil, err
+	}
 	res := &Result{Criterion: opt.Criterion, Model: m, Attacker: shape, Generated: len(attacks)}
 	res.Attacks = make([]AttackResult, len(attacks))
 	var todo []int
@@ -315,7 +324,7 @@ func newResult(p *Program, m Model, opt Options) (*Result, []int) {
 		}
 		todo = append(todo, i)
 	}
-	return res, todo
+	return res, todo, nil
 }
 
 // conclude counts the searched attacks' outcomes and sets the verdict; it

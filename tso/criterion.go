@@ -64,12 +64,12 @@ func (c Criterion) VerdictString(v Verdict) string {
 
 // criterionDef is what a criterion plugs into the attack pipeline.
 type criterionDef struct {
-	// attacks lists the patterns and which of them a syntactic argument
-	// refutes. FindFences relies on Attack.Store and Attack.Last: a
+	// attacks says which patterns listPatterns (patterns.go) lists and
+	// which of them a syntactic argument refutes. FindFences relies on Attack.Store and Attack.Last: a
 	// feasible pattern must stay feasible in a program fenced anywhere
 	// except on a fence-free path of its thread from the target of Store to
 	// the source of Last.
-	attacks func(p *Program, m Model) (attacks []Attack, refuted []bool)
+	attacks func(p *Program, m Model) patternSpec
 	// instrument builds the instrumented threads of one pattern, and the
 	// extension of the SC system that holds the criterion's own state,
 	// roles and goal (nil: the robustness roles and goal of sc.go).
@@ -100,7 +100,7 @@ func OracleFor(c Criterion, p *Program, m Model, b OracleBudget) OracleResult {
 // register it from an init function.
 var criteria = map[Criterion]*criterionDef{
 	Robustness: {
-		attacks: Attacks,
+		attacks: attackSpec,
 		instrument: func(p *Program, a Attack, shape Attacker) ([]ithread, sysExt) {
 			return instrument(p, a, shape), nil
 		},

@@ -244,11 +244,11 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 			// phase crosses no fence, so it stays on these locations.
 			fth := fp.Threads[a.Thread]
 			from, to := fth.Trans[a.Store].To, fth.Trans[a.Last].From
-			rr := fenceFree(fth)
+			on := between(fth, fenceFree, from, to)
 			var c []int
 			for l := range th.Labels {
 				g := base[a.Thread] + l
-				if rr[from][l] && rr[l][to] && !inH[g] {
+				if on[l] && !inH[g] {
 					c = append(c, g)
 				}
 			}

@@ -1,6 +1,9 @@
 package tso
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // Model is the relaxed memory model a program is checked against.
 type Model int
@@ -224,37 +227,8 @@ func instrument(p *Program, a Attack, shape Attacker) []ithread {
 	return out
 }
 
-// fenceFree[q] is the set of labels reachable from q by transitions a
-// delayed store can cross.
-func fenceFree(th *Thread) [][]bool {
-	return reachVia(th, func(o Op) bool { return !o.IsFull() })
-}
-
-// reachVia[q] is the set of labels reachable from q (q included) by
-// transitions whose operation cross accepts.
-func reachVia(th *Thread, cross func(Op) bool) [][]bool {
-	n := len(th.Labels)
-	reach := make([][]bool, n)
-	for q := 0; q < n; q++ {
-		r := make([]bool, n)
-		r[q] = true
-		stack := []int{q}
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, ti := range th.Out[x] {
-				t := th.Trans[ti]
-				if !cross(t.Op) || r[t.To] {
-					continue
-				}
-				r[t.To] = true
-				stack = append(stack, t.To)
-			}
-		}
-		reach[q] = r
-	}
-	return reach
-}
+// fenceFree accepts the transitions a delayed store can cross.
+func fenceFree(o Op) bool { return !o.IsFull() }
 
 // Attacks enumerates the attacks of a program for a model, and reports for
 // each whether the cheap syntactic check refutes it: no path from the
@@ -262,20 +236,11 @@ func reachVia(th *Thread, cross func(Op) bool) [][]bool {
 // unlock (the NR1 column of the TSO paper's Table 2). Under TSO the last
 // instruction is a load; under PSO a load or a store.
 func Attacks(p *Program, m Model) (attacks []Attack, refuted []bool) {
-	for ti, th := range p.Threads {
-		reach := fenceFree(th)
-		for si, st := range th.Trans {
-			if st.Op != OpWrite {
-				continue
-			}
-			for li, lt := range th.Trans {
-				if lt.Op != OpRead && (m == TSO || lt.Op != OpWrite) {
-					continue
-				}
-				attacks = append(attacks, Attack{Thread: ti, Store: si, Last: li})
-				refuted = append(refuted, !reach[st.To][lt.From])
-			}
-		}
-	}
+	attacks, refuted, _ = listPatterns(context.Background(), p, attackSpec(p, m))
 	return attacks, refuted
+}
+
+// attackSpec is the pattern list of robustness (patterns.go).
+func attackSpec(_ *Program, m Model) patternSpec {
+	return patternSpec{cross: fenceFree, last: func(o Op) bool { return o == OpRead || m != TSO && o == OpWrite }}
 }

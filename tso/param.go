@@ -156,7 +156,14 @@ func CheckParameterized(p *Program, opt Options, instances int) *ParamResult {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	attacks, refuted := Attacks(p, TSO)
+	spec := attackSpec(p, TSO)
+	if why := tooManyPatterns(countPatterns(p, spec), Robustness, opt); why != "" {
+		return &ParamResult{Verdict: Unknown, Reason: why, Elapsed: time.Since(start)}
+	}
+	attacks, refuted, err := listPatterns(ctx, p, spec)
+	if err != nil {
+		return &ParamResult{Verdict: Unknown, Reason: stopReason(ctx), Elapsed: time.Since(start)}
+	}
 	res := &ParamResult{Generated: len(attacks)}
 	var found *pnet
 	var cov automata.CoverResult

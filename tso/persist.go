@@ -1,6 +1,7 @@
 package tso
 
 import (
+	"context"
 	"pgasrob/automata"
 )
 
@@ -71,7 +72,7 @@ const (
 
 func init() {
 	criteria[Persistence] = &criterionDef{
-		attacks:    persistAttacks,
+		attacks:    persistSpec,
 		instrument: persistInstrument,
 		witness:    persistWitness,
 		replay:     persistReplay,
@@ -95,9 +96,6 @@ func pi3Op(o Op) bool {
 	return false
 }
 
-// pi3Reach[q] is the set of labels reachable from q by π3 instructions.
-func pi3Reach(th *Thread) [][]bool { return reachVia(th, pi3Op) }
-
 // persistAttacks lists the patterns (p, e1, e): every write e1 and read e
 // of one thread. A pattern is refuted syntactically when no π3 path leads
 // from e1's target to e's source, when e1 and e name the same constant
@@ -116,45 +114,19 @@ func pi3Reach(th *Thread) [][]bool { return reachVia(th, pi3Op) }
 //
 // Check refuses persistence under PSO (the pattern theorem is for TSO).
 func persistAttacks(p *Program, m Model) (attacks []Attack, refuted []bool) {
-	for ti, th := range p.Threads {
-		reach := pi3Reach(th)
-		for si, st := range th.Trans {
-			if st.Op != OpWrite {
-				continue
-			}
-			for li, lt := range th.Trans {
-				if lt.Op != OpRead {
-					continue
-				}
-				attacks = append(attacks, Attack{Thread: ti, Store: si, Last: li})
-				y, yc := st.Addr.Const()
-				x, xc := lt.Addr.Const()
-				ref := !reach[st.To][lt.From] || yc && xc && x == y || !otherWriter(p, ti, lt.Addr)
-				refuted = append(refuted, ref)
-			}
-		}
-	}
+	attacks, refuted, _ = listPatterns(context.Background(), p, persistSpec(p, m))
 	return attacks, refuted
 }
 
-// otherWriter reports whether a thread other than ti has a write that may
-// go to the address of addr.
-func otherWriter(p *Program, ti int, addr *Expr) bool {
-	a, ac := addr.Const()
-	for tj, th := range p.Threads {
-		if tj == ti {
-			continue
-		}
-		for _, t := range th.Trans {
-			if t.Op != OpWrite {
-				continue
-			}
-			if b, bc := t.Addr.Const(); !ac || !bc || a == b {
-				return true
-			}
-		}
-	}
-	return false
+// persistSpec is the pattern list of persistence (patterns.go).
+func persistSpec(p *Program, _ Model) patternSpec {
+	others := newWriterMemo(p)
+	return patternSpec{cross: pi3Op, last: func(o Op) bool { return o == OpRead },
+		refute: func(ti int, st, lt *Trans) bool {
+			y, yc := st.Addr.Const()
+			x, xc := lt.Addr.Const()
+			return yc && xc && x == y || !others.writes(ti, lt.Addr)
+		}}
 }
 
 // persistInstrument builds the threads of one pattern. Labels 0..L-1 of

@@ -1,6 +1,7 @@
 package tso
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -47,7 +48,10 @@ func Merge(p *Program, m Model, opt Options, count int, parts []Part) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	res, todo := newResult(p, m, opt)
+	res, todo, err := newResult(context.Background(), p, m, opt)
+	if err != nil {
+		return nil, err
+	}
 	owner := make([]int, len(res.Attacks)) // index into parts, -1 for none
 	for i := range owner {
 		owner[i] = -1

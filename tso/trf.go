@@ -1,6 +1,10 @@
 package tso
 
-import "pgasrob/automata"
+import (
+	"context"
+
+	"pgasrob/automata"
+)
 
 // Triangular-race freedom (Owens, ECOOP 2010; docs/criteria.md).
 //
@@ -62,7 +66,7 @@ func init() {
 	extRoleNames[rTRFRead] = "trf-read"
 	extRoleNames[rTRFRace] = "trf-racing-write"
 	criteria[TRF] = &criterionDef{
-		attacks:    trfPatterns,
+		attacks:    trfSpec,
 		instrument: trfInstrument,
 		witness:    trfWitness,
 		replay:     trfReplay,
@@ -77,28 +81,22 @@ func init() {
 // or when no other thread has a write that may reach the read's address.
 // The model plays no part: the criterion is about SC runs.
 func trfPatterns(p *Program, m Model) (attacks []Attack, refuted []bool) {
-	for ti, th := range p.Threads {
-		reach := fenceFree(th)
-		for si, st := range th.Trans {
-			if st.Op != OpWrite {
-				continue
-			}
-			for li, ld := range th.Trans {
-				if ld.Op != OpRead {
-					continue
-				}
-				attacks = append(attacks, Attack{Thread: ti, Store: si, Last: li})
-				ref := !reach[st.To][ld.From] || !writtenByOthers(p, ti, ld.Addr)
-				if y, ok := st.Addr.Const(); ok {
-					if x, ok := ld.Addr.Const(); ok && x == y {
-						ref = true
-					}
-				}
-				refuted = append(refuted, ref)
-			}
-		}
-	}
+	attacks, refuted, _ = listPatterns(context.Background(), p, trfSpec(p, m))
 	return attacks, refuted
+}
+
+// trfSpec is the pattern list of TRF (patterns.go).
+func trfSpec(p *Program, _ Model) patternSpec {
+	others := newWriterMemo(p)
+	return patternSpec{cross: fenceFree, last: func(o Op) bool { return o == OpRead },
+		refute: func(ti int, st, ld *Trans) bool {
+			if y, ok := st.Addr.Const(); ok {
+				if x, ok := ld.Addr.Const(); ok && x == y {
+					return true
+				}
+			}
+			return !others.writes(ti, ld.Addr)
+		}}
 }
 
 // writtenByOthers reports whether a thread other than t has a write that

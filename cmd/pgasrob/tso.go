@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -264,6 +265,17 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pgasrob tso: %v\nRun \"pgasrob tso --help\" for usage.\n", err)
 		return exitUsage
 	}
+	// The budgets hold from here on: reading and compiling a large file
+	// take time and memory too (issue 29).
+	ctx, stop := interruptContext()
+	defer stop()
+	ctx, unguard := memoryGuard(ctx, *maxMem)
+	defer unguard()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
 	file := fs.Arg(0)
 	src, err := pgas.ReadSource(file)
 	if err != nil {
@@ -280,10 +292,6 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	ctx, stop := interruptContext()
-	defer stop()
-	ctx, unguard := memoryGuard(ctx, *maxMem)
-	defer unguard()
 	opt := tso.Options{MaxStates: *maxStates, MaxBytes: searchBytes(*maxMem), BudgetBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx, Shard: sh, Criterion: crit}
 	if *c.flatten {
 		return runTSOFlatten(stdout, stderr, file, prog, opt, *asJSON)
