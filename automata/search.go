@@ -342,7 +342,15 @@ func Search(sys System, opt Options) Result {
 	case found >= 0:
 		res.Outcome = NonEmpty
 		if stack != nil {
-			res.Path = shortest(sys, st)
+			// The shortening's own table counts against the budget
+			// beside the visited set; when it would not fit, or the
+			// search's time is up, the depth-first path is the witness.
+			over := func(extra int64) bool {
+				return ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline) || held()+extra > maxBytes
+			}
+			if res.Path = shortest(sys, st, over); res.Path == nil {
+				res.Path = rebuild(sys, st, found)
+			}
 		} else {
 			res.Path = rebuild(sys, st, found)
 		}
@@ -416,12 +424,19 @@ func Equal(a, b State) bool {
 // from the initial states that only enters states of visited (the states
 // the depth-first search stored), up to the first accepting one. It finds
 // no new state, so it costs at most the search it follows, and it never
-// fails: the depth-first tree path is such a path.
-func shortest(sys System, visited *store) []Step {
+// fails: the depth-first tree path is such a path. It gives up, returning
+// nil, when over says that the memory its table would take (beside the
+// visited set) or the time is beyond the budget.
+func shortest(sys System, visited *store, over func(extra int64) bool) []Step {
 	st := newStoreFor(sys)
 	found := -1
+	stopped := false
 	add := func(s State, parent uint32) {
-		if found >= 0 || !visited.contains(s) {
+		if found >= 0 || stopped || !visited.contains(s) {
+			return
+		}
+		if g := st.growthBytes(); g > 0 && over(st.bytes()+g) {
+			stopped = true
 			return
 		}
 		if idx, fresh := st.insert(s, parent); fresh && sys.Accepting(s) {
@@ -430,10 +445,16 @@ func shortest(sys System, visited *store) []Step {
 	}
 	sys.Initial(func(s State) { add(s, noParent) })
 	cur := make(State, st.width)
-	for next := 0; found < 0 && next < st.len(); next++ {
+	for next := 0; found < 0 && !stopped && next < st.len(); next++ {
+		if next&1023 == 0 && over(st.bytes()) {
+			return nil
+		}
 		copy(cur, st.state(next))
 		parent := uint32(next)
 		sys.Successors(cur, func(_ Label, s State) { add(s, parent) })
+	}
+	if stopped {
+		return nil
 	}
 	if found < 0 {
 		panic("automata: the depth-first path is not among the visited states")

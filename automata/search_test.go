@@ -248,3 +248,53 @@ func TestDepthFirstReachesDeepGoalEarly(t *testing.T) {
 		t.Errorf("depth-first visited %d states, breadth-first %d", d.Stats.States, b.Stats.States)
 	}
 }
+
+// cancelAtGoal is a grid whose goal cancels the search's context, as a
+// deadline passing at that moment would.
+type cancelAtGoal struct {
+	*grid
+	cancel func()
+}
+
+func (c cancelAtGoal) Accepting(s State) bool {
+	ok := c.grid.Accepting(s)
+	if ok {
+		c.cancel()
+	}
+	return ok
+}
+
+// TestShorteningWithinBudget: the shortening of a depth-first path gives
+// up when over says the budget is spent (issue 29: it used to take what it
+// needed), and the search then returns the depth-first path itself, a
+// valid one.
+func TestShorteningWithinBudget(t *testing.T) {
+	g := newGrid(40, 39)
+	d := Search(g, Options{Strategy: DepthFirst})
+	if d.Outcome != NonEmpty {
+		t.Fatalf("outcome %v", d.Outcome)
+	}
+	calls := 0
+	st := newStoreFor(g)
+	g.Initial(func(s State) { st.insert(s, noParent) })
+	if p := shortest(g, st, func(int64) bool { calls++; return true }); p != nil || calls == 0 {
+		t.Fatalf("shortest with no budget left: path of %d steps after %d budget checks", len(p), calls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := Search(cancelAtGoal{g, cancel}, Options{Strategy: DepthFirst, Context: ctx})
+	if r.Outcome != NonEmpty || len(r.Path) == 0 {
+		t.Fatalf("outcome %v, path of %d states", r.Outcome, len(r.Path))
+	}
+	for k := 1; k < len(r.Path); k++ {
+		ok := false
+		g.Successors(r.Path[k-1].State, func(l Label, s State) {
+			ok = ok || l == r.Path[k].Label && Equal(s, r.Path[k].State)
+		})
+		if !ok {
+			t.Fatalf("step %d of the path is no transition", k)
+		}
+	}
+	if !g.Accepting(r.Path[len(r.Path)-1].State) {
+		t.Fatal("the path does not end at the goal")
+	}
+}

@@ -130,13 +130,14 @@ func (mc *Machine) Empty(t int) bool {
 func (mc *Machine) blocked(t int) bool { return mc.Lock >= 0 && mc.Lock != t }
 
 func (mc *Machine) seq(t int) int {
-	n := 0
-	for _, e := range mc.Events {
-		if e.Thread == t {
-			n++
+	// From the end: a count from the start would make a witness's replay
+	// quadratic in its length.
+	for i := len(mc.Events) - 1; i >= 0; i-- {
+		if mc.Events[i].Thread == t {
+			return mc.Events[i].Seq + 1
 		}
 	}
-	return n
+	return 0
 }
 
 // Exec executes transition k of thread t (for a store: its issue). It

@@ -223,7 +223,7 @@ func (r *replay) finish() error {
 			return fmt.Errorf("witness replay: thread %d's buffer is not empty at the end", t)
 		}
 	}
-	w.Cycle = FindCycle(len(w.Events), HappensBefore(w.Events), w.StoreEvent)
+	w.Cycle = hbCycle(w.Events, w.StoreEvent)
 	if w.Cycle == nil {
 		return fmt.Errorf("witness replay: the computation's happens-before relation is acyclic")
 	}
