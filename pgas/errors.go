@@ -21,8 +21,17 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 type ErrorList []*Error
 
 func (l *ErrorList) add(pos Pos, msg string) {
+	if len(*l) >= maxKept {
+		// A megabyte of bad bytes is a million errors of which only
+		// maxErrors are shown (issue 29).
+		return
+	}
 	*l = append(*l, &Error{Pos: pos, Msg: clipMessage(msg)})
 }
+
+// maxKept bounds the errors kept. They are found mostly in source order,
+// so the first maxErrors by position are among them.
+const maxKept = 1000
 
 // maxMessage bounds one error message: a message quotes the offending
 // token, which may be a megabyte long.

@@ -19,9 +19,16 @@ var keywords = map[string]bool{
 // parser and the checker use bounded stack on any input.
 const maxDepth = 64
 
+// maxOperators bounds the binary operators of one line: a chain a + b + c
+// ... nests as deeply as it is long in the tree the checker walks
+// recursively, and a megabyte of it took hundreds of megabytes (issue 29).
+const maxOperators = 1024
+
 type parser struct {
-	src  []byte
-	toks []token
+	src []byte
+	// lx lexes on demand; lx.out holds the tokens from the last one
+	// consumed on, and i indexes the current one in it.
+	lx   *lexer
 	i    int
 	errs *ErrorList
 	f    *file
@@ -29,6 +36,7 @@ type parser struct {
 	// the next statement (or the end of the program).
 	pending []ident
 	depth   int
+	ops     int     // binary operators on the current line
 	blocks  []block // open if/else/while blocks, innermost last
 	nblocks int
 }
@@ -51,7 +59,7 @@ func parse(filename string, src []byte, errs *ErrorList) *file {
 		errs.add(Pos{File: filename, Line: 1, Col: 1}, fmt.Sprintf("file too large (%d bytes, limit %d)", len(src), maxSource))
 		return p.f
 	}
-	p.toks = lex(filename, src, errs)
+	p.lx = newLexer(filename, src, errs)
 	for p.tok().kind != tEOF {
 		p.line()
 	}
@@ -62,19 +70,39 @@ func parse(filename string, src []byte, errs *ErrorList) *file {
 	return p.f
 }
 
-func (p *parser) tok() token { return p.toks[p.i] }
-
-func (p *parser) peek(k int) token {
-	if p.i+k < len(p.toks) {
-		return p.toks[p.i+k]
+// fill lexes until the token k after the current one is there, or the
+// source has ended.
+func (p *parser) fill(k int) {
+	for p.i+k >= len(p.lx.out) && !p.lx.done {
+		p.lx.step()
 	}
-	return p.toks[len(p.toks)-1]
 }
 
+func (p *parser) tok() token {
+	p.fill(0)
+	return p.lx.out[p.i]
+}
+
+func (p *parser) peek(k int) token {
+	p.fill(k)
+	if out := p.lx.out; p.i+k < len(out) {
+		return out[p.i+k]
+	}
+	return p.lx.out[len(p.lx.out)-1]
+}
+
+// prev is the token consumed last.
+func (p *parser) prev() token { return p.lx.out[p.i-1] }
+
 func (p *parser) next() token {
-	t := p.toks[p.i]
+	t := p.tok()
 	if t.kind != tEOF {
 		p.i++
+	}
+	if p.i > 1024 {
+		// Drop the consumed tokens but the last (prev).
+		n := copy(p.lx.out, p.lx.out[p.i-1:])
+		p.lx.out, p.i = p.lx.out[:n], 1
 	}
 	return t
 }
@@ -108,6 +136,7 @@ func (p *parser) line() {
 			}
 		}
 	}()
+	p.ops = 0
 	t := p.tok()
 	if t.kind == tNewline {
 		p.next()
@@ -373,7 +402,7 @@ func (p *parser) command(s *stmt) int {
 				p.fail(arrow.pos, "only read and write take a handle (%s already waits)", t.text)
 			}
 			s.handle = p.name("a handle name")
-			end = p.toks[p.i-1].hi
+			end = p.prev().hi
 		}
 		return end
 	case "barrier":
@@ -384,7 +413,7 @@ func (p *parser) command(s *stmt) int {
 		p.next()
 		s.kind = sWait
 		s.handle = p.name("a handle name")
-		return p.toks[p.i-1].hi
+		return p.prev().hi
 	case "waitq", "quiet":
 		p.next()
 		s.kind = sWaitq
@@ -395,7 +424,7 @@ func (p *parser) command(s *stmt) int {
 		s.kind = sGoto
 		s.targets = p.labels()
 		s.hasGoto = true
-		return p.toks[p.i-1].hi
+		return p.prev().hi
 	case "if", "while":
 		p.next()
 		s.kind = sIf
@@ -412,7 +441,7 @@ func (p *parser) command(s *stmt) int {
 			p.fail(kw.pos, "expected goto or { after the condition of if, found %s", kw.describe())
 		}
 		s.targets = []ident{p.name("a label")}
-		return p.toks[p.i-1].hi
+		return p.prev().hi
 	}
 	if keywords[t.text] {
 		p.fail(t.pos, "unexpected keyword %q at the start of a statement", t.text)
@@ -442,6 +471,9 @@ func (p *parser) binary(min int) exprNode {
 			return x
 		}
 		p.next()
+		if p.ops++; p.ops > maxOperators {
+			p.fail(op.pos, "more than %d operators on one line", maxOperators)
+		}
 		y := p.binary(prec + 1)
 		x = &binary{node{pos: x.base().pos, lo: x.base().lo, hi: y.base().hi}, op.kind, x, y}
 	}

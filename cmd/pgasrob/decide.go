@@ -146,6 +146,10 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 		}
 		j.settings = settingsOf(fs, "shard-costs")
 	}
+	// The memory budget covers reading and compiling (issue 29); the
+	// searches start their own guard.
+	compiled := compileGuard(*b.maxMemory)
+	defer compiled()
 	if j.src, err = pgas.ReadSource(j.file); err == nil {
 		j.prog, err = pgas.Compile(j.file, j.src)
 	}
@@ -168,6 +172,10 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 		if _, err := normalform.New(j.prog, n); err != nil {
 			return fail(fmt.Errorf("N = %d: %w", n, err))
 		}
+	}
+	if over := compiled(); over != nil {
+		fmt.Fprintf(stderr, "pgasrob %s: %s: UNKNOWN: %v while reading and compiling the program\n", cmd, j.file, over)
+		return nil, nil, exitUnknown
 	}
 	return j, nil, 0
 }

@@ -71,6 +71,25 @@ func memoryGuard(parent context.Context, mib int64) (ctx context.Context, stop f
 	}
 }
 
+// compileGuard watches the memory of reading and compiling a program,
+// before a command's own guard starts; the function it returns ends the
+// watch (the first call) and returns the budget's error if it was reached.
+func compileGuard(mib int64) func() error {
+	ctx, stop := memoryGuard(context.Background(), mib)
+	var over error
+	stopped := false
+	return func() error {
+		if !stopped {
+			if ctx.Err() != nil {
+				over = context.Cause(ctx)
+			}
+			stop()
+			stopped = true
+		}
+		return over
+	}
+}
+
 // resident is the process's resident set as the kernel counts it
 // (/proc/self/statm), which is what an out-of-memory kill looks at. Where
 // that file cannot be read it falls back to the memory the Go runtime holds
