@@ -103,13 +103,19 @@ func ParseProgram(name string, src []byte) (*Program, error) {
 // Compile checks a syntax tree and compiles it.
 func Compile(f *File) (*Program, error) {
 	p := &Program{File: f.Name, MemorySize: f.MemorySize}
-	if p.MemorySize == 0 {
-		p.MemorySize = DefaultMemorySize
+	// Without memory_size (which Trencher itself does not read) the memory
+	// is as large as the program's constant addresses need (issue 29):
+	// addresses are checked against the largest memory_size allowed here,
+	// and the size is set once they are all known.
+	inferred := p.MemorySize == 0
+	if inferred {
+		p.MemorySize = maxMemorySize
 	}
 	if len(f.Threads) == 0 {
 		return nil, &Error{Pos: Pos{File: f.Name, Line: 1, Col: 1}, Msg: "the program has no thread"}
 	}
 	seen := map[string]bool{}
+	maxAddr := int64(-1)
 	allConst := true
 	consts := map[int64]bool{}
 	for _, st := range f.Threads {
@@ -146,6 +152,7 @@ func Compile(f *File) (*Program, error) {
 					if v < 0 || v >= int64(p.MemorySize) {
 						return nil, &Error{Pos: n.Pos, Msg: fmt.Sprintf("address %d outside 0..%d (see memory_size)", v, p.MemorySize-1)}
 					}
+					maxAddr = max(maxAddr, v)
 					consts[v] = true
 				} else {
 					allConst = false
@@ -203,6 +210,9 @@ func Compile(f *File) (*Program, error) {
 		}
 		p.Threads = append(p.Threads, th)
 	}
+	if inferred {
+		p.MemorySize = inferMemorySize(maxAddr)
+	}
 	p.cellOf = map[int64]int{}
 	if allConst {
 		for a := range consts {
@@ -220,6 +230,17 @@ func Compile(f *File) (*Program, error) {
 	return p, nil
 }
 
+// maxMemorySize is the largest memory_size, and the largest memory
+// inferred when a program does not declare one.
+const maxMemorySize = 65536
+
+// inferMemorySize is the memory of a program without memory_size whose
+// largest constant address is maxAddr (-1: none): Trencher's default, or
+// just enough for every constant address.
+func inferMemorySize(maxAddr int64) int {
+	return max(DefaultMemorySize, int(maxAddr)+1)
+}
+
 func instrText(in SynInstr) string {
 	parts := []string{in.Name}
 	if in.Reg != "" {
@@ -234,7 +255,7 @@ func instrText(in SynInstr) string {
 // String prints the program back in the input format.
 func (p *Program) String() string {
 	var b strings.Builder
-	if p.MemorySize != DefaultMemorySize {
+	if p.MemorySize != inferMemorySize(p.maxConstAddr()) {
 		fmt.Fprintf(&b, "memory_size %d\n", p.MemorySize)
 	}
 	for _, th := range p.Threads {
@@ -249,6 +270,24 @@ func (p *Program) String() string {
 		b.WriteString("end\n")
 	}
 	return b.String()
+}
+
+// maxConstAddr is the largest constant address of p, -1 if none.
+func (p *Program) maxConstAddr() int64 {
+	m := int64(-1)
+	for _, th := range p.Threads {
+		for _, t := range th.Trans {
+			for _, e := range append([]*Expr{t.Addr}, t.Addrs...) {
+				if e == nil {
+					continue
+				}
+				if v, ok := e.Const(); ok {
+					m = max(m, v)
+				}
+			}
+		}
+	}
+	return m
 }
 
 // Describe names a transition for people: "t0 q1->q2 read r 1 (file:3:20)".
