@@ -110,6 +110,9 @@ type Result struct {
 	Limit Limit
 	Stats Stats
 	Path  []Step // for NonEmpty: initial state first, accepting state last
+	// PathWithheld, for NonEmpty without Path, says why: a depth-first
+	// path too long to shorten and to copy within the memory budget.
+	PathWithheld string
 }
 
 // Limit says which budget ended a search, where the caller needs to know.
@@ -349,7 +352,14 @@ func Search(sys System, opt Options) Result {
 				return ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline) || held()+extra > maxBytes
 			}
 			if res.Path = shortest(sys, st, over); res.Path == nil {
-				res.Path = rebuild(sys, st, found)
+				// The copy of the path rebuild makes: per step a
+				// label, a slice header and the state.
+				n := len(st.path(found))
+				if need := int64(n) * int64(8+24+8*st.width); held()+need > maxBytes {
+					res.PathWithheld = fmt.Sprintf("its depth-first path of %d steps does not fit the memory budget", n)
+				} else {
+					res.Path = rebuild(sys, st, found)
+				}
 			}
 		} else {
 			res.Path = rebuild(sys, st, found)

@@ -121,6 +121,8 @@ type AttackResult struct {
 	Bits    int // value width of the last search
 	path    []automata.Step
 	sys     *scSystem
+	// withheld says why a feasible attack has no path.
+	withheld string
 }
 
 // Result is the answer of Check.
@@ -141,6 +143,10 @@ type Result struct {
 	// WitnessErr is set when a feasible attack's witness failed its replay:
 	// an internal error, never a verdict.
 	WitnessErr error
+	// WitnessWithheld is set for NotRobust when the witness was not built
+	// because it would not fit the memory budget: it names the attack and
+	// says why (witnessWithheld).
+	WitnessWithheld string
 }
 
 // Check decides robustness of p against model m (Theorem 3 of
@@ -200,8 +206,13 @@ func Check(p *Program, m Model, opt Options) *Result {
 
 	first := res.conclude(p, todo, ctx)
 	if first >= 0 {
-		w, err := def.witness(p, m, &res.Attacks[first])
-		res.Witness, res.WitnessErr = w, err
+		ar := &res.Attacks[first]
+		if why := witnessWithheld(ar, maxBytes, opt); why != "" {
+			res.WitnessWithheld = fmt.Sprintf("attack %s: %s", p.AttackString(ar.Attack), why)
+		} else {
+			w, err := def.witness(p, m, ar)
+			res.Witness, res.WitnessErr = w, err
+		}
 	}
 	res.Elapsed = time.Since(start)
 	return res
@@ -408,7 +419,7 @@ func checkAttack(ctx context.Context, p *Program, def *criterionDef, a Attack, s
 		ar.Bits = bits
 		switch {
 		case r.Outcome == automata.NonEmpty:
-			ar.Outcome, ar.path, ar.sys = Feasible, r.Path, sys
+			ar.Outcome, ar.path, ar.sys, ar.withheld = Feasible, r.Path, sys, r.PathWithheld
 			return ar
 		case r.Outcome == automata.Unknown:
 			ar.Outcome = Undecided

@@ -132,3 +132,35 @@ func TestTooManyPatterns(t *testing.T) {
 		t.Errorf("40 transitions: %v with %d attacks, want NOT ROBUST with 401", r.Verdict, r.Generated)
 	}
 }
+
+// TestWitnessWithheld: a feasible attack whose witness would not fit the
+// memory budget gives NOT ROBUST with the attack named and the witness
+// left out, said so (issue 29, item 0); with room, the witness is built.
+func TestWitnessWithheld(t *testing.T) {
+	src := `thread t0
+initial q0
+transition q0 q1 read r 2
+transition q1 q2 check < r 2000
+transition q2 q3 write + r 1 2
+transition q3 q0 mfence
+transition q1 q4 check >= r 2000
+transition q4 q5 write 1 0
+transition q5 q6 read s 1
+end
+thread t1
+initial q0
+transition q0 q1 write 1 1
+transition q1 q2 read s 0
+end
+`
+	p := mustParse(t, src)
+	r := Check(p, TSO, Options{Jobs: 1, MaxBytes: 6 << 20})
+	if r.Verdict != NotRobust || r.Witness != nil || !strings.Contains(r.WitnessWithheld, "attack (t0, q4->q5 write 1 0, q5->q6 read s 1)") ||
+		!strings.Contains(r.WitnessWithheld, "steps") {
+		t.Fatalf("%v, witness %v, withheld %q, reason %q", r.Verdict, r.Witness != nil, r.WitnessWithheld, r.Reason)
+	}
+	r = Check(p, TSO, Options{Jobs: 1})
+	if r.Verdict != NotRobust || r.Witness == nil || r.WitnessWithheld != "" || r.WitnessErr != nil {
+		t.Fatalf("with room: %v, witness %v, withheld %q, %v", r.Verdict, r.Witness != nil, r.WitnessWithheld, r.WitnessErr)
+	}
+}

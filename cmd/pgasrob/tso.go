@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -71,6 +70,10 @@ type tsoJSON struct {
 	// Abstraction: --flatten (tso_flatten.go).
 	Abstraction *tsoJSONAbstraction `json:"abstraction,omitempty"`
 	ExitCode    *int                `json:"exit_code,omitempty"` // set on the top-level object
+
+	// WitnessWithheld: NOT ROBUST without a witness, which would not fit
+	// the memory budget; it names the attack and says why.
+	WitnessWithheld string `json:"witness_withheld,omitempty"`
 }
 
 // tsoSchema names the version of the --json output (docs/cli.md).
@@ -271,11 +274,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, unguard := memoryGuard(ctx, *maxMem)
 	defer unguard()
-	if *timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *timeout)
-		defer cancel()
-	}
+	begun := time.Now()
 	file := fs.Arg(0)
 	src, err := pgas.ReadSource(file)
 	if err != nil {
@@ -293,6 +292,10 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	opt := tso.Options{MaxStates: *maxStates, MaxBytes: searchBytes(*maxMem), BudgetBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx, Shard: sh, Criterion: crit}
+	if *timeout > 0 {
+		// The check's time counts from the start, reading included.
+		opt.Timeout = max(*timeout-time.Since(begun), time.Nanosecond)
+	}
 	if *c.flatten {
 		return runTSOFlatten(stdout, stderr, file, prog, opt, *asJSON)
 	}
@@ -391,6 +394,9 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 	if res.Witness != nil {
 		fmt.Fprint(stdout, res.Witness.Format(prog))
 	}
+	if res.WitnessWithheld != "" {
+		fmt.Fprintf(stdout, "witness withheld: %s\n", res.WitnessWithheld)
+	}
 	if fr != nil {
 		printFences(stdout, prog, m, fr, fo.costs)
 		if fo.written != "" {
@@ -458,6 +464,7 @@ func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
 	if r.WitnessErr != nil {
 		out.Error = "internal error: " + r.WitnessErr.Error()
 	}
+	out.WitnessWithheld = r.WitnessWithheld
 	if w := r.Witness; w != nil {
 		jw := &tsoJSONWit{Attack: p.AttackString(w.Attack), Text: w.Format(p)}
 		for _, s := range w.Steps {
