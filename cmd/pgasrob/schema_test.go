@@ -80,6 +80,8 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		// run shows some of them only.
 		"atomicity": "a cause", "own-read": "a cause", "delayed-source": "a cause",
 		"local-store": "a cause", "store-order": "a cause", "wait": "a cause", "fence-barrier": "a cause",
+
+		"witness_withheld": "tso: a witness that would not fit the memory budget (tso.TestWitnessWithheld)",
 	}
 	for cmd, lines := range runs {
 		t.Run(cmd, func(t *testing.T) {
