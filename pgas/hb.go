@@ -90,24 +90,27 @@ func HappensBefore(events []Event) *HB {
 	}
 
 	// cf: e1 before e2 on the same cell, one of them a write, no write to
-	// the cell strictly between. Walking back from e2, every candidate e1
-	// lies before the first write met, and that write itself is the last
-	// candidate.
+	// the cell strictly between. The candidates e1 of a cell are its last
+	// write and the events after it (since): a write e2 has an edge from
+	// each, a read e2 from the write alone. Kept per cell, so that a long
+	// run of reads costs no walk back over it per read (issue 29).
+	since := map[Cell][]int{}
 	for j, e2 := range events {
 		if !e2.HasCell {
 			continue
 		}
-		for i := j - 1; i >= 0; i-- {
-			e1 := events[i]
-			if !e1.HasCell || e1.Cell != e2.Cell {
-				continue
-			}
-			if e1.Kind.IsWrite() || e2.Kind.IsWrite() {
+		c := since[e2.Cell]
+		switch {
+		case e2.Kind.IsWrite():
+			for _, i := range c {
 				h.Edges = append(h.Edges, HBEdge{i, j, RelCF})
 			}
-			if e1.Kind.IsWrite() {
-				break
+			since[e2.Cell] = append(c[:0], j)
+		default:
+			if len(c) > 0 && events[c[0]].Kind.IsWrite() {
+				h.Edges = append(h.Edges, HBEdge{c[0], j, RelCF})
 			}
+			since[e2.Cell] = append(c, j)
 		}
 	}
 	slices.SortFunc(h.Edges, func(a, b HBEdge) int {
