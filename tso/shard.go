@@ -105,6 +105,10 @@ func Merge(p *Program, m Model, opt Options, count int, parts []Part) (*Result, 
 	}
 	a := res.Attacks[first].Attack
 	w := parts[owner[first]].Result.Witness
+	if why := parts[owner[first]].Result.WitnessWithheld; w == nil && why != "" {
+		res.WitnessWithheld = why
+		return res, nil
+	}
 	if w == nil || w.Attack != a {
 		res.WitnessErr = fmt.Errorf("shard %d/%d found attack %s feasible but recorded no witness for it", parts[owner[first]].Index, count, p.AttackString(a))
 		return res, nil

@@ -103,6 +103,9 @@ func viaResult(p *pgas.Program, tr *translate.Result, tp *tso.Program, n int, re
 	switch res.Verdict {
 	case tso.NotRobust:
 		r.Verdict = "NOT ROBUST"
+		if res.WitnessWithheld != "" {
+			r.Reason = "witness withheld: " + res.WitnessWithheld
+		}
 	case tso.Robust:
 		r.Verdict = "UNKNOWN"
 		r.Reason = "the translation is robust under the framework, which does not make the PGAS program robust (docs/translate.md); decide it with --via exact"

@@ -17,6 +17,10 @@ type shardTSO struct {
 	ElapsedNS   int64         `json:"elapsed_ns"`
 	Attacks     []shardAttack `json:"attacks"`
 	Witness     *shardTSOWit  `json:"witness,omitempty"`
+
+	// WitnessWithheld: the first feasible attack's witness would not have
+	// fit the memory budget (tso.Result.WitnessWithheld).
+	WitnessWithheld string `json:"witness_withheld,omitempty"`
 }
 
 type shardAttack struct {
@@ -42,6 +46,7 @@ var tsoOutcomes = []tso.Outcome{tso.RefutedSyntactically, tso.Infeasible, tso.Fe
 
 func encodeTSO(res *tso.Result) *shardTSO {
 	s := &shardTSO{Model: res.Model.String(), AttackCount: len(res.Attacks), ElapsedNS: int64(res.Elapsed), Attacks: []shardAttack{}}
+	s.WitnessWithheld = res.WitnessWithheld
 	for i, ar := range res.Attacks {
 		if ar.Outcome == tso.OtherShard || ar.Outcome == tso.RefutedSyntactically {
 			continue
@@ -71,6 +76,7 @@ func decodeTSO(s *shardTSO) (*tso.Result, error) {
 		return nil, fmt.Errorf("attack_count %d out of range", s.AttackCount)
 	}
 	r := &tso.Result{Attacks: make([]tso.AttackResult, s.AttackCount), Elapsed: time.Duration(s.ElapsedNS)}
+	r.WitnessWithheld = s.WitnessWithheld
 	for i := range r.Attacks {
 		r.Attacks[i].Outcome = tso.OtherShard
 	}
