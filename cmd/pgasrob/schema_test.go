@@ -213,6 +213,8 @@ func TestShardSchemaDocumented(t *testing.T) {
 		"reason":       "a shard stopped by a signal, or a part that ran out of budget",
 		"error":        "an internal error",
 		"costs_sha256": "--shard-costs",
+
+		"witness_withheld": "tso: a witness that would not fit the memory budget",
 	}
 	seen := map[string]bool{}
 	for _, args := range runs {
