@@ -14,7 +14,8 @@
 // guessed Z runs would check at the end. proofs_test runs the literal
 // automata Z^{r1,r2} (proofs_test/ztracker_test.go) over the marked
 // computations that reference.go enumerates and checks that both accept
-// the same ones; automata.Product is the literal Lemma 10 construction.
+// the same ones; proofs_test/explicit_test.go holds the literal Lemma 10
+// construction.
 //
 // The search is kept small by pruning guesses that can no longer complete
 // (product.go, using normalform.Future; the written-cell sets keep only

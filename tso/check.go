@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/automata/shard"
 )
 
 // Verdict is the answer of Check.
@@ -69,7 +70,7 @@ type Options struct {
 	Progress func(done, total int, states int64)
 	// Shard restricts the check to one part of the attacks that need a
 	// search; Merge combines the parts (shard.go).
-	Shard automata.Shard
+	Shard shard.Shard
 	// Criterion is what is checked (criterion.go); the zero value is
 	// robustness.
 	Criterion Criterion

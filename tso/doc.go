@@ -32,7 +32,7 @@
 //     attack, the instrumentation with a test-and-set flag choosing the one
 //     attacking copy, its counter abstraction as a Petri net (found by a
 //     forward exploration that only forgets counts), and coverability of
-//     the goal by the backward search of automata.Coverable. A covering run
+//     the goal by the backward search of petri.Coverable. A covering run
 //     fixes the instance and becomes a witness replayed on it. Code cannot
 //     name its thread in this format; IdentityWarnings points at threads
 //     that keep an identity in data instead (per-thread constants).

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"pgasrob/automata"
+	"pgasrob/automata/hitting"
 )
 
 // Fence is one fence position: an mfence inserted at control location
@@ -263,6 +263,6 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 			}
 		}
 		res.Constraints = len(cons)
-		cur = automata.MinCostHittingSet(cons, cost)
+		cur = hitting.MinCost(cons, cost)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/automata/petri"
 )
 
 // Parameterized robustness (Section 6 of tso-robustness-attacks.md). A
@@ -19,7 +20,7 @@ import (
 // attacker in the one copy that wins a test-and-set flag and as helper in
 // the others; Theorem 5 decides each attack as coverability in the counter
 // abstraction of that instrumented program (param_net.go), with the
-// backward search of automata.Coverable.
+// backward search of petri.Coverable.
 
 // ParamAttack is what the parameterized check found out about one attack.
 type ParamAttack struct {
@@ -159,7 +160,7 @@ func CheckParameterized(p *Program, opt Options, instances int) *ParamResult {
 	attacks, refuted := Attacks(p, TSO)
 	res := &ParamResult{Generated: len(attacks)}
 	var found *pnet
-	var cov automata.CoverResult
+	var cov petri.Result
 	for i, a := range attacks {
 		pa := ParamAttack{Attack: a, Outcome: RefutedSyntactically}
 		switch {
@@ -216,7 +217,7 @@ func shareDeadline(opt Options, ctx context.Context) Options {
 	return opt
 }
 
-func decideParamAttack(ctx context.Context, p *Program, a Attack, maxStates, maxBytes int64, pa *ParamAttack) (*pnet, automata.CoverResult) {
+func decideParamAttack(ctx context.Context, p *Program, a Attack, maxStates, maxBytes int64, pa *ParamAttack) (*pnet, petri.Result) {
 	start := time.Now()
 	// The rounds of param_abs.go: cut-off 1, cut-off 2, the join.
 	n := newPNet(p, a)
@@ -235,9 +236,9 @@ func decideParamAttack(ctx context.Context, p *Program, a Attack, maxStates, max
 	defer func() { pa.Stats.Elapsed = time.Since(start) }()
 	if reason != "" {
 		pa.Outcome, pa.Reason = Undecided, reason
-		return nil, automata.CoverResult{}
+		return nil, petri.Result{}
 	}
-	r := automata.Coverable(&n.net, n.targets(), automata.Options{Budget: automata.Budget{MaxStates: maxStates, MaxBytes: maxBytes - n.bytes}, Context: ctx})
+	r := petri.Coverable(&n.net, n.targets(), automata.Options{Budget: automata.Budget{MaxStates: maxStates, MaxBytes: maxBytes - n.bytes}, Context: ctx})
 	pa.Stats.Basis, pa.Stats.Markings = r.Stats.Basis, r.Stats.Generated
 	pa.Stats.Bytes += r.Stats.Bytes
 	switch r.Outcome {

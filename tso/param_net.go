@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"pgasrob/automata"
+	"pgasrob/automata/petri"
 )
 
 // The counter abstraction of Section 6 of tso-robustness-attacks.md. The
@@ -58,7 +59,7 @@ type pnet struct {
 	lPlace []int32
 	kind   []int32 // per place: global index, or -1-local index
 
-	net   automata.Net
+	net   petri.Net
 	moves []pmove // per net transition
 	bytes int64
 
@@ -196,21 +197,21 @@ func (n *pnet) bounds() {
 			holds = append(holds, n.lPlace[i])
 		}
 	}
-	n.net.Bounds = []automata.PlaceBound{{Places: gl, Max: 1}, {Places: att, Max: 1}, {Places: holds, Max: 1}}
+	n.net.Bounds = []petri.PlaceBound{{Places: gl, Max: 1}, {Places: att, Max: 1}, {Places: holds, Max: 1}}
 }
 
 func (n *pnet) addTrans(pre, post []int32, thread, trans int) int32 {
-	m := func(ps []int32) automata.Marking {
-		out := automata.Marking{}
+	m := func(ps []int32) petri.Marking {
+		out := petri.Marking{}
 		for _, p := range ps {
-			out = append(out, automata.PlaceCount{Place: p, Count: 1})
+			out = append(out, petri.PlaceCount{Place: p, Count: 1})
 		}
 		if len(out) == 2 && out[0].Place > out[1].Place {
 			out[0], out[1] = out[1], out[0]
 		}
 		return out
 	}
-	n.net.Trans = append(n.net.Trans, automata.NetTransition{Pre: m(pre), Post: m(post), Label: automata.Label(len(n.moves))})
+	n.net.Trans = append(n.net.Trans, petri.Transition{Pre: m(pre), Post: m(post), Label: automata.Label(len(n.moves))})
 	n.moves = append(n.moves, pmove{thread: int32(thread), trans: int32(trans)})
 	n.bytes += 240 // the transition, its move, its entry in a cache, map overhead
 	return int32(len(n.net.Trans) - 1)
@@ -299,11 +300,11 @@ func (n *pnet) accepting(g []int64) bool {
 	return g[l.hb] != 0 && g[l.lock] == 0 && g[l.level+int(g[l.stAddr])] != lvNone
 }
 
-func (n *pnet) targets() []automata.Marking {
-	var out []automata.Marking
+func (n *pnet) targets() []petri.Marking {
+	var out []petri.Marking
 	for i, g := range n.gs {
 		if n.accepting(g) {
-			out = append(out, automata.Marking{{Place: n.gPlace[i], Count: 1}})
+			out = append(out, petri.Marking{{Place: n.gPlace[i], Count: 1}})
 		}
 	}
 	return out

@@ -3,7 +3,7 @@ package tso
 import (
 	"fmt"
 
-	"pgasrob/automata"
+	"pgasrob/automata/petri"
 )
 
 // paramWitness turns a covering run of the counter abstraction into a
@@ -17,7 +17,7 @@ import (
 // relaxed computation as BuildWitness does: helpers' stores reach memory
 // at once, the attacker's delayed stores at the end, and ReplayWitness
 // re-executes it on the Machine and recomputes the happens-before cycle.
-func (res *ParamResult) paramWitness(n *pnet, cov automata.CoverResult, opt Options) {
+func (res *ParamResult) paramWitness(n *pnet, cov petri.Result, opt Options) {
 	p := n.p
 	res.Copies = make([]int, len(p.Threads))
 	for ti, th := range p.Threads {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pgasrob/automata"
+	"pgasrob/automata/shard"
 )
 
 // ownedAttacks says which of the n attacks left to search this check
@@ -12,13 +12,13 @@ import (
 // searches all walk the same program, instrumented differently), so the
 // split deals them out in turn: every shard gets as many, from the whole
 // list.
-func ownedAttacks(n int, sh automata.Shard) []bool {
+func ownedAttacks(n int, sh shard.Shard) []bool {
 	own := make([]bool, n)
 	costs := make([]float64, n)
 	for k := range costs {
 		costs[k] = 1
 	}
-	part := automata.Assign(costs, max(sh.Count, 1))
+	part := shard.Assign(costs, max(sh.Count, 1))
 	for k := range own {
 		own[k] = sh.Whole() || part[k] == sh.Index-1
 	}

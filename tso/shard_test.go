@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/automata"
+	"pgasrob/automata/shard"
 )
 
 // A witness replayed from its steps alone is the witness the check built:
@@ -56,7 +56,7 @@ func TestMergeShards(t *testing.T) {
 		for k := 1; k <= 4; k++ {
 			parts := make([]Part, k)
 			for j := range parts {
-				parts[j] = Part{Index: j + 1, Result: Check(p, TSO, Options{All: true, Shard: automata.Shard{Index: j + 1, Count: k}})}
+				parts[j] = Part{Index: j + 1, Result: Check(p, TSO, Options{All: true, Shard: shard.Shard{Index: j + 1, Count: k}})}
 			}
 			m, err := Merge(p, TSO, Options{All: true}, k, parts)
 			if err != nil {
