@@ -67,6 +67,6 @@
 // events matched by HB6–HB8 must belong to the same barrier; and a cycle
 // that never leaves one ↔-class is not a violation.
 //
-// Imports: pgas, pgas/oracle (the portfolio of portfolio.go), normalform
-// and automata.
+// Imports: pgas, pgas/oracle (the portfolio of portfolio.go), normalform,
+// automata, automata/shard and the standard library.
 package cycles

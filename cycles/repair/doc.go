@@ -14,6 +14,6 @@
 // and explored by the brute-force oracle (pgas/oracle) before it is
 // returned.
 //
-// It may import pgas, pgas/oracle, cycles and automata; cmd/pgasrob uses
-// it for "pgasrob repair".
+// Imports: pgas, pgas/oracle, cycles, automata, automata/hitting and the
+// standard library. cmd/pgasrob uses it for "pgasrob repair".
 package repair
