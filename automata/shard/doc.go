@@ -2,7 +2,11 @@
 // as separate processes (the tasks of a Slurm job array, say) and are
 // merged afterwards: the cycle types of a decision (package cycles) and
 // the attacks of a TSO check (package tso), chosen with the command's
-// --shard flag (docs/cli.md).
+// --shard flag (docs/cli.md, docs/cluster.md). It implements no part of
+// the papers: both decision procedures are, at the top, a list of
+// independent questions (Theorem 16 of pgas-theory-full.md one per cycle
+// type, Theorem 1 of tso-robustness-attacks.md one per attack), and this
+// package only deals the list out.
 //
 // It is a package of its own, not part of automata, because it is about
 // lists of searches, not about any one search: it knows neither states

@@ -25,7 +25,8 @@ import (
 // An Imports line is the sentence after "Imports:" (up to a full stop or a
 // semicolon), with anything in parentheses left out as commentary. In it:
 //
-//   - "the standard library" allows every standard package;
+//   - "the standard library" allows every standard package, and a
+//     standard package named by its path ("sync/atomic") allows that one;
 //   - a package of the module, written with or without "pgasrob/"
 //     ("pgas/oracle", "pgasrob/pgas/oracle"), allows that package;
 //   - a path ending in "/..." allows the package and every package under
@@ -49,11 +50,11 @@ type allowance struct {
 }
 
 func (a allowance) allows(path string, standard bool) bool {
-	if standard {
-		return a.std
-	}
-	if a.exact[path] {
+	if a.exact[path] || standard && a.std {
 		return true
+	}
+	if standard {
+		return false
 	}
 	for _, t := range a.trees {
 		if path == t || strings.HasPrefix(path, t+"/") {
@@ -94,8 +95,9 @@ func importsSentence(doc string) (string, bool) {
 }
 
 // parseImports reads the Imports line of doc; module lists the packages
-// of the module, which bare names are resolved against.
-func parseImports(doc string, module map[string]bool) (allowance, error) {
+// of the module, which bare names are resolved against, and std the
+// standard packages the module reaches.
+func parseImports(doc string, module, std map[string]bool) (allowance, error) {
 	s, ok := importsSentence(doc)
 	if !ok {
 		return allowance{}, errors.New(`no "Imports:" line`)
@@ -104,7 +106,7 @@ func parseImports(doc string, module map[string]bool) (allowance, error) {
 	a.std = strings.Contains(strings.Join(strings.Fields(s), " "), "standard library")
 	resolve := func(w string) (string, bool) {
 		switch {
-		case w == thisModule || module[w]:
+		case module[w] || std[w]:
 			return w, true
 		case module[thisModule+"/"+w]:
 			return thisModule + "/" + w, true
@@ -117,6 +119,9 @@ func parseImports(doc string, module map[string]bool) (allowance, error) {
 		w = strings.TrimRight(w, ":")
 		if root, ok := strings.CutSuffix(w, "/..."); ok {
 			p, ok := resolve(root)
+			if root == thisModule {
+				p, ok = root, true
+			}
 			if !ok {
 				return a, fmt.Errorf("%q names no package of the module", w)
 			}
@@ -125,7 +130,7 @@ func parseImports(doc string, module map[string]bool) (allowance, error) {
 		}
 		p, ok := resolve(w)
 		switch {
-		case ok && strings.HasPrefix(p, thisModule):
+		case ok && (module[p] || std[p]):
 			a.exact[p] = true
 		case ok:
 			a.trees = append(a.trees, p)
@@ -203,7 +208,9 @@ func TestImportsLines(t *testing.T) {
 	standard := map[string]bool{}
 	module := map[string]bool{}
 	for _, p := range pkgs {
-		standard[p.ImportPath] = p.Standard
+		if p.Standard {
+			standard[p.ImportPath] = true
+		}
 		if p.ImportPath == thisModule || strings.HasPrefix(p.ImportPath, thisModule+"/") {
 			module[p.ImportPath] = true
 		}
@@ -218,7 +225,7 @@ func TestImportsLines(t *testing.T) {
 			t.Errorf("%s: %s: %v", pos, p.ImportPath, err)
 			continue
 		}
-		a, err := parseImports(doc, module)
+		a, err := parseImports(doc, module, standard)
 		if err != nil {
 			t.Errorf("%s: %s: Imports line: %v", pos, p.ImportPath, err)
 			continue
@@ -244,6 +251,7 @@ func TestImportsLines(t *testing.T) {
 // package that does not exist.
 func TestImportsLineParse(t *testing.T) {
 	module := map[string]bool{"pgasrob/pgas": true, "pgasrob/pgas/oracle": true, "pgasrob/automata": true, "pgasrob/automata/shard": true, "pgasrob/tso": true}
+	stdlib := map[string]bool{"fmt": true, "sync": true, "sync/atomic": true}
 	type imp struct {
 		path     string
 		standard bool
@@ -265,12 +273,15 @@ func TestImportsLineParse(t *testing.T) {
 			denied:  []imp{{"pgasrob/pgas", false}, {"github.com/spf13/pflag", false}}},
 		{line: "Imports: pgasrob/..., github.com/spf13/pflag and the standard library.",
 			allowed: []imp{std, {"pgasrob/tso", false}, {"pgasrob/pgas/oracle", false}, {"github.com/spf13/pflag", false}}},
+		{line: "Imports: sync/atomic and pgasrob/automata.", allowed: []imp{{"sync/atomic", true}, {"pgasrob/automata", false}},
+			denied: []imp{std, {"sync", true}}},
+		{line: "Imports: no package of pgasrob, the standard library only.", allowed: []imp{std}, denied: []imp{{"pgasrob/pgas", false}}},
 		{line: "Imports: pgas/gen and the standard library.", bad: true},
 		{line: "Imports: tso/oracle/... only.", bad: true},
 		{line: "Package x does things.", bad: true},
 	}
 	for _, tc := range tests {
-		a, err := parseImports(tc.line, module)
+		a, err := parseImports(tc.line, module, stdlib)
 		if (err != nil) != tc.bad {
 			t.Errorf("%q: error %v, want an error: %v", tc.line, err, tc.bad)
 			continue
