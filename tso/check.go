@@ -9,20 +9,9 @@ import (
 	"time"
 
 	"pgasrob/automata"
+
+	"pgasrob/tso/prog"
 )
-
-// Verdict is the answer of Check.
-type Verdict int
-
-const (
-	Robust Verdict = iota
-	NotRobust
-	Unknown // a budget ran out, or the value domain could not be bounded
-)
-
-func (v Verdict) String() string {
-	return [...]string{"ROBUST", "NOT ROBUST", "UNKNOWN"}[v]
-}
 
 // DefaultMaxBytes is the memory budget of a check when Options.MaxBytes is
 // zero: well below the 2 GiB a run may use on the project's machines.
@@ -125,9 +114,9 @@ type AttackResult struct {
 
 // Result is the answer of Check.
 type Result struct {
-	Verdict   Verdict
+	Verdict   prog.Verdict
 	Criterion Criterion
-	Model     Model
+	Model     prog.Model
 	Attacker  Attacker
 	Reason    string // for Unknown
 	// Counts of attacks.
@@ -149,15 +138,15 @@ type Result struct {
 // instrumentation reaches its goal under SC. With opt.Criterion set it
 // decides that criterion the same way (criterion.go); Verdict Robust then
 // means the criterion holds.
-func Check(p *Program, m Model, opt Options) *Result {
+func Check(p *prog.Program, m prog.Model, opt Options) *Result {
 	start := time.Now()
 	def, err := defOf(opt.Criterion)
-	if err == nil && opt.Criterion != Robustness && m != TSO {
+	if err == nil && opt.Criterion != Robustness && m != prog.TSO {
 		// Both other criteria are defined on TSO's store buffers.
 		err = fmt.Errorf("criterion %s is defined for TSO only", opt.Criterion)
 	}
 	if err != nil {
-		return &Result{Verdict: Unknown, Criterion: opt.Criterion, Model: m, Reason: err.Error()}
+		return &Result{Verdict: prog.Unknown, Criterion: opt.Criterion, Model: m, Reason: err.Error()}
 	}
 	res, todo := newResult(p, m, opt)
 	shape, attacks := res.Attacker, make([]Attack, len(res.Attacks))
@@ -301,7 +290,7 @@ func (r *attackRun) record(k, i int, ar AttackResult) {
 
 // newResult lists the attacks of p under m, with the syntactically refuted
 // ones settled, and returns the indices of those left to search (todo).
-func newResult(p *Program, m Model, opt Options) (*Result, []int) {
+func newResult(p *prog.Program, m prog.Model, opt Options) (*Result, []int) {
 	shape := attackerFor(p, m)
 	attacks, refuted := criteria[opt.Criterion].attacks(p, m)
 	res := &Result{Criterion: opt.Criterion, Model: m, Attacker: shape, Generated: len(attacks)}
@@ -321,7 +310,7 @@ func newResult(p *Program, m Model, opt Options) (*Result, []int) {
 // conclude counts the searched attacks' outcomes and sets the verdict; it
 // returns the index of the first feasible attack, whose witness the
 // caller builds, or -1. ctx is the check's (nil when merging shards).
-func (res *Result) conclude(p *Program, todo []int, ctx context.Context) int {
+func (res *Result) conclude(p *prog.Program, todo []int, ctx context.Context) int {
 	first := -1
 	for _, i := range todo {
 		ar := &res.Attacks[i]
@@ -338,7 +327,7 @@ func (res *Result) conclude(p *Program, todo []int, ctx context.Context) int {
 		case ar.Outcome == Undecided && ar.Reason != "":
 			res.Undecided++
 			if res.Reason == "" {
-				res.Reason = fmt.Sprintf("attack %s: %s", p.AttackString(ar.Attack), ar.Reason)
+				res.Reason = fmt.Sprintf("attack %s: %s", ar.Attack.Format(p), ar.Reason)
 			}
 		default:
 			// Never started, or cancelled because another attack was
@@ -349,9 +338,9 @@ func (res *Result) conclude(p *Program, todo []int, ctx context.Context) int {
 	}
 	switch {
 	case first >= 0:
-		res.Verdict = NotRobust
+		res.Verdict = prog.NotRobust
 	case res.Undecided > 0 || res.Skipped > 0:
-		res.Verdict = Unknown
+		res.Verdict = prog.Unknown
 		if res.Reason == "" {
 			res.Reason = "not every attack was decided"
 		}
@@ -364,14 +353,14 @@ func (res *Result) conclude(p *Program, todo []int, ctx context.Context) int {
 			}
 		}
 	default:
-		res.Verdict = Robust
+		res.Verdict = prog.Robust
 	}
 	return first
 }
 
 // checkAttack decides one attack by SC reachability of its goal, widening
 // the value domain while values overflow it.
-func checkAttack(ctx context.Context, p *Program, def *criterionDef, a Attack, shape Attacker, opt Options, maxBytes int64) AttackResult {
+func checkAttack(ctx context.Context, p *prog.Program, def *criterionDef, a Attack, shape Attacker, opt Options, maxBytes int64) AttackResult {
 	ar := AttackResult{Attack: a}
 	bits := opt.ValueBits
 	fixed := bits > 0
@@ -443,8 +432,8 @@ func userBytes(opt Options) int64 {
 	return DefaultMaxBytes
 }
 
-// AttackString names an attack for people.
-func (p *Program) AttackString(a Attack) string {
+// Format names the attack for people.
+func (a Attack) Format(p *prog.Program) string {
 	th := p.Threads[a.Thread]
 	st, l := th.Trans[a.Store], th.Trans[a.Last]
 	return fmt.Sprintf("(%s, %s->%s %s, %s->%s %s)", th.Name,
@@ -465,7 +454,7 @@ func (r *Result) FeasibleAttacks() []Attack {
 // ReachSC explores the program's own SC state space on the search engine:
 // accept, if not nil, is tested on every state's labels (one per thread)
 // and the search stops at the first state it accepts.
-func ReachSC(p *Program, accept func(labels []int) bool, opt Options) automata.Result {
+func ReachSC(p *prog.Program, accept func(labels []int) bool, opt Options) automata.Result {
 	bits := opt.ValueBits
 	if bits <= 0 {
 		bits = 8

@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"pgasrob/automata"
+
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // Criterion is the correctness criterion a program is checked against.
@@ -47,8 +50,8 @@ func Criteria() []Criterion { return []Criterion{Robustness, Persistence, TRF} }
 
 // VerdictString names a verdict in the criterion's words: Robust means the
 // criterion holds, NotRobust that it is violated.
-func (c Criterion) VerdictString(v Verdict) string {
-	if v == Unknown {
+func (c Criterion) VerdictString(v prog.Verdict) string {
+	if v == prog.Unknown {
 		return "UNKNOWN"
 	}
 	words := [...][2]string{
@@ -56,7 +59,7 @@ func (c Criterion) VerdictString(v Verdict) string {
 		Persistence: {"PERSISTENT", "FRAGILE"},
 		TRF:         {"TRIANGULAR-RACE FREE", "TRIANGULAR RACE"},
 	}
-	if v == Robust {
+	if v == prog.Robust {
 		return words[c][0]
 	}
 	return words[c][1]
@@ -69,29 +72,29 @@ type criterionDef struct {
 	// feasible pattern must stay feasible in a program fenced anywhere
 	// except on a fence-free path of its thread from the target of Store to
 	// the source of Last.
-	attacks func(p *Program, m Model) (attacks []Attack, refuted []bool)
+	attacks func(p *prog.Program, m prog.Model) (attacks []Attack, refuted []bool)
 	// instrument builds the instrumented threads of one pattern, and the
 	// extension of the SC system that holds the criterion's own state,
 	// roles and goal (nil: the robustness roles and goal of sc.go).
-	instrument func(p *Program, a Attack, shape Attacker) ([]ithread, sysExt)
+	instrument func(p *prog.Program, a Attack, shape Attacker) ([]ithread, sysExt)
 	// witness turns a feasible pattern's SC path into evidence replayed in
 	// the relaxed semantics; an error is an internal error, not a verdict.
-	witness func(p *Program, m Model, ar *AttackResult) (*Witness, error)
+	witness func(p *prog.Program, m prog.Model, ar *AttackResult) (*Witness, error)
 	// replay certifies a witness recorded by another process (a shard,
 	// Merge) by running it again in the relaxed semantics.
-	replay func(p *Program, m Model, w *Witness) (*Witness, error)
+	replay func(p *prog.Program, m prog.Model, w *Witness) (*Witness, error)
 	// oracle decides the criterion by brute force from its definition,
 	// sharing no code with attacks/instrument (only the Machine, the
 	// relaxed semantics itself).
-	oracle func(p *Program, m Model, b OracleBudget) OracleResult
+	oracle func(p *prog.Program, m prog.Model, b oracle.OracleBudget) oracle.OracleResult
 }
 
 // OracleFor runs the brute-force oracle of criterion c; Verdict Robust
 // means the criterion holds.
-func OracleFor(c Criterion, p *Program, m Model, b OracleBudget) OracleResult {
+func OracleFor(c Criterion, p *prog.Program, m prog.Model, b oracle.OracleBudget) oracle.OracleResult {
 	d, err := defOf(c)
 	if err != nil || d.oracle == nil {
-		return OracleResult{Verdict: Unknown, Reason: fmt.Sprintf("criterion %s has no oracle", c)}
+		return oracle.OracleResult{Verdict: prog.Unknown, Reason: fmt.Sprintf("criterion %s has no oracle", c)}
 	}
 	return d.oracle(p, m, b)
 }
@@ -101,14 +104,14 @@ func OracleFor(c Criterion, p *Program, m Model, b OracleBudget) OracleResult {
 var criteria = map[Criterion]*criterionDef{
 	Robustness: {
 		attacks: Attacks,
-		instrument: func(p *Program, a Attack, shape Attacker) ([]ithread, sysExt) {
+		instrument: func(p *prog.Program, a Attack, shape Attacker) ([]ithread, sysExt) {
 			return instrument(p, a, shape), nil
 		},
 		witness: BuildWitness,
-		replay: func(p *Program, m Model, w *Witness) (*Witness, error) {
+		replay: func(p *prog.Program, m prog.Model, w *Witness) (*Witness, error) {
 			return ReplayWitness(p, m, w.Attack, w.Steps, w.StoreEvent, w.LastEvent)
 		},
-		oracle: Oracle,
+		oracle: oracle.Oracle,
 	},
 }
 
@@ -129,7 +132,7 @@ type sysExt interface {
 	// exec runs a transition whose role is rExt or above on s.buf (the
 	// successor being built) and reports whether it is enabled. t is the
 	// original instruction and regs the thread's registers before it.
-	exec(s *scSystem, ti int, it *itrans, t *Trans, regs []int64) bool
+	exec(s *scSystem, ti int, it *itrans, t *prog.Trans, regs []int64) bool
 	// accepting is the goal.
 	accepting(s *scSystem, st automata.State) bool
 	// reducible says whether the partial-order reduction of por.go is

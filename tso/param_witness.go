@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"pgasrob/automata"
+
+	"pgasrob/tso/prog"
 )
 
 // paramWitness turns a covering run of the counter abstraction into a
@@ -50,10 +52,10 @@ func (res *ParamResult) paramWitness(n *pnet, cov automata.CoverResult, opt Opti
 		res.WitnessErr = err
 		return
 	}
-	res.Witness, res.WitnessErr = ReplayWitness(inst, TSO, steps.attack, steps.steps, steps.store, steps.last)
+	res.Witness, res.WitnessErr = ReplayWitness(inst, prog.TSO, steps.attack, steps.steps, steps.store, steps.last)
 	o := opt
 	o.Progress = nil
-	res.InstanceCheck = Check(inst, TSO, o)
+	res.InstanceCheck = Check(inst, prog.TSO, o)
 }
 
 func isZero(v []int64) bool {
@@ -109,13 +111,13 @@ func (n *pnet) relaxedSteps(run []int, base []int, pos [][]int32) (*paramSteps, 
 		it := n.threads[t].trans[mv.trans]
 		op := n.p.Threads[t].Trans[it.orig].Op
 		s := Step{Kind: StepExec, Thread: who, Trans: int(it.orig), Event: -1}
-		if op == OpRead || op == OpWrite {
+		if op == prog.OpRead || op == prog.OpWrite {
 			s.Event = events
 			events++
 		}
 		switch it.role {
 		case rAttStart, rAttCopy:
-			s.Delayed = op == OpWrite
+			s.Delayed = op == prog.OpWrite
 			out.steps = append(out.steps, s)
 			if s.Delayed {
 				delayed++
@@ -128,7 +130,7 @@ func (n *pnet) relaxedSteps(run []int, base []int, pos [][]int32) (*paramSteps, 
 			out.last = s.Event
 		default:
 			out.steps = append(out.steps, s)
-			if op == OpWrite {
+			if op == prog.OpWrite {
 				out.steps = append(out.steps, Step{Kind: StepFlush, Thread: who})
 			}
 		}

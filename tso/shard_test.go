@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"pgasrob/automata"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 // A witness replayed from its steps alone is the witness the check built:
@@ -15,11 +18,11 @@ func TestReplayWitness(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 8))
 	replayed := 0
 	for i := 0; i < 300 && replayed < 40; i++ {
-		p, err := ParseProgram("rand.txt", []byte(Generate(r, GenConfig{Fences: i%2 == 0})))
+		p, err := prog.ParseProgram("rand.txt", []byte(gen.Generate(r, gen.GenConfig{Fences: i%2 == 0})))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range []Model{TSO, PSO} {
+		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			res := Check(p, m, Options{MaxStates: 100000})
 			w := res.Witness
 			if w == nil {
@@ -48,17 +51,17 @@ func TestReplayWitness(t *testing.T) {
 func TestMergeShards(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for i := 0; i < 60; i++ {
-		p, err := ParseProgram("rand.txt", []byte(Generate(r, GenConfig{})))
+		p, err := prog.ParseProgram("rand.txt", []byte(gen.Generate(r, gen.GenConfig{})))
 		if err != nil {
 			t.Fatal(err)
 		}
-		whole := Check(p, TSO, Options{All: true})
+		whole := Check(p, prog.TSO, Options{All: true})
 		for k := 1; k <= 4; k++ {
 			parts := make([]Part, k)
 			for j := range parts {
-				parts[j] = Part{Index: j + 1, Result: Check(p, TSO, Options{All: true, Shard: automata.Shard{Index: j + 1, Count: k}})}
+				parts[j] = Part{Index: j + 1, Result: Check(p, prog.TSO, Options{All: true, Shard: automata.Shard{Index: j + 1, Count: k}})}
 			}
-			m, err := Merge(p, TSO, Options{All: true}, k, parts)
+			m, err := Merge(p, prog.TSO, Options{All: true}, k, parts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,11 +73,11 @@ func TestMergeShards(t *testing.T) {
 			}
 			if k > 1 && whole.Generated > whole.RefutedSyntactic+1 {
 				parts[1] = Part{Index: 2}
-				m, err := Merge(p, TSO, Options{All: true}, k, parts)
+				m, err := Merge(p, prog.TSO, Options{All: true}, k, parts)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if m.Verdict == Robust || m.Verdict == Unknown && !strings.Contains(m.Reason, "shard 2/") {
+				if m.Verdict == prog.Robust || m.Verdict == prog.Unknown && !strings.Contains(m.Reason, "shard 2/") {
 					t.Fatalf("K=%d with shard 2 missing: %v %q", k, m.Verdict, m.Reason)
 				}
 			}

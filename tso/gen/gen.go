@@ -1,4 +1,4 @@
-package tso
+package gen
 
 import (
 	"fmt"

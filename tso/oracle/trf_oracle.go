@@ -1,10 +1,12 @@
-package tso
+package oracle
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"pgasrob/tso/prog"
 )
 
 // TRFOracle decides triangular-race freedom by brute force from the
@@ -19,26 +21,26 @@ import (
 // order is tried: if w·r are adjacent, r was enabled before w too. The
 // model plays no part. Loop-free programs only: the budget (MaxEvents
 // bounds a run's length) turns anything else into Unknown.
-func TRFOracle(p *Program, m Model, b OracleBudget) OracleResult {
+func TRFOracle(p *prog.Program, m prog.Model, b OracleBudget) OracleResult {
 	o := &trfOracle{p: p, b: b, seen: map[string]bool{}}
 	if b.Timeout > 0 {
 		o.deadline = time.Now().Add(b.Timeout)
 	}
-	o.explore(NewMachine(p, TSO), make([]map[int]bool, len(p.Threads)), 0)
+	o.explore(prog.NewMachine(p, prog.TSO), make([]map[int]bool, len(p.Threads)), 0)
 	r := OracleResult{Nodes: o.nodes}
 	switch {
 	case o.race != "":
-		r.Verdict, r.Reason = NotRobust, o.race
+		r.Verdict, r.Reason = prog.NotRobust, o.race
 	case o.stop != "":
-		r.Verdict, r.Reason = Unknown, o.stop
+		r.Verdict, r.Reason = prog.Unknown, o.stop
 	default:
-		r.Verdict = Robust
+		r.Verdict = prog.Robust
 	}
 	return r
 }
 
 type trfOracle struct {
-	p        *Program
+	p        *prog.Program
 	b        OracleBudget
 	deadline time.Time
 	seen     map[string]bool
@@ -49,13 +51,13 @@ type trfOracle struct {
 
 // step executes transition k of thread t under SC and returns t's new
 // pending set, or false if the transition is not enabled.
-func (o *trfOracle) step(mc *Machine, pend map[int]bool, t, k int) (map[int]bool, bool) {
+func (o *trfOracle) step(mc *prog.Machine, pend map[int]bool, t, k int) (map[int]bool, bool) {
 	tr := &o.p.Threads[t].Trans[k]
 	if mc.Exec(t, k) != nil {
 		return nil, false
 	}
 	switch {
-	case tr.Op == OpWrite:
+	case tr.Op == prog.OpWrite:
 		if mc.Flush(t) != nil {
 			return nil, false
 		}
@@ -71,7 +73,7 @@ func (o *trfOracle) step(mc *Machine, pend map[int]bool, t, k int) (map[int]bool
 	return pend, true
 }
 
-func (o *trfOracle) explore(mc *Machine, pend []map[int]bool, depth int) {
+func (o *trfOracle) explore(mc *prog.Machine, pend []map[int]bool, depth int) {
 	if o.race != "" || o.stop != "" {
 		return
 	}
@@ -111,11 +113,11 @@ func (o *trfOracle) explore(mc *Machine, pend []map[int]bool, depth int) {
 }
 
 // findRace looks for a triangular race whose read can be the next step.
-func (o *trfOracle) findRace(mc *Machine, pend []map[int]bool) {
+func (o *trfOracle) findRace(mc *prog.Machine, pend []map[int]bool) {
 	for t, th := range o.p.Threads {
 		for _, k := range th.Out[mc.PC[t]] {
 			tr := &th.Trans[k]
-			if tr.Op != OpRead {
+			if tr.Op != prog.OpRead {
 				continue
 			}
 			x, ok := o.p.CellOf(tr.Addr.Eval(mc.Regs[t]))
@@ -145,7 +147,7 @@ func (o *trfOracle) findRace(mc *Machine, pend []map[int]bool) {
 // nextWrites reports whether thread u's next step can write cell x: a
 // write of x, or (inLock > 0: inside the locked section it is running)
 // any path of the section up to its unlock that writes x.
-func (o *trfOracle) nextWrites(mc *Machine, u, x, inLock int) bool {
+func (o *trfOracle) nextWrites(mc *prog.Machine, u, x, inLock int) bool {
 	if inLock > 64 {
 		o.stop = "a locked section runs for more than 64 steps"
 		return false
@@ -153,19 +155,19 @@ func (o *trfOracle) nextWrites(mc *Machine, u, x, inLock int) bool {
 	for _, k := range o.p.Threads[u].Out[mc.PC[u]] {
 		tr := &o.p.Threads[u].Trans[k]
 		switch {
-		case inLock == 0 && tr.Op == OpWrite:
+		case inLock == 0 && tr.Op == prog.OpWrite:
 			n := mc.Clone()
 			if n.Exec(u, k) == nil && n.Events[len(n.Events)-1].Cell == x {
 				return true
 			}
-		case inLock == 0 && tr.Op != OpLock:
-		case tr.Op == OpUnlock:
+		case inLock == 0 && tr.Op != prog.OpLock:
+		case tr.Op == prog.OpUnlock:
 		default:
 			n := mc.Clone()
 			if n.Exec(u, k) != nil {
 				continue
 			}
-			if tr.Op == OpWrite {
+			if tr.Op == prog.OpWrite {
 				if n.Events[len(n.Events)-1].Cell == x {
 					return true
 				}
@@ -183,7 +185,7 @@ func (o *trfOracle) nextWrites(mc *Machine, u, x, inLock int) bool {
 
 // key encodes the machine state (the trace does not matter here, unlike
 // in the robustness oracle) and the pending sets.
-func (o *trfOracle) key(mc *Machine, pend []map[int]bool) string {
+func (o *trfOracle) key(mc *prog.Machine, pend []map[int]bool) string {
 	var b strings.Builder
 	w := func(v int64) { b.WriteString(strconv.FormatInt(v, 10)); b.WriteByte(',') }
 	for t := range mc.PC {

@@ -1,10 +1,12 @@
-package tso
+package oracle
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"pgasrob/tso/prog"
 )
 
 // PersistOracle decides persistence by brute force from the definition of
@@ -16,9 +18,9 @@ import (
 // Runs are merged only when machine state and trace so far coincide, so it
 // terminates on loop-free programs only; the budget makes anything larger
 // UNKNOWN. Events of a fragile run come back in OracleResult.Events.
-func PersistOracle(p *Program, m Model, b OracleBudget) OracleResult {
-	if m != TSO {
-		return OracleResult{Verdict: Unknown, Reason: "the persistence oracle enumerates TSO runs only"}
+func PersistOracle(p *prog.Program, m prog.Model, b OracleBudget) OracleResult {
+	if m != prog.TSO {
+		return OracleResult{Verdict: prog.Unknown, Reason: "the persistence oracle enumerates TSO runs only"}
 	}
 	return persistCompare(persistEnumerate(p, b, false))
 }
@@ -30,50 +32,68 @@ func PersistOracle(p *Program, m Model, b OracleBudget) OracleResult {
 // alike. FRAGILE is a verdict; when no run was cut, so is PERSISTENT;
 // otherwise the answer is UNKNOWN with "no fragile run of at most N
 // events" as the reason.
-func PersistOracleBounded(p *Program, m Model, b OracleBudget) OracleResult {
-	if m != TSO {
-		return OracleResult{Verdict: Unknown, Reason: "the persistence oracle enumerates TSO runs only"}
+func PersistOracleBounded(p *prog.Program, m prog.Model, b OracleBudget) OracleResult {
+	if m != prog.TSO {
+		return OracleResult{Verdict: prog.Unknown, Reason: "the persistence oracle enumerates TSO runs only"}
 	}
 	tso, sc, r := persistEnumerate(p, b, true)
 	r = persistCompare(tso, sc, r)
-	if r.Verdict == Robust && tso.cut {
-		r.Verdict, r.Reason = Unknown, fmt.Sprintf("no fragile run of at most %d events", tso.limit())
+	if r.Verdict == prog.Robust && tso.cut {
+		r.Verdict, r.Reason = prog.Unknown, fmt.Sprintf("no fragile run of at most %d events", tso.limit())
 	}
 	return r
 }
 
 func persistCompare(tso, sc *persistRuns, r OracleResult) OracleResult {
-	if r.Verdict == Unknown {
+	if r.Verdict == prog.Unknown {
 		return r
 	}
-	r.Verdict = Robust
+	r.Verdict = prog.Robust
 	for key, evs := range tso.traces {
 		if _, ok := sc.traces[key]; !ok {
-			r.Verdict, r.Events = NotRobust, evs
+			r.Verdict, r.Events = prog.NotRobust, evs
 			break
 		}
 	}
 	return r
 }
 
-// PersistOracleStates reports whether the plain configurations (control
-// labels, registers, memory; every buffer empty) reachable under TSO are
-// those reachable under SC, by the same enumeration as PersistOracle. The
-// paper's "strong persistence" (Section 6) says a persistent program passes.
-func PersistOracleStates(p *Program, b OracleBudget) (same bool, r OracleResult) {
+// PersistenceRuns is one enumeration of the persistence oracle, kept for
+// the questions a test asks beyond the verdict.
+type PersistenceRuns struct {
+	Result  OracleResult // the verdict PersistOracle gives
+	tso, sc *persistRuns
+}
+
+// EnumeratePersistence enumerates the TSO and SC runs of p as
+// PersistOracle does and keeps them.
+func EnumeratePersistence(p *prog.Program, b OracleBudget) *PersistenceRuns {
 	tso, sc, r := persistEnumerate(p, b, false)
-	if r.Verdict == Unknown {
-		return false, r
+	return &PersistenceRuns{Result: persistCompare(tso, sc, r), tso: tso, sc: sc}
+}
+
+// SCHasTrace reports whether some SC run has the trace of the computation
+// on mc.
+func (e *PersistenceRuns) SCHasTrace(mc *prog.Machine) bool {
+	_, ok := e.sc.traces[persistTrace(mc)]
+	return ok
+}
+
+// SameConfigs reports whether the plain configurations (control labels,
+// registers, memory; every buffer empty) reachable under TSO are those
+// reachable under SC. The paper's "strong persistence" (Section 6) says a
+// persistent program passes. It is false when the enumeration ran out of
+// budget (Result.Verdict Unknown).
+func (e *PersistenceRuns) SameConfigs() bool {
+	if e.Result.Verdict == prog.Unknown || len(e.tso.configs) != len(e.sc.configs) {
+		return false
 	}
-	if len(tso.configs) != len(sc.configs) {
-		return false, r
-	}
-	for c := range tso.configs {
-		if !sc.configs[c] {
-			return false, r
+	for c := range e.tso.configs {
+		if !e.sc.configs[c] {
+			return false
 		}
 	}
-	return true, r
+	return true
 }
 
 // persistRuns is what one enumeration collects: the trace of every
@@ -81,7 +101,7 @@ func PersistOracleStates(p *Program, b OracleBudget) (same bool, r OracleResult)
 // plain configuration.
 type persistRuns struct {
 	sc       bool
-	traces   map[string][]Event
+	traces   map[string][]prog.Event
 	configs  map[string]bool
 	seen     map[string]bool
 	nodes    int64
@@ -100,17 +120,17 @@ func (e *persistRuns) limit() int {
 	return e.b.MaxEvents
 }
 
-func persistEnumerate(p *Program, b OracleBudget, bounded bool) (tso, sc *persistRuns, r OracleResult) {
+func persistEnumerate(p *prog.Program, b OracleBudget, bounded bool) (tso, sc *persistRuns, r OracleResult) {
 	var deadline time.Time
 	if b.Timeout > 0 {
 		deadline = time.Now().Add(b.Timeout)
 	}
 	for _, isSC := range []bool{false, true} {
-		e := &persistRuns{sc: isSC, traces: map[string][]Event{}, configs: map[string]bool{}, seen: map[string]bool{}, b: b, deadline: deadline, bounded: bounded}
-		e.explore(NewMachine(p, TSO))
+		e := &persistRuns{sc: isSC, traces: map[string][]prog.Event{}, configs: map[string]bool{}, seen: map[string]bool{}, b: b, deadline: deadline, bounded: bounded}
+		e.explore(prog.NewMachine(p, prog.TSO))
 		r.Nodes += e.nodes
 		if e.stop != "" {
-			r.Verdict, r.Reason = Unknown, e.stop
+			r.Verdict, r.Reason = prog.Unknown, e.stop
 			return nil, nil, r
 		}
 		if isSC {
@@ -122,7 +142,7 @@ func persistEnumerate(p *Program, b OracleBudget, bounded bool) (tso, sc *persis
 	return tso, sc, r
 }
 
-func (e *persistRuns) explore(mc *Machine) {
+func (e *persistRuns) explore(mc *prog.Machine) {
 	if e.stop != "" {
 		return
 	}
@@ -157,7 +177,7 @@ func (e *persistRuns) explore(mc *Machine) {
 			if n.Exec(t, k) != nil {
 				continue
 			}
-			if e.sc && th.Trans[k].Op == OpWrite && n.Flush(t) != nil {
+			if e.sc && th.Trans[k].Op == prog.OpWrite && n.Flush(t) != nil {
 				continue
 			}
 			e.explore(n)
@@ -173,7 +193,7 @@ func (e *persistRuns) explore(mc *Machine) {
 
 // persistState encodes the machine's configuration: labels, registers,
 // memory, lock and buffer contents.
-func persistState(mc *Machine) string {
+func persistState(mc *prog.Machine) string {
 	var b strings.Builder
 	w := func(v int64) { b.WriteString(strconv.FormatInt(v, 10)); b.WriteByte(',') }
 	for t := range mc.PC {
@@ -182,9 +202,9 @@ func persistState(mc *Machine) string {
 			w(r)
 		}
 		b.WriteByte('[')
-		for _, en := range mc.all[t] {
-			w(int64(en.cell))
-			w(en.val)
+		for _, en := range mc.Buffer(t) {
+			w(int64(en.Cell))
+			w(en.Val)
 		}
 		b.WriteString("]|")
 	}
@@ -200,7 +220,7 @@ func persistState(mc *Machine) string {
 // as the sequence of threads whose updates landed. Buffers are FIFO under
 // TSO and SC alike, so a thread's k-th update is its k-th write: the
 // thread names the update, as ud_p(x, v) does in the paper.
-func persistTrace(mc *Machine) string {
+func persistTrace(mc *prog.Machine) string {
 	var b strings.Builder
 	w := func(v int64) { b.WriteString(strconv.FormatInt(v, 10)); b.WriteByte(',') }
 	for t := range mc.PC {
@@ -216,7 +236,7 @@ func persistTrace(mc *Machine) string {
 	}
 	order := make([]int64, 0, len(mc.Events))
 	for _, ev := range mc.Events {
-		if ev.Kind == EvStore && ev.Land >= 0 {
+		if ev.Kind == prog.EvStore && ev.Land >= 0 {
 			for int64(len(order)) <= int64(ev.Land) {
 				order = append(order, -1)
 			}

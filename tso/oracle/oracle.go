@@ -1,4 +1,4 @@
-package tso
+package oracle
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"pgasrob/tso/prog"
 )
 
 // OracleBudget bounds the oracle. Zero fields mean no bound.
@@ -35,12 +37,12 @@ func (b OracleBudget) over(nodes int64, deadline time.Time) string {
 
 // OracleResult is the oracle's answer.
 type OracleResult struct {
-	Verdict Verdict
+	Verdict prog.Verdict
 	Nodes   int64
 	Reason  string
 	// Events and Cycle of a violating computation, for NotRobust.
-	Events []Event
-	Cycle  []Edge
+	Events []prog.Event
+	Cycle  []prog.Edge
 }
 
 // Oracle decides robustness by brute force, straight from the definition:
@@ -52,39 +54,39 @@ type OracleResult struct {
 // explores traces, not states, and it terminates only on loop-free
 // programs. Use it on small programs; the budget turns anything larger into
 // Unknown.
-func Oracle(p *Program, m Model, b OracleBudget) OracleResult {
+func Oracle(p *prog.Program, m prog.Model, b OracleBudget) OracleResult {
 	o := &oracle{p: p, m: m, b: b, seen: map[string]bool{}}
 	if b.Timeout > 0 {
 		o.deadline = time.Now().Add(b.Timeout)
 	}
-	o.explore(NewMachine(p, m))
+	o.explore(prog.NewMachine(p, m))
 	r := OracleResult{Nodes: o.nodes}
 	switch {
 	case o.cycle != nil:
-		r.Verdict, r.Events, r.Cycle = NotRobust, o.events, o.cycle
+		r.Verdict, r.Events, r.Cycle = prog.NotRobust, o.events, o.cycle
 	case o.stop != "":
-		r.Verdict, r.Reason = Unknown, o.stop
+		r.Verdict, r.Reason = prog.Unknown, o.stop
 	default:
-		r.Verdict = Robust
+		r.Verdict = prog.Robust
 	}
 	return r
 }
 
 type oracle struct {
-	p        *Program
-	m        Model
+	p        *prog.Program
+	m        prog.Model
 	b        OracleBudget
 	deadline time.Time
 	seen     map[string]bool
 	nodes    int64
 	stop     string
-	cycle    []Edge
-	events   []Event
+	cycle    []prog.Edge
+	events   []prog.Event
 }
 
 func (o *oracle) done() bool { return o.cycle != nil || o.stop != "" }
 
-func (o *oracle) explore(mc *Machine) {
+func (o *oracle) explore(mc *prog.Machine) {
 	if o.done() {
 		return
 	}
@@ -107,7 +109,7 @@ func (o *oracle) explore(mc *Machine) {
 	}
 	if mc.Quiescent() {
 		// A complete computation: is its trace cyclic?
-		if c := FindCycle(len(mc.Events), HappensBefore(mc.Events), -1); c != nil {
+		if c := prog.FindCycle(len(mc.Events), prog.HappensBefore(mc.Events), -1); c != nil {
 			o.cycle, o.events = c, mc.Events
 			return
 		}
@@ -145,7 +147,7 @@ func (o *oracle) explore(mc *Machine) {
 // (thread, position in the thread) and stores carry their rank in the
 // store order of their cell, so interleavings with the same trace and the
 // same state share a key.
-func (o *oracle) key(mc *Machine) string {
+func (o *oracle) key(mc *prog.Machine) string {
 	var b strings.Builder
 	w := func(v int64) { b.WriteString(strconv.FormatInt(v, 10)); b.WriteByte(',') }
 	for t := range mc.PC {
@@ -166,20 +168,20 @@ func (o *oracle) key(mc *Machine) string {
 		e := mc.Events[ev]
 		return int64(e.Thread)<<16 | int64(e.Seq)
 	}
-	for t := range mc.all {
+	for t := range mc.P.Threads {
 		b.WriteByte('[')
-		for _, e := range mc.all[t] {
-			if e.fence {
+		for _, e := range mc.Buffer(t) {
+			if e.Fence {
 				b.WriteString("F,")
 			} else {
-				w(name(e.ev))
+				w(name(e.Event))
 			}
 		}
-		for c, q := range mc.per[t] {
+		for c, q := range mc.CellBuffers(t) {
 			if len(q) > 0 {
 				w(int64(c))
 				for _, e := range q {
-					w(name(e.ev))
+					w(name(e.Event))
 				}
 			}
 		}
@@ -190,7 +192,7 @@ func (o *oracle) key(mc *Machine) string {
 	count := map[int]int64{}
 	order := make([]int, 0, len(mc.Events))
 	for i, e := range mc.Events {
-		if e.Kind == EvStore && e.Land >= 0 {
+		if e.Kind == prog.EvStore && e.Land >= 0 {
 			order = append(order, i)
 		}
 	}
@@ -215,7 +217,7 @@ func (o *oracle) key(mc *Machine) string {
 			w(int64(e.Trans))
 			w(int64(e.Cell))
 			w(e.Val)
-			if e.Kind == EvLoad {
+			if e.Kind == prog.EvLoad {
 				w(name(e.Src))
 			} else if r, ok := rank[i]; ok {
 				w(r)
