@@ -55,7 +55,7 @@ func BenchmarkRing(b *testing.B) {
 		b.Run(fmt.Sprintf("check/N=%d", n), func(b *testing.B) {
 			var r *Result
 			for i := 0; i < b.N; i++ {
-				r = Check(p, prog.TSO, Options{Jobs: 1})
+				r = check(p, prog.TSO, Options{Jobs: 1})
 				if r.Verdict != prog.Robust {
 					b.Fatalf("ring %d: %v", n, r.Verdict)
 				}
@@ -68,7 +68,7 @@ func BenchmarkRing(b *testing.B) {
 		b.Run(fmt.Sprintf("search/N=%d", n), func(b *testing.B) {
 			var r *Result
 			for i := 0; i < b.N; i++ {
-				r = Check(p, prog.TSO, Options{Jobs: runtime.NumCPU(), NoPrune: true, MaxBytes: 1536 << 20})
+				r = check(p, prog.TSO, Options{Jobs: runtime.NumCPU(), NoPrune: true, MaxBytes: 1536 << 20})
 				if r.Verdict != prog.Robust {
 					b.Fatalf("ring %d: %v (%s)", n, r.Verdict, r.Reason)
 				}
@@ -100,7 +100,7 @@ func BenchmarkCorpus(b *testing.B) {
 			b.Run(e.file+"/"+m.String(), func(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
-					r = Check(p, m, Options{Jobs: 1, All: true})
+					r = check(p, m, Options{Jobs: 1, All: true})
 				}
 				reportSearch(b, r)
 			})
@@ -125,7 +125,7 @@ func BenchmarkUnfencedRing(b *testing.B) {
 			b.Run(fmt.Sprintf("N=%d/strategy=%s", n, s.name), func(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
-					r = Check(p, prog.TSO, Options{Jobs: 1, BreadthFirst: s.bfs})
+					r = check(p, prog.TSO, Options{Jobs: 1, BreadthFirst: s.bfs})
 					if r.Verdict != prog.NotRobust || r.WitnessErr != nil {
 						b.Fatalf("ring %d: %v %v", n, r.Verdict, r.WitnessErr)
 					}
@@ -152,7 +152,7 @@ func BenchmarkPrivate(b *testing.B) {
 			b.Run(fmt.Sprintf("N=%d/reduction=%v", n, !off), func(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
-					r = Check(p, prog.TSO, Options{Jobs: 1, NoReduction: off})
+					r = check(p, prog.TSO, Options{Jobs: 1, NoReduction: off})
 					if r.Verdict != prog.Robust {
 						b.Fatalf("private %d: %v (%s)", n, r.Verdict, r.Reason)
 					}

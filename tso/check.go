@@ -137,8 +137,20 @@ type Result struct {
 // locality-singularity.md for PSO): p is robust iff no attack's
 // instrumentation reaches its goal under SC. With opt.Criterion set it
 // decides that criterion the same way (criterion.go); Verdict Robust then
-// means the criterion holds.
-func Check(p *prog.Program, m prog.Model, opt Options) *Result {
+// means the criterion holds. A request it cannot take (a criterion it does
+// not know, or one defined for TSO only asked under PSO) is an error, not
+// an UNKNOWN verdict: no budget would change the answer.
+func Check(p *prog.Program, m prog.Model, opt Options) (*Result, error) {
+	if err := request(opt.Criterion, m); err != nil {
+		return nil, err
+	}
+	return check(p, m, opt), nil
+}
+
+// check is Check for the checker's own callers (fences, instances,
+// differential tests), which report a request it cannot take as an
+// UNKNOWN result with the reason.
+func check(p *prog.Program, m prog.Model, opt Options) *Result {
 	start := time.Now()
 	def, err := defOf(opt.Criterion)
 	if err == nil && opt.Criterion != Robustness && m != prog.TSO {

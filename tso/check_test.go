@@ -64,7 +64,7 @@ func TestAttackEnumeration(t *testing.T) {
 func TestCheckSB(t *testing.T) {
 	p := mustParse(t, sbSrc)
 	for _, m := range []prog.Model{prog.TSO, prog.PSO} {
-		r := Check(p, m, Options{Jobs: 1, All: true})
+		r := check(p, m, Options{Jobs: 1, All: true})
 		if r.Verdict != prog.NotRobust || r.Found != 2 {
 			t.Fatalf("%v: %v with %d feasible attacks, want NOT ROBUST with both threads' attacks", m, r.Verdict, r.Found)
 		}
@@ -87,15 +87,15 @@ func TestCheckSB(t *testing.T) {
 // verdict.
 func TestBudgets(t *testing.T) {
 	p := mustParse(t, gen.Ring(5))
-	r := Check(p, prog.TSO, Options{NoPrune: true, MaxStates: 10, Jobs: 2})
+	r := check(p, prog.TSO, Options{NoPrune: true, MaxStates: 10, Jobs: 2})
 	if r.Verdict != prog.Unknown || !strings.Contains(r.Reason, "state budget") {
 		t.Errorf("state budget: %v %q", r.Verdict, r.Reason)
 	}
-	r = Check(p, prog.TSO, Options{NoPrune: true, MaxBytes: 1, Jobs: 1})
+	r = check(p, prog.TSO, Options{NoPrune: true, MaxBytes: 1, Jobs: 1})
 	if r.Verdict != prog.Unknown || !strings.Contains(r.Reason, "memory budget") {
 		t.Errorf("memory budget: %v %q", r.Verdict, r.Reason)
 	}
-	r = Check(mustParse(t, gen.Ring(7)), prog.TSO, Options{NoPrune: true, Timeout: time.Millisecond, Jobs: 1})
+	r = check(mustParse(t, gen.Ring(7)), prog.TSO, Options{NoPrune: true, Timeout: time.Millisecond, Jobs: 1})
 	if r.Verdict != prog.Unknown {
 		t.Errorf("time budget: %v %q", r.Verdict, r.Reason)
 	}
@@ -118,11 +118,11 @@ transition q1 q2 write c 1
 transition q2 q3 read r 0
 end
 `
-	r := Check(mustParse(t, src), prog.TSO, Options{Jobs: 1})
+	r := check(mustParse(t, src), prog.TSO, Options{Jobs: 1})
 	if r.Verdict != prog.NotRobust {
 		t.Fatalf("%v (%s)", r.Verdict, r.Reason)
 	}
-	r = Check(mustParse(t, src), prog.TSO, Options{Jobs: 1, ValueBits: 4})
+	r = check(mustParse(t, src), prog.TSO, Options{Jobs: 1, ValueBits: 4})
 	if r.Verdict == prog.Robust {
 		t.Fatalf("4-bit values must not give a verdict that ignores overflow: %v", r.Verdict)
 	}
@@ -139,7 +139,7 @@ initial q0
 transition q0 q1 write 1 1
 end
 `
-	r = Check(mustParse(t, unbounded), prog.TSO, Options{Jobs: 1, NoPrune: true, MaxStates: 1 << 20})
+	r = check(mustParse(t, unbounded), prog.TSO, Options{Jobs: 1, NoPrune: true, MaxStates: 1 << 20})
 	if r.Verdict != prog.Unknown {
 		t.Fatalf("unbounded counter: %v, want UNKNOWN", r.Verdict)
 	}
@@ -160,7 +160,7 @@ initial q0
 transition q0 q1 write 1 1
 end
 `
-	r := Check(mustParse(t, src), prog.TSO, Options{Jobs: 1})
+	r := check(mustParse(t, src), prog.TSO, Options{Jobs: 1})
 	if r.Verdict != prog.Unknown || !strings.Contains(r.Reason, "outside the memory") {
 		t.Fatalf("%v %q", r.Verdict, r.Reason)
 	}
@@ -185,7 +185,7 @@ func TestReachSC(t *testing.T) {
 // shown.
 func TestWitnessReplayCatchesErrors(t *testing.T) {
 	p := mustParse(t, sbSrc)
-	r := Check(p, prog.TSO, Options{Jobs: 1})
+	r := check(p, prog.TSO, Options{Jobs: 1})
 	var ar *AttackResult
 	for i := range r.Attacks {
 		if r.Attacks[i].Outcome == Feasible {

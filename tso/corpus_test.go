@@ -73,7 +73,7 @@ func TestCorpusTSO(t *testing.T) {
 	for _, e := range readExpected(t, dir) {
 		t.Run(e.file, func(t *testing.T) {
 			p := loadCorpus(t, dir, e.file)
-			r := Check(p, prog.TSO, Options{MaxStates: 2_000_000, Jobs: 2})
+			r := check(p, prog.TSO, Options{MaxStates: 2_000_000, Jobs: 2})
 			want := prog.NotRobust
 			if e.robust {
 				want = prog.Robust
@@ -103,7 +103,7 @@ func TestCorpusPSO(t *testing.T) {
 		}
 		t.Run(e.file, func(t *testing.T) {
 			p := loadCorpus(t, dir, e.file)
-			r := Check(p, prog.PSO, Options{MaxStates: 2_000_000, Jobs: 2})
+			r := check(p, prog.PSO, Options{MaxStates: 2_000_000, Jobs: 2})
 			if r.Verdict != prog.NotRobust {
 				t.Fatalf("verdict %v under PSO, want NOT ROBUST (%s)", r.Verdict, r.Reason)
 			}

@@ -50,7 +50,7 @@ func BenchmarkCriteria(b *testing.B) {
 				opt.Jobs, opt.All, opt.Criterion, opt.MaxStates = 1, true, c, 5_000_000
 				var r *Result
 				for i := 0; i < b.N; i++ {
-					r = Check(in.p, prog.TSO, opt)
+					r = check(in.p, prog.TSO, opt)
 					if r.Verdict == prog.Unknown || r.WitnessErr != nil {
 						b.Fatalf("%v: %s %v", r.Verdict, r.Reason, r.WitnessErr)
 					}

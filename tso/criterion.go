@@ -33,7 +33,12 @@ const (
 
 var criterionNames = [...]string{"robustness", "persistence", "trf"}
 
-func (c Criterion) String() string { return criterionNames[c] }
+func (c Criterion) String() string {
+	if int(c) < 0 || int(c) >= len(criterionNames) {
+		return fmt.Sprintf("criterion(%d)", int(c))
+	}
+	return criterionNames[c]
+}
 
 // ParseCriterion reads a criterion's name.
 func ParseCriterion(s string) (Criterion, error) {
@@ -113,6 +118,17 @@ var criteria = map[Criterion]*criterionDef{
 		},
 		oracle: oracle.Oracle,
 	},
+}
+
+// request returns an error if Check cannot decide criterion c under model
+// m: c is unknown or not implemented, or c is defined on TSO's store
+// buffers only and m is PSO.
+func request(c Criterion, m prog.Model) error {
+	_, err := defOf(c)
+	if err == nil && c != Robustness && m != prog.TSO {
+		err = fmt.Errorf("criterion %s is defined for TSO only", c)
+	}
+	return err
 }
 
 func defOf(c Criterion) (*criterionDef, error) {

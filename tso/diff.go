@@ -39,7 +39,7 @@ func DiffTestCriterion(p *prog.Program, m prog.Model, c Criterion, b DiffBudget)
 }
 
 func diffTest(p *prog.Program, m prog.Model, crit Criterion, b DiffBudget) (bool, string, prog.Verdict, prog.Verdict) {
-	c := Check(p, m, Options{MaxStates: b.MaxStates, Timeout: b.Timeout, Jobs: 1, Criterion: crit})
+	c := check(p, m, Options{MaxStates: b.MaxStates, Timeout: b.Timeout, Jobs: 1, Criterion: crit})
 	o := OracleFor(crit, p, m, oracle.OracleBudget{MaxNodes: b.OracleNodes, Timeout: b.Timeout})
 	agree, report := compare(p, m, c, o)
 	return agree, report, c.Verdict, o.Verdict

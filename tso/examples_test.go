@@ -43,7 +43,7 @@ func TestExamples(t *testing.T) {
 				if string(m[i+1]) == "not-robust" {
 					want = prog.NotRobust
 				}
-				r := Check(p, model, Options{MaxStates: 1_000_000, Jobs: 2, All: true})
+				r := check(p, model, Options{MaxStates: 1_000_000, Jobs: 2, All: true})
 				if r.Verdict != want {
 					t.Errorf("%v: verdict %v, want %v (%s)", model, r.Verdict, want, r.Reason)
 				}

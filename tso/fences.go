@@ -211,7 +211,7 @@ func FindFences(p *prog.Program, m prog.Model, fo FenceOptions) *FenceResult {
 		if bounded {
 			ropt.MaxStates = budget
 		}
-		r := Check(fp, m, ropt)
+		r := check(fp, m, ropt)
 		res.Rounds++
 		if r.Found == 0 && bounded && r.Undecided > 0 && ctx.Err() == nil {
 			budget *= 16

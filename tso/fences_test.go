@@ -87,7 +87,7 @@ func TestFencesExamples(t *testing.T) {
 			if err != nil {
 				t.Fatalf("fenced program does not parse: %v\n%s", err, r.Fenced)
 			}
-			if v := Check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2}).Verdict; v != prog.Robust {
+			if v := check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2}).Verdict; v != prog.Robust {
 				t.Fatalf("re-parsed fenced program: %v\n%s", v, r.Fenced)
 			}
 		})
@@ -127,7 +127,7 @@ func TestFencesMinimalBrute(t *testing.T) {
 		var rec func(from int, cur []Fence)
 		rec = func(from int, cur []Fence) {
 			if len(cur) == k {
-				if v := Check(InsertFences(p, cur), m, Options{MaxStates: 1_000_000, Jobs: 2}).Verdict; v != prog.NotRobust {
+				if v := check(InsertFences(p, cur), m, Options{MaxStates: 1_000_000, Jobs: 2}).Verdict; v != prog.NotRobust {
 					t.Errorf("%s %v: %s gives %v, smaller than the minimum %d", file, m, fenceNames(p, cur), v, len(r.Fences))
 				}
 				return
@@ -224,7 +224,7 @@ func checkWritten(t *testing.T, file string, p *prog.Program, fs []Fence, m prog
 	if err != nil {
 		t.Fatalf("the written program does not parse: %v\n%s", err, out)
 	}
-	if v := Check(q, m, Options{MaxStates: 2_000_000, Jobs: 2}).Verdict; v != prog.Robust {
+	if v := check(q, m, Options{MaxStates: 2_000_000, Jobs: 2}).Verdict; v != prog.Robust {
 		t.Fatalf("the written program is %v\n%s", v, out)
 	}
 	mfences := func(p *prog.Program) (n int) {
@@ -289,7 +289,7 @@ func TestFencesWeighted(t *testing.T) {
 					cur, c = append(cur, f), c+w[f]
 				}
 			}
-			if c < r.Cost && Check(InsertFences(p, cur), prog.TSO, opt).Verdict == prog.Robust {
+			if c < r.Cost && check(InsertFences(p, cur), prog.TSO, opt).Verdict == prog.Robust {
 				t.Fatalf("%s (cost %d) is robust, cheaper than %s (cost %d)\n%s", fenceNames(p, cur), c, fenceNames(p, r.Fences), r.Cost, src)
 			}
 		}
@@ -364,7 +364,7 @@ func TestFencesRandom(t *testing.T) {
 			}
 			k := len(r.Fences)
 			if k == 0 {
-				if Check(p, m, opt).Verdict != prog.Robust {
+				if check(p, m, opt).Verdict != prog.Robust {
 					t.Fatalf("%v: empty fence set for a program not robust\n%s", m, src)
 				}
 				continue
@@ -383,7 +383,7 @@ func TestFencesRandom(t *testing.T) {
 			var rec func(from int, cur []Fence)
 			rec = func(from int, cur []Fence) {
 				if len(cur) == k-1 {
-					if v := Check(InsertFences(p, cur), m, opt).Verdict; v == prog.Robust {
+					if v := check(InsertFences(p, cur), m, opt).Verdict; v == prog.Robust {
 						t.Fatalf("%v: %s is robust, smaller than %s\n%s", m, fenceNames(p, cur), fenceNames(p, r.Fences), src)
 					}
 					return

@@ -28,7 +28,7 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
-			r := Check(p, m, Options{MaxStates: 5000, MaxBytes: 32 << 20, Timeout: 2 * time.Second, Jobs: 1})
+			r := check(p, m, Options{MaxStates: 5000, MaxBytes: 32 << 20, Timeout: 2 * time.Second, Jobs: 1})
 			if r.Verdict == prog.NotRobust && r.WitnessErr != nil {
 				t.Fatalf("%v: witness replay failed: %v\n%s", m, r.WitnessErr, p)
 			}

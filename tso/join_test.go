@@ -48,7 +48,7 @@ func TestWorkersJoinAnyTime(t *testing.T) {
 				helpDelay = d
 				// Breadth-first searches of the ring's attacks are slower
 				// than depth-first ones: a wider window for the race.
-				r := Check(p, prog.TSO, Options{Jobs: 3, All: all, MaxStates: 200_000, BreadthFirst: len(p.Threads) > 3})
+				r := check(p, prog.TSO, Options{Jobs: 3, All: all, MaxStates: 200_000, BreadthFirst: len(p.Threads) > 3})
 				if first == nil {
 					first = r
 					continue

@@ -42,7 +42,7 @@ func BenchmarkParallelFrontier(b *testing.B) {
 				var r *Result
 				cpu0 := cpuTime()
 				for i := 0; i < b.N; i++ {
-					r = Check(p, prog.TSO, c.opt)
+					r = check(p, prog.TSO, c.opt)
 					if r.Verdict != prog.Robust {
 						b.Fatalf("private %d: %v (%s)", n, r.Verdict, r.Reason)
 					}

@@ -22,9 +22,9 @@ func TestParallelFrontierAgrees(t *testing.T) {
 		p := loadCorpus(t, dir, e.file)
 		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			opt := Options{Jobs: 1, All: true, BreadthFirst: true, NoPrune: true, MaxStates: 5000}
-			seq := Check(p, m, opt)
+			seq := check(p, m, opt)
 			opt.Workers = 2
-			par := Check(p, m, opt)
+			par := check(p, m, opt)
 			if seq.Verdict != par.Verdict || seq.Reason != par.Reason {
 				t.Fatalf("%s %v: sequential %v (%s), parallel %v (%s)", e.file, m, seq.Verdict, seq.Reason, par.Verdict, par.Reason)
 			}

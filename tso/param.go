@@ -252,7 +252,7 @@ func (res *ParamResult) cutoff(p *prog.Program, opt Options, k int) {
 		q, _ := Instance(p, UniformCopies(p, i))
 		o := opt
 		o.Progress = nil
-		r := Check(q, prog.TSO, o)
+		r := check(q, prog.TSO, o)
 		switch r.Verdict {
 		case prog.Robust:
 			res.Confirmed = i

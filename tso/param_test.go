@@ -49,7 +49,7 @@ func crossCheck(t *testing.T, p *prog.Program, r *ParamResult, k int) {
 	}
 	for i := 1; i <= k; i++ {
 		q, _ := Instance(p, UniformCopies(p, i))
-		c := Check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2})
+		c := check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2})
 		switch {
 		case c.Verdict == prog.Unknown:
 			t.Logf("instance %d: unknown (%s)", i, c.Reason)
@@ -120,7 +120,7 @@ func TestParamExamples(t *testing.T) {
 				}
 				if n > 1 {
 					q, _ := Instance(p, UniformCopies(p, n-1))
-					if c := Check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2}); c.Verdict != prog.Robust {
+					if c := check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2}); c.Verdict != prog.Robust {
 						t.Errorf("the instance with %d copies is %v, the header says it is robust", n-1, c.Verdict)
 					}
 				}
@@ -146,7 +146,7 @@ func TestParamRobustForTwoNotThree(t *testing.T) {
 	}
 	for k, want := range map[int]prog.Verdict{1: prog.Robust, 2: prog.Robust, 3: prog.NotRobust} {
 		q, _ := Instance(p, []int{k})
-		if r := Check(q, prog.TSO, Options{Jobs: 2}); r.Verdict != want {
+		if r := check(q, prog.TSO, Options{Jobs: 2}); r.Verdict != want {
 			t.Errorf("%d copies: %v, want %v", k, r.Verdict, want)
 		}
 	}

@@ -55,7 +55,7 @@ func (res *ParamResult) paramWitness(n *pnet, cov automata.CoverResult, opt Opti
 	res.Witness, res.WitnessErr = ReplayWitness(inst, prog.TSO, steps.attack, steps.steps, steps.store, steps.last)
 	o := opt
 	o.Progress = nil
-	res.InstanceCheck = Check(inst, prog.TSO, o)
+	res.InstanceCheck = check(inst, prog.TSO, o)
 }
 
 func isZero(v []int64) bool {

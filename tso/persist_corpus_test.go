@@ -47,7 +47,7 @@ func TestPersistTestdata(t *testing.T) {
 			t.Fatal(err)
 		}
 		opt := Options{Criterion: Persistence, Jobs: 1, MaxStates: 1_000_000}
-		res := Check(p, prog.TSO, opt)
+		res := check(p, prog.TSO, opt)
 		if got := strings.ToLower(Persistence.VerdictString(res.Verdict)); got != h["expect"] {
 			t.Errorf("%s: %s, want %s (%s)", f, got, h["expect"], res.Reason)
 		}
@@ -55,7 +55,7 @@ func TestPersistTestdata(t *testing.T) {
 			t.Errorf("%s: no certified witness: %v", f, res.WitnessErr)
 		}
 		if want, ok := h["robust"]; ok {
-			if got := Check(p, prog.TSO, Options{Jobs: 1}).Verdict == prog.Robust; got != (want == "yes") {
+			if got := check(p, prog.TSO, Options{Jobs: 1}).Verdict == prog.Robust; got != (want == "yes") {
 				t.Errorf("%s: robust %v, want %s", f, got, want)
 			}
 		}
@@ -110,7 +110,7 @@ func TestPersistCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		opt := Options{Criterion: Persistence, Jobs: 1, Timeout: time.Minute}
-		res := Check(p, prog.TSO, opt)
+		res := check(p, prog.TSO, opt)
 		states += res.Stats.States
 		switch {
 		case res.Verdict == prog.Unknown:

@@ -131,14 +131,14 @@ func CheckPersistenceFlattened(p *prog.Program, opt Options) *FlattenResult {
 func (res *FlattenResult) concrete(p *prog.Program, opt Options, ctx context.Context) {
 	opt.Context, opt.Timeout = ctx, 0
 	if !p.Replicated() {
-		res.Concrete = Check(p, prog.TSO, opt)
+		res.Concrete = check(p, prog.TSO, opt)
 		res.Verdict, res.Reason = res.Concrete.Verdict, res.Concrete.Reason
 		return
 	}
 	for k := 1; k <= FlattenInstances; k++ {
 		copies := UniformCopies(p, k)
 		q, _ := Instance(p, copies)
-		r := Check(q, prog.TSO, opt)
+		r := check(q, prog.TSO, opt)
 		res.Concrete, res.Instance = r, copies
 		if r.Verdict != prog.Robust {
 			res.Verdict, res.Reason = r.Verdict, r.Reason

@@ -29,7 +29,7 @@ func TestPersistFlattenMarked(t *testing.T) {
 		}
 		for _, k := range []int{1, 2} {
 			q, _ := Instance(p, UniformCopies(p, k))
-			if r := Check(q, prog.TSO, Options{Criterion: Persistence, Jobs: 1}); r.Verdict == prog.NotRobust {
+			if r := check(q, prog.TSO, Options{Criterion: Persistence, Jobs: 1}); r.Verdict == prog.NotRobust {
 				t.Errorf("%s: abstraction PERSISTENT, %d copies FRAGILE", m.file, k)
 			}
 		}

@@ -18,7 +18,7 @@ import (
 // and checks the invariants; it returns the two verdicts.
 func persistDiff(t *testing.T, p *prog.Program, src string) (checker, byOracle, robust prog.Verdict) {
 	t.Helper()
-	res := Check(p, prog.TSO, Options{Criterion: Persistence, MaxStates: 200_000, Jobs: 1, Timeout: 10 * time.Second})
+	res := check(p, prog.TSO, Options{Criterion: Persistence, MaxStates: 200_000, Jobs: 1, Timeout: 10 * time.Second})
 	if res.WitnessErr != nil {
 		t.Fatalf("witness: %v\nprogram:\n%s", res.WitnessErr, src)
 	}
@@ -39,7 +39,7 @@ func persistDiff(t *testing.T, p *prog.Program, src string) (checker, byOracle, 
 		// Strong persistence (Section 6) fails.
 		t.Fatalf("persistent, but TSO and SC reach different configurations\nprogram:\n%s", src)
 	}
-	rob := Check(p, prog.TSO, Options{MaxStates: 200_000, Jobs: 1, Timeout: 10 * time.Second})
+	rob := check(p, prog.TSO, Options{MaxStates: 200_000, Jobs: 1, Timeout: 10 * time.Second})
 	return res.Verdict, o.Verdict, rob.Verdict
 }
 
@@ -84,14 +84,21 @@ func TestPersistDiffRandom(t *testing.T) {
 	}
 }
 
-// TestPersistPSO: persistence is decided for TSO only (Check refuses the
-// other models with the reason; so does the oracle).
+// TestPersistPSO: persistence is decided for TSO only: Check refuses the
+// request with an error (no budget would change the answer), the checker's
+// own callers get UNKNOWN with the reason, and so does the oracle.
 func TestPersistPSO(t *testing.T) {
 	p, err := prog.ParseProgram("sb", []byte("thread a\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\nthread b\ninitial q0\ntransition q0 q1 write 1 1\nend\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Check(p, prog.PSO, Options{Criterion: Persistence, Jobs: 1})
+	if res, err := Check(p, prog.PSO, Options{Criterion: Persistence, Jobs: 1}); err == nil || !strings.Contains(err.Error(), "TSO only") {
+		t.Errorf("Check under PSO: %v, %v; want an error for TSO only", res, err)
+	}
+	if _, err := Check(p, prog.TSO, Options{Criterion: Criterion(len(Criteria())), Jobs: 1}); err == nil {
+		t.Errorf("Check with an unknown criterion: no error")
+	}
+	res := check(p, prog.PSO, Options{Criterion: Persistence, Jobs: 1})
 	if res.Verdict != prog.Unknown || !strings.Contains(res.Reason, "TSO only") {
 		t.Errorf("PSO: %s (%s), want UNKNOWN for TSO only", res.Verdict, res.Reason)
 	}
@@ -133,7 +140,7 @@ func TestPersistReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Check(p, prog.TSO, Options{Criterion: Persistence, Jobs: 1})
+	res := check(p, prog.TSO, Options{Criterion: Persistence, Jobs: 1})
 	w := res.Witness
 	if w == nil || w.Fragile == nil {
 		t.Fatalf("no witness: %v", res.WitnessErr)

@@ -19,9 +19,9 @@ import (
 func reductionAgrees(t *testing.T, name string, p *prog.Program, m prog.Model, opt Options) (reduced, full int64) {
 	t.Helper()
 	opt.Jobs, opt.All = 1, true
-	r := Check(p, m, opt)
+	r := check(p, m, opt)
 	opt.NoReduction = true
-	f := Check(p, m, opt)
+	f := check(p, m, opt)
 	if r.Verdict != f.Verdict {
 		t.Fatalf("%s %v: reduced %v, unreduced %v (%s%s)\n%s", name, m, r.Verdict, f.Verdict, r.Reason, f.Reason, programText(p))
 	}
@@ -187,7 +187,7 @@ func TestReductionTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Check(p, prog.TSO, Options{Jobs: 1})
+	r := check(p, prog.TSO, Options{Jobs: 1})
 	if r.Verdict != prog.Robust || r.Stats.States > 65536 {
 		t.Fatalf("private N = 6: %v after %d states; want ROBUST within 65,536", r.Verdict, r.Stats.States)
 	}

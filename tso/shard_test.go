@@ -23,7 +23,7 @@ func TestReplayWitness(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
-			res := Check(p, m, Options{MaxStates: 100000})
+			res := check(p, m, Options{MaxStates: 100000})
 			w := res.Witness
 			if w == nil {
 				continue
@@ -55,11 +55,11 @@ func TestMergeShards(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		whole := Check(p, prog.TSO, Options{All: true})
+		whole := check(p, prog.TSO, Options{All: true})
 		for k := 1; k <= 4; k++ {
 			parts := make([]Part, k)
 			for j := range parts {
-				parts[j] = Part{Index: j + 1, Result: Check(p, prog.TSO, Options{All: true, Shard: automata.Shard{Index: j + 1, Count: k}})}
+				parts[j] = Part{Index: j + 1, Result: check(p, prog.TSO, Options{All: true, Shard: automata.Shard{Index: j + 1, Count: k}})}
 			}
 			m, err := Merge(p, prog.TSO, Options{All: true}, k, parts)
 			if err != nil {

@@ -22,8 +22,8 @@ func TestStrategiesAgree(t *testing.T) {
 		count = 60
 	}
 	compare := func(name string, p *prog.Program, m prog.Model) {
-		d := Check(p, m, Options{Jobs: 1, All: true})
-		b := Check(p, m, Options{Jobs: 1, All: true, BreadthFirst: true})
+		d := check(p, m, Options{Jobs: 1, All: true})
+		b := check(p, m, Options{Jobs: 1, All: true, BreadthFirst: true})
 		if d.Verdict != b.Verdict {
 			t.Fatalf("%s %v: depth-first %v, breadth-first %v\n%s", name, m, d.Verdict, b.Verdict, p.File)
 		}

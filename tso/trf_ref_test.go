@@ -53,7 +53,7 @@ func TestTRFReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ours := Check(p, prog.TSO, Options{Criterion: TRF, Jobs: 1}).Verdict
+		ours := check(p, prog.TSO, Options{Criterion: TRF, Jobs: 1}).Verdict
 		key := fmt.Sprintf("ours=%v theirs=%v", ours, theirs)
 		if theirs == prog.Robust {
 			rob := oracle.Oracle(p, prog.TSO, oracle.OracleBudget{MaxNodes: 200000}).Verdict

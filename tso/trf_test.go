@@ -16,13 +16,13 @@ import (
 
 // trfDiff decides TRF of one random program by Check and by the oracle
 // and fails on a disagreement or on a witness that does not replay.
-func trfDiff(t *testing.T, name, src string) (check, byOracle prog.Verdict) {
+func trfDiff(t *testing.T, name, src string) (byCheck, byOracle prog.Verdict) {
 	t.Helper()
 	p, err := prog.ParseProgram(name, []byte(src))
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", name, err, src)
 	}
-	c := Check(p, prog.TSO, Options{Criterion: TRF, Jobs: 1, MaxStates: 200000})
+	c := check(p, prog.TSO, Options{Criterion: TRF, Jobs: 1, MaxStates: 200000})
 	o := oracle.TRFOracle(p, prog.TSO, oracle.OracleBudget{MaxNodes: 200000})
 	if c.Verdict == prog.NotRobust {
 		if c.WitnessErr != nil {
@@ -117,7 +117,7 @@ func TestTRFCases(t *testing.T) {
 				want = prog.NotRobust
 			}
 			for _, noPrune := range []bool{false, true} {
-				r := Check(p, prog.TSO, Options{Criterion: TRF, NoPrune: noPrune})
+				r := check(p, prog.TSO, Options{Criterion: TRF, NoPrune: noPrune})
 				if r.Verdict != want {
 					t.Errorf("NoPrune %v: Check says %v, want %v", noPrune, r.Verdict, want)
 				}
@@ -139,7 +139,7 @@ func TestTRFWitnessText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Check(p, prog.TSO, Options{Criterion: TRF})
+	r := check(p, prog.TSO, Options{Criterion: TRF})
 	if r.Witness == nil || r.Witness.Race == nil {
 		t.Fatalf("no race witness: %v %v", r.Verdict, r.WitnessErr)
 	}
@@ -185,7 +185,7 @@ func TestCorpusTRF(t *testing.T) {
 		ourN, _ := strconv.Atoi(fs[4])
 		t.Run(file, func(t *testing.T) {
 			p := loadCorpus(t, dir, file)
-			r := Check(p, prog.TSO, Options{Criterion: TRF, MaxStates: 2_000_000, Jobs: 2})
+			r := check(p, prog.TSO, Options{Criterion: TRF, MaxStates: 2_000_000, Jobs: 2})
 			if got := r.Verdict == prog.NotRobust; got != ourRace || r.Verdict == prog.Unknown {
 				t.Fatalf("verdict %v, EXPECTED race=%v (%s)", r.Verdict, ourRace, r.Reason)
 			}
@@ -219,7 +219,7 @@ func TestTRFReplayRejects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Check(p, prog.TSO, Options{Criterion: TRF})
+	r := check(p, prog.TSO, Options{Criterion: TRF})
 	if r.Witness == nil {
 		t.Fatal("no witness")
 	}
@@ -257,7 +257,7 @@ func TestTRFReduction(t *testing.T) {
 		}
 		var found [2]int
 		for k, nr := range []bool{false, true} {
-			r := Check(p, prog.TSO, Options{Criterion: TRF, NoPrune: true, NoReduction: nr, All: true, Jobs: 1})
+			r := check(p, prog.TSO, Options{Criterion: TRF, NoPrune: true, NoReduction: nr, All: true, Jobs: 1})
 			found[k] = r.Found
 			if r.Verdict == prog.Unknown || r.WitnessErr != nil {
 				t.Fatalf("%s: %v %v %v", p.File, r.Verdict, r.Reason, r.WitnessErr)

@@ -71,8 +71,12 @@ func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 		if tr == nil {
 			return code
 		}
-		res := tso.Check(tp, tsoprog.PSO, tso.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, BudgetBytes: j.opt.BudgetBytes,
+		res, err := tso.Check(tp, tsoprog.PSO, tso.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, BudgetBytes: j.opt.BudgetBytes,
 			Timeout: j.opt.Timeout, Jobs: j.opt.Jobs, Context: ctx})
+		if err != nil {
+			fmt.Fprintf(stderr, "pgasrob decide: N = %d: internal error: %v\n", n, err)
+			return exitInternal
+		}
 		r := viaResult(j.prog, tr, tp, n, res)
 		code = exitUnknown
 		switch {

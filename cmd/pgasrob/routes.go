@@ -68,7 +68,11 @@ func compareRoutes(p *pgas.Program, n int, b routeBudget) routeComparison {
 		c.Status, c.Detail = routesSkipped, "a run-time error is reachable in X(P,N); the translation blocks there instead"
 		return c
 	}
-	ir := tso.Check(tp, tsoprog.PSO, tso.Options{Jobs: 1, MaxStates: b.states, Timeout: b.timeout, Context: b.ctx})
+	ir, err := tso.Check(tp, tsoprog.PSO, tso.Options{Jobs: 1, MaxStates: b.states, Timeout: b.timeout, Context: b.ctx})
+	if err != nil {
+		c.Status, c.Detail = routesBug, "tso.Check: "+err.Error()
+		return c
+	}
 	if ir.WitnessErr != nil {
 		c.Status, c.Detail = routesBug, "tso.Check: a witness of the translation failed its replay: "+ir.WitnessErr.Error()
 		return c

@@ -69,7 +69,10 @@ func BenchmarkRoutes(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					r := tso.Check(tp, tsoprog.PSO, tso.Options{Jobs: 1, Timeout: routeBenchTimeout})
+					r, err := tso.Check(tp, tsoprog.PSO, tso.Options{Jobs: 1, Timeout: routeBenchTimeout})
+					if err != nil {
+						b.Fatal(err)
+					}
 					states = r.Stats.States
 					if r.Verdict == tsoprog.Unknown {
 						b.ReportMetric(1, "unknown")

@@ -297,8 +297,14 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	opt.Progress = func(done, total int, states int64) {
 		progress.show("attacks searched %d/%d, states %d", done, total, states)
 	}
-	res := tso.Check(prog, m, opt)
+	res, err := tso.Check(prog, m, opt)
 	progress.clear()
+	if err != nil {
+		// The flags were checked above; this is a request the checker
+		// knows it cannot take.
+		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		return exitUsage
+	}
 	if sh.Count > 0 {
 		s := newShardJSON("tso", sh, file, src, settingsOf(fs))
 		s.TSO = encodeTSO(res)

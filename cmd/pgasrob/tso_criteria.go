@@ -151,7 +151,12 @@ func runTSOCriteria(stdout, stderr io.Writer, files []string, m tsoprog.Model, o
 func criterionCell(p *tsoprog.Program, m tsoprog.Model, c tso.Criterion, opt tso.Options, fences bool) (cell tsoCriteriaCell, code int) {
 	opt.Criterion = c
 	start := time.Now()
-	r := tso.Check(p, m, opt)
+	r, err := tso.Check(p, m, opt)
+	if err != nil {
+		// A criterion the checker cannot take under m (TSO only): an
+		// UNKNOWN cell with the reason, like a budget that ran out.
+		r = &tso.Result{Verdict: tsoprog.Unknown, Criterion: c, Model: m, Reason: err.Error()}
+	}
 	cell = tsoCriteriaCell{Criterion: c.String(), Verdict: strings.ToLower(c.VerdictString(r.Verdict)), Reason: r.Reason,
 		States: r.Stats.States}
 	defer func() { cell.WallMillis = time.Since(start).Milliseconds() }()

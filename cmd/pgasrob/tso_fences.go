@@ -91,7 +91,11 @@ func recheck(name string, out []byte, m tsoprog.Model, opt tso.Options) error {
 		return fmt.Errorf("%w: %v", errRecheck, err)
 	}
 	opt.Progress = nil
-	switch r := tso.Check(q, m, opt); r.Verdict {
+	r, err := tso.Check(q, m, opt)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errRecheck, err)
+	}
+	switch r.Verdict {
 	case tsoprog.Unknown:
 		return fmt.Errorf("%w: %s", errRecheckUnknown, r.Reason)
 	case tsoprog.NotRobust:
