@@ -122,7 +122,7 @@ func TestCorpusOracle(t *testing.T) {
 	decided := 0
 	for _, e := range readExpected(t, dir) {
 		p := loadCorpus(t, dir, e.file)
-		o := oracle.Oracle(p, prog.TSO, oracle.OracleBudget{MaxNodes: 200_000, MaxEvents: 40})
+		o := oracle.Robustness(p, prog.TSO, oracle.Budget{MaxNodes: 200_000, MaxEvents: 40})
 		if o.Verdict == prog.Unknown {
 			continue
 		}
@@ -131,7 +131,7 @@ func TestCorpusOracle(t *testing.T) {
 			t.Errorf("%s: oracle says %v, EXPECTED robust=%v", e.file, o.Verdict, e.robust)
 		}
 		if e.file == "pso.txt" {
-			if o := oracle.Oracle(p, prog.PSO, oracle.OracleBudget{MaxNodes: 200_000}); o.Verdict != prog.NotRobust {
+			if o := oracle.Robustness(p, prog.PSO, oracle.Budget{MaxNodes: 200_000}); o.Verdict != prog.NotRobust {
 				t.Errorf("pso.txt under PSO: oracle says %v", o.Verdict)
 			}
 		}

@@ -29,7 +29,7 @@ func TestCriteriaRelations(t *testing.T) {
 		n, _ = strconv.Atoi(s)
 	}
 	start := time.Now()
-	b := oracle.OracleBudget{MaxNodes: 200_000}
+	b := oracle.Budget{MaxNodes: 200_000}
 	counts := map[string]int{}
 	for i := 0; i < n; i++ {
 		r := rand.New(rand.NewPCG(uint64(i), 23))
@@ -38,7 +38,7 @@ func TestCriteriaRelations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rob, per, trf := oracle.Oracle(p, prog.TSO, b).Verdict, oracle.PersistOracle(p, prog.TSO, b).Verdict, oracle.TRFOracle(p, prog.TSO, b).Verdict
+		rob, per, trf := oracle.Robustness(p, prog.TSO, b).Verdict, oracle.Persistence(p, prog.TSO, b).Verdict, oracle.TRF(p, prog.TSO, b).Verdict
 		if rob == prog.Unknown || per == prog.Unknown || trf == prog.Unknown {
 			counts["undecided"]++
 			continue

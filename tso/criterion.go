@@ -91,15 +91,15 @@ type criterionDef struct {
 	// oracle decides the criterion by brute force from its definition,
 	// sharing no code with attacks/instrument (only the Machine, the
 	// relaxed semantics itself).
-	oracle func(p *prog.Program, m prog.Model, b oracle.OracleBudget) oracle.OracleResult
+	oracle func(p *prog.Program, m prog.Model, b oracle.Budget) oracle.Result
 }
 
 // OracleFor runs the brute-force oracle of criterion c; Verdict Robust
 // means the criterion holds.
-func OracleFor(c Criterion, p *prog.Program, m prog.Model, b oracle.OracleBudget) oracle.OracleResult {
+func OracleFor(c Criterion, p *prog.Program, m prog.Model, b oracle.Budget) oracle.Result {
 	d, err := defOf(c)
 	if err != nil || d.oracle == nil {
-		return oracle.OracleResult{Verdict: prog.Unknown, Reason: fmt.Sprintf("criterion %s has no oracle", c)}
+		return oracle.Result{Verdict: prog.Unknown, Reason: fmt.Sprintf("criterion %s has no oracle", c)}
 	}
 	return d.oracle(p, m, b)
 }
@@ -116,7 +116,7 @@ var criteria = map[Criterion]*criterionDef{
 		replay: func(p *prog.Program, m prog.Model, w *Witness) (*Witness, error) {
 			return ReplayWitness(p, m, w.Attack, w.Steps, w.StoreEvent, w.LastEvent)
 		},
-		oracle: oracle.Oracle,
+		oracle: oracle.Robustness,
 	},
 }
 

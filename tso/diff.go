@@ -40,12 +40,12 @@ func DiffTestCriterion(p *prog.Program, m prog.Model, c Criterion, b DiffBudget)
 
 func diffTest(p *prog.Program, m prog.Model, crit Criterion, b DiffBudget) (bool, string, prog.Verdict, prog.Verdict) {
 	c := check(p, m, Options{MaxStates: b.MaxStates, Timeout: b.Timeout, Jobs: 1, Criterion: crit})
-	o := OracleFor(crit, p, m, oracle.OracleBudget{MaxNodes: b.OracleNodes, Timeout: b.Timeout})
+	o := OracleFor(crit, p, m, oracle.Budget{MaxNodes: b.OracleNodes, Timeout: b.Timeout})
 	agree, report := compare(p, m, c, o)
 	return agree, report, c.Verdict, o.Verdict
 }
 
-func compare(p *prog.Program, m prog.Model, c *Result, o oracle.OracleResult) (agree bool, report string) {
+func compare(p *prog.Program, m prog.Model, c *Result, o oracle.Result) (agree bool, report string) {
 	var r strings.Builder
 	fmt.Fprintf(&r, "%s %s %s: instrumentation %v (%d attacks, %d states), oracle %v (%d nodes)",
 		p.File, m, c.Criterion, c.Criterion.VerdictString(c.Verdict), c.Generated, c.Stats.States, c.Criterion.VerdictString(o.Verdict), o.Nodes)

@@ -50,7 +50,7 @@ func TestExamples(t *testing.T) {
 				if want == prog.NotRobust && (r.Witness == nil || r.WitnessErr != nil) {
 					t.Errorf("%v: no replayed witness: %v", model, r.WitnessErr)
 				}
-				o := oracle.Oracle(p, model, oracle.OracleBudget{MaxNodes: 100_000})
+				o := oracle.Robustness(p, model, oracle.Budget{MaxNodes: 100_000})
 				if o.Verdict != prog.Unknown && o.Verdict != want {
 					t.Errorf("%v: oracle says %v, header says %v", model, o.Verdict, want)
 				}

@@ -359,7 +359,7 @@ func TestFencesRandom(t *testing.T) {
 				t.Logf("%v: %s (budget)", m, r.Reason)
 				continue
 			}
-			if o := oracle.Oracle(r.Fenced, m, oracle.OracleBudget{MaxNodes: 200_000}); o.Verdict == prog.NotRobust {
+			if o := oracle.Robustness(r.Fenced, m, oracle.Budget{MaxNodes: 200_000}); o.Verdict == prog.NotRobust {
 				t.Fatalf("%v: oracle finds the fenced program not robust\n%s", m, r.Fenced)
 			}
 			k := len(r.Fences)

@@ -78,7 +78,7 @@ func init() {
 		instrument: persistInstrument,
 		witness:    persistWitness,
 		replay:     persistReplay,
-		oracle:     oracle.PersistOracle,
+		oracle:     oracle.Persistence,
 	}
 	for r, n := range map[role]string{rPerPhase0: "persist-phase0", rPerE1: "persist-e1", rPerPi3: "persist-pi3",
 		rPerE: "persist-e", rPerPhase2: "persist-phase2"} {

@@ -76,10 +76,10 @@ func TestPersistTestdata(t *testing.T) {
 				t.Errorf("%s: fences at %v, want %s", f, got, at)
 			}
 		}
-		if o := oracle.PersistOracle(p, prog.TSO, oracle.OracleBudget{MaxNodes: 100_000}); o.Verdict != prog.Unknown && o.Verdict != res.Verdict {
+		if o := oracle.Persistence(p, prog.TSO, oracle.Budget{MaxNodes: 100_000}); o.Verdict != prog.Unknown && o.Verdict != res.Verdict {
 			t.Errorf("%s: oracle says %s", f, Persistence.VerdictString(o.Verdict))
 		}
-		if runs := oracle.EnumeratePersistence(p, oracle.OracleBudget{MaxNodes: 100_000}); h["expect"] == "persistent" && runs.Result.Verdict != prog.Unknown && !runs.SameConfigs() {
+		if runs := oracle.EnumeratePersistence(p, oracle.Budget{MaxNodes: 100_000}); h["expect"] == "persistent" && runs.Result.Verdict != prog.Unknown && !runs.SameConfigs() {
 			t.Errorf("%s: persistent, but TSO and SC reach different configurations", f)
 		}
 	}
@@ -125,7 +125,7 @@ func TestPersistCorpus(t *testing.T) {
 		}
 		// The bounded oracle (runs of at most 8 reads and writes) must not
 		// contradict the checker where it decides.
-		if o := oracle.PersistOracleBounded(p, prog.TSO, oracle.OracleBudget{MaxEvents: 8, MaxNodes: 20_000}); o.Verdict != prog.Unknown {
+		if o := oracle.PersistenceBounded(p, prog.TSO, oracle.Budget{MaxEvents: 8, MaxNodes: 20_000}); o.Verdict != prog.Unknown {
 			oracleDecided++
 			if o.Verdict != res.Verdict {
 				t.Errorf("%s: bounded oracle %s, checker %s", e.file, Persistence.VerdictString(o.Verdict), Persistence.VerdictString(res.Verdict))
@@ -156,7 +156,7 @@ func TestPersistCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := oracle.PersistOracleBounded(p, prog.TSO, oracle.OracleBudget{MaxEvents: 16, MaxNodes: 100_000}); o.Verdict == prog.NotRobust {
+	if o := oracle.PersistenceBounded(p, prog.TSO, oracle.Budget{MaxEvents: 16, MaxNodes: 100_000}); o.Verdict == prog.NotRobust {
 		t.Errorf("nbw-w-wr.txt: the bounded oracle finds a fragile run")
 	}
 	if oracleDecided < 8 {

@@ -59,7 +59,7 @@ func TestPersistFlattenTestdata(t *testing.T) {
 		}
 		for k := 1; k <= 3 && fr.Verdict == prog.Robust; k++ {
 			q, _ := Instance(p, UniformCopies(p, k))
-			if o := oracle.PersistOracle(q, prog.TSO, oracle.OracleBudget{MaxNodes: 200_000}); o.Verdict != prog.Robust {
+			if o := oracle.Persistence(q, prog.TSO, oracle.Budget{MaxNodes: 200_000}); o.Verdict != prog.Robust {
 				t.Errorf("%s: %d copies: oracle %s", f, k, Persistence.VerdictString(o.Verdict))
 			}
 		}
@@ -78,7 +78,7 @@ func TestPersistFlattenRandom(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(12, 3))
 	counts := map[string]int{}
-	budget := oracle.OracleBudget{MaxNodes: 50_000, Timeout: 2 * time.Second}
+	budget := oracle.Budget{MaxNodes: 50_000, Timeout: 2 * time.Second}
 	for i := 0; i < n; i++ {
 		src := gen.Generate(r, gen.GenConfig{Threads: 3, Instrs: 3})
 		rep := i%2 == 1
@@ -103,7 +103,7 @@ func TestPersistFlattenRandom(t *testing.T) {
 			}
 			for _, k := range ks {
 				q, _ := Instance(p, UniformCopies(p, k))
-				o := oracle.PersistOracle(q, prog.TSO, budget)
+				o := oracle.Persistence(q, prog.TSO, budget)
 				counts[fmt.Sprintf("oracle %d copies %s", k, Persistence.VerdictString(o.Verdict))]++
 				if o.Verdict == prog.NotRobust {
 					t.Fatalf("abstraction PERSISTENT, oracle FRAGILE with %d copies\n%s", k, src)

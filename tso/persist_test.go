@@ -25,9 +25,9 @@ func persistDiff(t *testing.T, p *prog.Program, src string) (checker, byOracle, 
 	if res.Verdict == prog.NotRobust && (res.Witness == nil || res.Witness.Fragile == nil) {
 		t.Fatalf("FRAGILE without a fragile run\nprogram:\n%s", src)
 	}
-	// One enumeration serves the oracle's verdict (PersistOracle is
+	// One enumeration serves the oracle's verdict (Persistence is
 	// persistCompare of it), the witness check and the states check.
-	runs := oracle.EnumeratePersistence(p, oracle.OracleBudget{MaxNodes: 300_000, Timeout: 10 * time.Second})
+	runs := oracle.EnumeratePersistence(p, oracle.Budget{MaxNodes: 300_000, Timeout: 10 * time.Second})
 	o := runs.Result
 	if res.Verdict != prog.Unknown && o.Verdict != prog.Unknown && res.Verdict != o.Verdict {
 		t.Fatalf("checker %s, oracle %s\nprogram:\n%s", Persistence.VerdictString(res.Verdict), Persistence.VerdictString(o.Verdict), src)
@@ -102,7 +102,7 @@ func TestPersistPSO(t *testing.T) {
 	if res.Verdict != prog.Unknown || !strings.Contains(res.Reason, "TSO only") {
 		t.Errorf("PSO: %s (%s), want UNKNOWN for TSO only", res.Verdict, res.Reason)
 	}
-	if o := oracle.PersistOracle(p, prog.PSO, oracle.OracleBudget{}); o.Verdict != prog.Unknown {
+	if o := oracle.Persistence(p, prog.PSO, oracle.Budget{}); o.Verdict != prog.Unknown {
 		t.Errorf("oracle under PSO: %s", o.Verdict)
 	}
 }

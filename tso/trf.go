@@ -71,7 +71,7 @@ func init() {
 		instrument: trfInstrument,
 		witness:    trfWitness,
 		replay:     trfReplay,
-		oracle:     oracle.TRFOracle,
+		oracle:     oracle.TRF,
 	}
 }
 

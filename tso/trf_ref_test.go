@@ -56,7 +56,7 @@ func TestTRFReference(t *testing.T) {
 		ours := check(p, prog.TSO, Options{Criterion: TRF, Jobs: 1}).Verdict
 		key := fmt.Sprintf("ours=%v theirs=%v", ours, theirs)
 		if theirs == prog.Robust {
-			rob := oracle.Oracle(p, prog.TSO, oracle.OracleBudget{MaxNodes: 200000}).Verdict
+			rob := oracle.Robustness(p, prog.TSO, oracle.Budget{MaxNodes: 200000}).Verdict
 			key += fmt.Sprintf(" robust(oracle)=%v", rob)
 			if rob == prog.NotRobust {
 				t.Errorf("the reference calls a non-robust program triangular-race free:\n%s", src)

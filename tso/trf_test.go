@@ -23,7 +23,7 @@ func trfDiff(t *testing.T, name, src string) (byCheck, byOracle prog.Verdict) {
 		t.Fatalf("%s: %v\n%s", name, err, src)
 	}
 	c := check(p, prog.TSO, Options{Criterion: TRF, Jobs: 1, MaxStates: 200000})
-	o := oracle.TRFOracle(p, prog.TSO, oracle.OracleBudget{MaxNodes: 200000})
+	o := oracle.TRF(p, prog.TSO, oracle.Budget{MaxNodes: 200000})
 	if c.Verdict == prog.NotRobust {
 		if c.WitnessErr != nil {
 			t.Fatalf("%s: witness: %v\n%s", name, c.WitnessErr, src)
@@ -64,7 +64,7 @@ func TestTRFDiffRandom(t *testing.T) {
 			// Owens' theorem: a triangular-race free program has only SC
 			// behaviours under TSO, so it must be robust.
 			p, _ := prog.ParseProgram(name, []byte(src))
-			rob := oracle.Oracle(p, prog.TSO, oracle.OracleBudget{MaxNodes: 200000}).Verdict
+			rob := oracle.Robustness(p, prog.TSO, oracle.Budget{MaxNodes: 200000}).Verdict
 			if rob == prog.NotRobust {
 				t.Errorf("%s: triangular-race free but not robust:\n%s", name, src)
 			}
@@ -125,7 +125,7 @@ func TestTRFCases(t *testing.T) {
 					t.Errorf("witness: %v", r.WitnessErr)
 				}
 			}
-			if o := oracle.TRFOracle(p, prog.TSO, oracle.OracleBudget{}); o.Verdict != want {
+			if o := oracle.TRF(p, prog.TSO, oracle.Budget{}); o.Verdict != want {
 				t.Errorf("oracle says %v, want %v", o.Verdict, want)
 			}
 		})

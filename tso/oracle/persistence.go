@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"pgasrob/tso/prog"
 )
 
-// PersistOracle decides persistence by brute force from the definition of
+// Persistence decides persistence by brute force from the definition of
 // persistence-fences.md Section 6: it enumerates the complete TSO runs of p
 // on the Machine and the SC runs (every write followed at once by its
 // update), collects the trace of each (program order with values, store
@@ -17,34 +16,34 @@ import (
 // of no SC run. It knows nothing of patterns, phases or instrumentation.
 // Runs are merged only when machine state and trace so far coincide, so it
 // terminates on loop-free programs only; the budget makes anything larger
-// UNKNOWN. Events of a fragile run come back in OracleResult.Events.
-func PersistOracle(p *prog.Program, m prog.Model, b OracleBudget) OracleResult {
+// UNKNOWN. Events of a fragile run come back in Result.Events.
+func Persistence(p *prog.Program, m prog.Model, b Budget) Result {
 	if m != prog.TSO {
-		return OracleResult{Verdict: prog.Unknown, Reason: "the persistence oracle enumerates TSO runs only"}
+		return Result{Verdict: prog.Unknown, Reason: "the persistence oracle enumerates TSO runs only"}
 	}
 	return persistCompare(persistEnumerate(p, b, false))
 }
 
-// PersistOracleBounded is PersistOracle for programs with loops: it
+// PersistenceBounded is Persistence for programs with loops: it
 // enumerates the runs of at most b.MaxEvents reads and writes (64 if
 // zero) and cuts longer ones instead of giving up. An SC run with the
 // trace of a run has its reads and writes, so the bound cuts both sides
 // alike. FRAGILE is a verdict; when no run was cut, so is PERSISTENT;
 // otherwise the answer is UNKNOWN with "no fragile run of at most N
 // events" as the reason.
-func PersistOracleBounded(p *prog.Program, m prog.Model, b OracleBudget) OracleResult {
+func PersistenceBounded(p *prog.Program, m prog.Model, b Budget) Result {
 	if m != prog.TSO {
-		return OracleResult{Verdict: prog.Unknown, Reason: "the persistence oracle enumerates TSO runs only"}
+		return Result{Verdict: prog.Unknown, Reason: "the persistence oracle enumerates TSO runs only"}
 	}
 	tso, sc, r := persistEnumerate(p, b, true)
 	r = persistCompare(tso, sc, r)
-	if r.Verdict == prog.Robust && tso.cut {
-		r.Verdict, r.Reason = prog.Unknown, fmt.Sprintf("no fragile run of at most %d events", tso.limit())
+	if r.Verdict == prog.Robust && tso.s.cut {
+		r.Verdict, r.Reason = prog.Unknown, fmt.Sprintf("no fragile run of at most %d events", b.limit())
 	}
 	return r
 }
 
-func persistCompare(tso, sc *persistRuns, r OracleResult) OracleResult {
+func persistCompare(tso, sc *persistRuns, r Result) Result {
 	if r.Verdict == prog.Unknown {
 		return r
 	}
@@ -61,13 +60,13 @@ func persistCompare(tso, sc *persistRuns, r OracleResult) OracleResult {
 // PersistenceRuns is one enumeration of the persistence oracle, kept for
 // the questions a test asks beyond the verdict.
 type PersistenceRuns struct {
-	Result  OracleResult // the verdict PersistOracle gives
+	Result  Result // the verdict Persistence gives
 	tso, sc *persistRuns
 }
 
 // EnumeratePersistence enumerates the TSO and SC runs of p as
-// PersistOracle does and keeps them.
-func EnumeratePersistence(p *prog.Program, b OracleBudget) *PersistenceRuns {
+// Persistence does and keeps them.
+func EnumeratePersistence(p *prog.Program, b Budget) *PersistenceRuns {
 	tso, sc, r := persistEnumerate(p, b, false)
 	return &PersistenceRuns{Result: persistCompare(tso, sc, r), tso: tso, sc: sc}
 }
@@ -100,37 +99,31 @@ func (e *PersistenceRuns) SameConfigs() bool {
 // complete run (with the events of the first run found for it) and every
 // plain configuration.
 type persistRuns struct {
-	sc       bool
-	traces   map[string][]prog.Event
-	configs  map[string]bool
-	seen     map[string]bool
-	nodes    int64
-	b        OracleBudget
-	deadline time.Time
-	stop     string
-	// bounded: runs longer than the limit are cut (cut records it)
-	// rather than ending the enumeration.
-	bounded, cut bool
+	traces  map[string][]prog.Event
+	configs map[string]bool
+	s       *search[*prog.Machine]
 }
 
-func (e *persistRuns) limit() int {
-	if e.b.MaxEvents <= 0 {
-		return 64
-	}
-	return e.b.MaxEvents
-}
-
-func persistEnumerate(p *prog.Program, b OracleBudget, bounded bool) (tso, sc *persistRuns, r OracleResult) {
-	var deadline time.Time
-	if b.Timeout > 0 {
-		deadline = time.Now().Add(b.Timeout)
-	}
+// persistEnumerate enumerates the TSO runs of p, then its SC runs, within
+// one budget; bounded cuts runs longer than b.MaxEvents instead of giving
+// up. r is Unknown if a side stopped, else it holds the node count only.
+func persistEnumerate(p *prog.Program, b Budget, bounded bool) (tso, sc *persistRuns, r Result) {
+	deadline := b.deadline()
 	for _, isSC := range []bool{false, true} {
-		e := &persistRuns{sc: isSC, traces: map[string][]prog.Event{}, configs: map[string]bool{}, seen: map[string]bool{}, b: b, deadline: deadline, bounded: bounded}
-		e.explore(prog.NewMachine(p, prog.TSO))
-		r.Nodes += e.nodes
-		if e.stop != "" {
-			r.Verdict, r.Reason = prog.Unknown, e.stop
+		e := &persistRuns{traces: map[string][]prog.Event{}, configs: map[string]bool{},
+			s: newSearch[*prog.Machine](b, deadline, "a run has more than %d events (a loop?)")}
+		e.s.bounded = bounded
+		e.s.key = func(mc *prog.Machine) string { return persistState(mc) + persistTrace(mc) }
+		e.s.length = func(mc *prog.Machine) int { return len(mc.Events) }
+		e.s.visit = e.visit
+		e.s.moves = tsoMoves
+		if isSC {
+			e.s.moves = scMoves
+		}
+		e.s.explore(prog.NewMachine(p, prog.TSO))
+		r.Nodes += e.s.nodes
+		if e.s.stop != "" {
+			r.Verdict, r.Reason = prog.Unknown, e.s.stop
 			return nil, nil, r
 		}
 		if isSC {
@@ -142,51 +135,49 @@ func persistEnumerate(p *prog.Program, b OracleBudget, bounded bool) (tso, sc *p
 	return tso, sc, r
 }
 
-func (e *persistRuns) explore(mc *prog.Machine) {
-	if e.stop != "" {
-		return
-	}
-	key := persistState(mc) + persistTrace(mc)
-	if e.seen[key] {
-		return
-	}
-	e.seen[key] = true
-	e.nodes++
-	switch {
-	case len(mc.Events) > e.limit() && e.bounded:
-		e.cut = true
-		return
-	case len(mc.Events) > e.limit():
-		e.stop = fmt.Sprintf("a run has more than %d events (a loop?)", e.limit())
-		return
-	}
-	if e.stop = e.b.over(e.nodes, e.deadline); e.stop != "" {
-		return
-	}
+// visit records the trace and configuration of a complete run; the
+// enumeration goes on to the end.
+func (e *persistRuns) visit(mc *prog.Machine) bool {
 	if mc.Quiescent() {
-		// A complete run ends here.
 		tr := persistTrace(mc)
 		if _, ok := e.traces[tr]; !ok {
 			e.traces[tr] = mc.Events
 		}
 		e.configs[persistState(mc)] = true
 	}
+	return false
+}
+
+// tsoMoves are the steps of TSO: a thread executes an instruction, or the
+// oldest store of its buffer reaches memory.
+func tsoMoves(mc *prog.Machine, next func(*prog.Machine)) {
+	for t, th := range mc.P.Threads {
+		for _, k := range th.Out[mc.PC[t]] {
+			if n := mc.Clone(); n.Exec(t, k) == nil {
+				next(n)
+			}
+		}
+		if _, all := mc.Pending(t); all {
+			if n := mc.Clone(); n.Flush(t) == nil {
+				next(n)
+			}
+		}
+	}
+}
+
+// scMoves are the steps of SC on the same machine: every write reaches
+// memory at once.
+func scMoves(mc *prog.Machine, next func(*prog.Machine)) {
 	for t, th := range mc.P.Threads {
 		for _, k := range th.Out[mc.PC[t]] {
 			n := mc.Clone()
 			if n.Exec(t, k) != nil {
 				continue
 			}
-			if e.sc && th.Trans[k].Op == prog.OpWrite && n.Flush(t) != nil {
+			if th.Trans[k].Op == prog.OpWrite && n.Flush(t) != nil {
 				continue
 			}
-			e.explore(n)
-		}
-		if _, all := mc.Pending(t); all && !e.sc {
-			n := mc.Clone()
-			if n.Flush(t) == nil {
-				e.explore(n)
-			}
+			next(n)
 		}
 	}
 }

@@ -1,51 +1,13 @@
 package oracle
 
 import (
-	"context"
-	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"pgasrob/tso/prog"
 )
 
-// OracleBudget bounds the oracle. Zero fields mean no bound.
-type OracleBudget struct {
-	MaxNodes int64 // distinct (state, trace) pairs explored
-	// MaxEvents bounds the length of a computation (loads and stores);
-	// 0 means 64. Programs with loops have unboundedly long ones.
-	MaxEvents int
-	Timeout   time.Duration
-	Context   context.Context
-}
-
-// over says why an oracle that has explored nodes must stop, or "": the
-// node budget, the deadline or the context (the last two looked at every
-// 1,024 nodes).
-func (b OracleBudget) over(nodes int64, deadline time.Time) string {
-	switch {
-	case b.MaxNodes > 0 && nodes > b.MaxNodes:
-		return fmt.Sprintf("node budget of %d reached", b.MaxNodes)
-	case nodes&1023 == 0 && !deadline.IsZero() && time.Now().After(deadline):
-		return "time budget reached"
-	case nodes&1023 == 0 && b.Context != nil && b.Context.Err() != nil:
-		return "cancelled"
-	}
-	return ""
-}
-
-// OracleResult is the oracle's answer.
-type OracleResult struct {
-	Verdict prog.Verdict
-	Nodes   int64
-	Reason  string
-	// Events and Cycle of a violating computation, for NotRobust.
-	Events []prog.Event
-	Cycle  []prog.Edge
-}
-
-// Oracle decides robustness by brute force, straight from the definition:
+// Robustness decides robustness by brute force, straight from the definition:
 // it enumerates the relaxed computations of p on the Machine and looks for
 // one whose happens-before relation is cyclic (Lemma 1 of both papers). It
 // knows nothing of attacks or instrumentation. Two computations are merged
@@ -54,71 +16,41 @@ type OracleResult struct {
 // explores traces, not states, and it terminates only on loop-free
 // programs. Use it on small programs; the budget turns anything larger into
 // Unknown.
-func Oracle(p *prog.Program, m prog.Model, b OracleBudget) OracleResult {
-	o := &oracle{p: p, m: m, b: b, seen: map[string]bool{}}
-	if b.Timeout > 0 {
-		o.deadline = time.Now().Add(b.Timeout)
+func Robustness(p *prog.Program, m prog.Model, b Budget) Result {
+	s := newSearch[*prog.Machine](b, b.deadline(), "a computation has more than %d events (a loop?)")
+	var events []prog.Event
+	var cycle []prog.Edge
+	s.key = robustnessKey
+	s.length = func(mc *prog.Machine) int { return len(mc.Events) }
+	s.visit = func(mc *prog.Machine) bool {
+		if !mc.Quiescent() {
+			return false
+		}
+		// A complete computation: is its trace cyclic?
+		cycle = prog.FindCycle(len(mc.Events), prog.HappensBefore(mc.Events), -1)
+		events = mc.Events
+		return cycle != nil
 	}
-	o.explore(prog.NewMachine(p, m))
-	r := OracleResult{Nodes: o.nodes}
-	switch {
-	case o.cycle != nil:
-		r.Verdict, r.Events, r.Cycle = prog.NotRobust, o.events, o.cycle
-	case o.stop != "":
-		r.Verdict, r.Reason = prog.Unknown, o.stop
-	default:
-		r.Verdict = prog.Robust
+	s.moves = relaxedMoves
+	s.explore(prog.NewMachine(p, m))
+	r := s.verdict()
+	if s.found {
+		r.Events, r.Cycle = events, cycle
 	}
 	return r
 }
 
-type oracle struct {
-	p        *prog.Program
-	m        prog.Model
-	b        OracleBudget
-	deadline time.Time
-	seen     map[string]bool
-	nodes    int64
-	stop     string
-	cycle    []prog.Edge
-	events   []prog.Event
-}
-
-func (o *oracle) done() bool { return o.cycle != nil || o.stop != "" }
-
-func (o *oracle) explore(mc *prog.Machine) {
-	if o.done() {
-		return
-	}
-	key := o.key(mc)
-	if o.seen[key] {
-		return
-	}
-	o.seen[key] = true
-	o.nodes++
-	limit := o.b.MaxEvents
-	if limit <= 0 {
-		limit = 64
-	}
-	if len(mc.Events) > limit {
-		o.stop = fmt.Sprintf("a computation has more than %d events (a loop?)", limit)
-		return
-	}
-	if o.stop = o.b.over(o.nodes, o.deadline); o.stop != "" {
-		return
-	}
-	if mc.Quiescent() {
-		// A complete computation: is its trace cyclic?
-		if c := prog.FindCycle(len(mc.Events), prog.HappensBefore(mc.Events), -1); c != nil {
-			o.cycle, o.events = c, mc.Events
-			return
-		}
-	}
-	for t, th := range o.p.Threads {
+// relaxedMoves are the steps of the relaxed semantics: a thread executes
+// an instruction, a store advances from a per-address buffer into the
+// all-addresses one (PSO), or the oldest entry of the all-addresses buffer
+// reaches memory.
+func relaxedMoves(mc *prog.Machine, next func(*prog.Machine)) {
+	p := mc.P
+	for t, th := range p.Threads {
 		for _, k := range th.Out[mc.PC[t]] {
 			n := mc.Clone()
 			if n.Exec(t, k) == nil {
-				o.explore(n)
+				next(n)
 			}
 		}
 		cells, all := mc.Pending(t)
@@ -129,15 +61,15 @@ func (o *oracle) explore(mc *prog.Machine) {
 			}
 			// Without fences in the all-addresses buffer, the time a store
 			// spends there is unobservable: land it at once.
-			if !o.p.HasFence && n.Flush(t) != nil {
+			if !p.HasFence && n.Flush(t) != nil {
 				continue
 			}
-			o.explore(n)
+			next(n)
 		}
 		if all {
 			n := mc.Clone()
 			if n.Flush(t) == nil {
-				o.explore(n)
+				next(n)
 			}
 		}
 	}
@@ -147,7 +79,7 @@ func (o *oracle) explore(mc *prog.Machine) {
 // (thread, position in the thread) and stores carry their rank in the
 // store order of their cell, so interleavings with the same trace and the
 // same state share a key.
-func (o *oracle) key(mc *prog.Machine) string {
+func robustnessKey(mc *prog.Machine) string {
 	var b strings.Builder
 	w := func(v int64) { b.WriteString(strconv.FormatInt(v, 10)); b.WriteByte(',') }
 	for t := range mc.PC {

@@ -29,13 +29,13 @@ end
 		{sbSrc, prog.TSO, prog.NotRobust}, {sbSrc, prog.PSO, prog.NotRobust}, {mp, prog.TSO, prog.Robust}, {mp, prog.PSO, prog.NotRobust},
 	}
 	for _, c := range cases {
-		o := Oracle(mustParse(t, c.src), c.m, OracleBudget{MaxNodes: 100000})
+		o := Robustness(mustParse(t, c.src), c.m, Budget{MaxNodes: 100000})
 		if o.Verdict != c.want {
 			t.Errorf("%v: oracle %v, want %v", c.m, o.Verdict, c.want)
 		}
 	}
 	// Loops make the oracle give up, never answer.
-	o := Oracle(mustParse(t, gen.Ring(2)), prog.TSO, OracleBudget{MaxNodes: 100000})
+	o := Robustness(mustParse(t, gen.Ring(2)), prog.TSO, Budget{MaxNodes: 100000})
 	if o.Verdict != prog.Unknown {
 		t.Errorf("ring: oracle %v, want UNKNOWN", o.Verdict)
 	}
