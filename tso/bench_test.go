@@ -78,7 +78,7 @@ func BenchmarkRing(b *testing.B) {
 		b.Run(fmt.Sprintf("sc/N=%d", n), func(b *testing.B) {
 			var st int64
 			for i := 0; i < b.N; i++ {
-				res := ReachSC(p, nil, Options{MaxBytes: 1536 << 20})
+				res := reachSC(p, nil, Options{MaxBytes: 1536 << 20})
 				st = res.Stats.States
 				if res.Outcome != 0 {
 					b.Fatalf("ring %d: %v", n, res.Outcome)

@@ -13,12 +13,12 @@ import (
 	"pgasrob/tso/prog"
 )
 
-// DefaultMaxBytes is the memory budget of a check when Options.MaxBytes is
+// defaultMaxBytes is the memory budget of a check when Options.MaxBytes is
 // zero: well below the 2 GiB a run may use on the project's machines.
-var DefaultMaxBytes int64 = 1536 << 20
+var defaultMaxBytes int64 = 1536 << 20
 
 // Options configure Check. Zero values mean: no state bound, no time
-// bound, DefaultMaxBytes of memory, runtime.NumCPU() jobs.
+// bound, defaultMaxBytes of memory, runtime.NumCPU() jobs.
 type Options struct {
 	// MaxStates bounds each attack's search.
 	MaxStates int64
@@ -183,7 +183,7 @@ func check(p *prog.Program, m prog.Model, opt Options) *Result {
 	}
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = defaultMaxBytes
 	}
 	ctx, cancel := opt.context()
 	defer cancel()
@@ -441,7 +441,7 @@ func userBytes(opt Options) int64 {
 	if opt.MaxBytes > 0 {
 		return opt.MaxBytes
 	}
-	return DefaultMaxBytes
+	return defaultMaxBytes
 }
 
 // Format names the attack for people.
@@ -463,10 +463,10 @@ func (r *Result) FeasibleAttacks() []Attack {
 	return out
 }
 
-// ReachSC explores the program's own SC state space on the search engine:
+// reachSC explores the program's own SC state space on the search engine:
 // accept, if not nil, is tested on every state's labels (one per thread)
 // and the search stops at the first state it accepts.
-func ReachSC(p *prog.Program, accept func(labels []int) bool, opt Options) automata.Result {
+func reachSC(p *prog.Program, accept func(labels []int) bool, opt Options) automata.Result {
 	bits := opt.ValueBits
 	if bits <= 0 {
 		bits = 8
@@ -474,7 +474,7 @@ func ReachSC(p *prog.Program, accept func(labels []int) bool, opt Options) autom
 	sys := &reachSystem{scSystem: newSCSystem(p, plainThreads(p), AttackerTSO, false, bits), accept: accept}
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = defaultMaxBytes
 	}
 	return automata.Search(sys, automata.Options{Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes, Timeout: opt.Timeout}, Context: opt.Context})
 }

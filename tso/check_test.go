@@ -38,11 +38,11 @@ end
 // syntactically refuted (store, store) pair per thread.
 func TestAttackEnumeration(t *testing.T) {
 	p := mustParse(t, sbSrc)
-	a, ref := Attacks(p, prog.TSO)
+	a, ref := enumerateAttacks(p, prog.TSO)
 	if len(a) != 2 || ref[0] || ref[1] {
 		t.Errorf("TSO attacks %v refuted %v, want 2 unrefuted", a, ref)
 	}
-	a, ref = Attacks(p, prog.PSO)
+	a, ref = enumerateAttacks(p, prog.PSO)
 	n := 0
 	for _, r := range ref {
 		if !r {
@@ -53,7 +53,7 @@ func TestAttackEnumeration(t *testing.T) {
 		t.Errorf("PSO attacks %v refuted %v, want 4 of which 2 unrefuted", a, ref)
 	}
 	fenced := mustParse(t, strings.ReplaceAll(sbSrc, "transition q1 q2 read", "transition q1 q3 mfence\ntransition q3 q2 read"))
-	_, ref = Attacks(fenced, prog.TSO)
+	_, ref = enumerateAttacks(fenced, prog.TSO)
 	for i, r := range ref {
 		if !r {
 			t.Errorf("attack %d not refuted across an mfence", i)
@@ -170,11 +170,11 @@ end
 // are done, and never a label a thread does not have.
 func TestReachSC(t *testing.T) {
 	p := mustParse(t, sbSrc)
-	res := ReachSC(p, func(l []int) bool { return l[0] == 2 && l[1] == 2 }, Options{})
+	res := reachSC(p, func(l []int) bool { return l[0] == 2 && l[1] == 2 }, Options{})
 	if res.Outcome != 1 {
 		t.Fatalf("both threads can finish: %v", res.Outcome)
 	}
-	res = ReachSC(p, func(l []int) bool { return l[0] > 2 || l[1] > 2 }, Options{})
+	res = reachSC(p, func(l []int) bool { return l[0] > 2 || l[1] > 2 }, Options{})
 	if res.Outcome != 0 || res.Stats.States == 0 {
 		t.Fatalf("reached a label that does not exist: %v", res.Outcome)
 	}
@@ -195,13 +195,13 @@ func TestWitnessReplayCatchesErrors(t *testing.T) {
 	if ar == nil {
 		t.Fatal("no feasible attack in SB")
 	}
-	if _, err := BuildWitness(p, prog.TSO, ar); err != nil {
+	if _, err := buildWitness(p, prog.TSO, ar); err != nil {
 		t.Fatalf("intact path: %v", err)
 	}
 	for drop := 1; drop < len(ar.path); drop++ {
 		bad := *ar
 		bad.path = append(append([]automata.Step(nil), ar.path[:drop]...), ar.path[drop+1:]...)
-		if _, err := BuildWitness(p, prog.TSO, &bad); err == nil {
+		if _, err := buildWitness(p, prog.TSO, &bad); err == nil {
 			t.Errorf("dropping step %d of %d still replays", drop, len(ar.path))
 		}
 	}

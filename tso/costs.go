@@ -21,8 +21,8 @@ type Costs struct {
 	rules map[[2]string]int64
 }
 
-// MaxCost bounds one position's cost, so that sums cannot overflow.
-const MaxCost = 1_000_000_000
+// maxCost bounds one position's cost, so that sums cannot overflow.
+const maxCost = 1_000_000_000
 
 // ParseCosts reads a cost file for p; unknown threads and labels are
 // errors with their positions.
@@ -82,8 +82,8 @@ func ParseCosts(file string, src []byte, p *prog.Program) (*Costs, error) {
 			}
 		}
 		v, err := strconv.ParseInt(f[2], 10, 64)
-		if err != nil || v < 0 || v > MaxCost {
-			return nil, errAt(2, "cost %q is not an integer in 0..%d", prog.Clip(f[2]), MaxCost)
+		if err != nil || v < 0 || v > maxCost {
+			return nil, errAt(2, "cost %q is not an integer in 0..%d", prog.Clip(f[2]), maxCost)
 		}
 		key := [2]string{f[0], f[1]}
 		if _, dup := c.rules[key]; dup {
@@ -110,10 +110,10 @@ func (c *Costs) Of(p *prog.Program, f Fence) int64 {
 // and re-check the fenced program: a fence at location l becomes a line
 // "transition l l_fence mfence" just before the first transition leaving
 // l, and every transition leaving l now leaves l_fence (the construction
-// of InsertFences, with its label names). Everything else, comments
+// of insertFences, with its label names). Everything else, comments
 // included, stays as it was.
 func WriteFenced(src []byte, p *prog.Program, fs []Fence) ([]byte, error) {
-	q := InsertFences(p, fs)
+	q := insertFences(p, fs)
 	lines := strings.SplitAfter(string(src), "\n")
 	before := map[int][]string{} // line index -> lines to insert before it
 	type edit struct {

@@ -33,7 +33,7 @@ func TestCriteriaRelations(t *testing.T) {
 	counts := map[string]int{}
 	for i := 0; i < n; i++ {
 		r := rand.New(rand.NewPCG(uint64(i), 23))
-		src := gen.Generate(r, gen.GenConfig{Fences: i%3 == 0})
+		src := gen.Generate(r, gen.Config{Fences: i%3 == 0})
 		p, err := prog.ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
 		if err != nil {
 			t.Fatal(err)

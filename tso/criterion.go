@@ -94,9 +94,9 @@ type criterionDef struct {
 	oracle func(p *prog.Program, m prog.Model, b oracle.Budget) oracle.Result
 }
 
-// OracleFor runs the brute-force oracle of criterion c; Verdict Robust
+// oracleFor runs the brute-force oracle of criterion c; Verdict Robust
 // means the criterion holds.
-func OracleFor(c Criterion, p *prog.Program, m prog.Model, b oracle.Budget) oracle.Result {
+func oracleFor(c Criterion, p *prog.Program, m prog.Model, b oracle.Budget) oracle.Result {
 	d, err := defOf(c)
 	if err != nil || d.oracle == nil {
 		return oracle.Result{Verdict: prog.Unknown, Reason: fmt.Sprintf("criterion %s has no oracle", c)}
@@ -108,13 +108,13 @@ func OracleFor(c Criterion, p *prog.Program, m prog.Model, b oracle.Budget) orac
 // register it from an init function.
 var criteria = map[Criterion]*criterionDef{
 	Robustness: {
-		attacks: Attacks,
+		attacks: enumerateAttacks,
 		instrument: func(p *prog.Program, a Attack, shape Attacker) ([]ithread, sysExt) {
 			return instrument(p, a, shape), nil
 		},
-		witness: BuildWitness,
+		witness: buildWitness,
 		replay: func(p *prog.Program, m prog.Model, w *Witness) (*Witness, error) {
-			return ReplayWitness(p, m, w.Attack, w.Steps, w.StoreEvent, w.LastEvent)
+			return replayWitness(p, m, w.Attack, w.Steps, w.StoreEvent, w.LastEvent)
 		},
 		oracle: oracle.Robustness,
 	},

@@ -16,9 +16,10 @@ type DiffBudget struct {
 	Timeout     time.Duration // for each of the two sides
 }
 
-// DiffTest decides robustness of p against m twice, by the attack
-// instrumentation (Check) and by the brute-force Oracle, and compares. It
-// is the hook for "pgasrob difftest".
+// DiffTest decides criterion c of p under m twice, by the attack
+// instrumentation (Check with Options.Criterion c) and by the criterion's
+// own brute-force oracle (package oracle), and compares. It is the hook
+// for "pgasrob difftest".
 //
 // agree is false only on a real disagreement: both sides reached a verdict
 // and the verdicts differ, or the checker's witness failed its replay. A
@@ -26,21 +27,14 @@ type DiffBudget struct {
 // then true and report says which side was undecided. report is a short
 // human-readable account in every case (it holds the oracle's violating
 // computation when the oracle finds one the checker missed).
-func DiffTest(p *prog.Program, m prog.Model, b DiffBudget) (agree bool, report string) {
-	agree, report, _, _ = diffTest(p, m, Robustness, b)
-	return agree, report
-}
-
-// DiffTestCriterion is DiffTest for any criterion: Check with
-// Options.Criterion against the criterion's own oracle (OracleFor).
-func DiffTestCriterion(p *prog.Program, m prog.Model, c Criterion, b DiffBudget) (agree bool, report string) {
+func DiffTest(p *prog.Program, m prog.Model, c Criterion, b DiffBudget) (agree bool, report string) {
 	agree, report, _, _ = diffTest(p, m, c, b)
 	return agree, report
 }
 
 func diffTest(p *prog.Program, m prog.Model, crit Criterion, b DiffBudget) (bool, string, prog.Verdict, prog.Verdict) {
 	c := check(p, m, Options{MaxStates: b.MaxStates, Timeout: b.Timeout, Jobs: 1, Criterion: crit})
-	o := OracleFor(crit, p, m, oracle.Budget{MaxNodes: b.OracleNodes, Timeout: b.Timeout})
+	o := oracleFor(crit, p, m, oracle.Budget{MaxNodes: b.OracleNodes, Timeout: b.Timeout})
 	agree, report := compare(p, m, c, o)
 	return agree, report, c.Verdict, o.Verdict
 }

@@ -23,7 +23,7 @@ func TestDiffRandom(t *testing.T) {
 		counts := map[string]int{}
 		start := time.Now()
 		for i := 0; i < n; i++ {
-			cfg := gen.GenConfig{Fences: m == prog.PSO && i%2 == 0}
+			cfg := gen.Config{Fences: m == prog.PSO && i%2 == 0}
 			src := gen.Generate(r, cfg)
 			p, err := prog.ParseProgram(fmt.Sprintf("random-%v-%d", m, i), []byte(src))
 			if err != nil {
@@ -55,7 +55,7 @@ func TestDiffSweep(t *testing.T) {
 	if os.Getenv("TSO_SWEEP") == "" {
 		t.Skip("set TSO_SWEEP=1 for the long differential run")
 	}
-	cfgs := []gen.GenConfig{{Threads: 4, Instrs: 4, Addrs: 2}, {Threads: 3, Instrs: 6, Addrs: 3, Values: 3}, {Threads: 2, Instrs: 7, Addrs: 2}, {Threads: 3, Instrs: 5, Addrs: 2, Fences: true}}
+	cfgs := []gen.Config{{Threads: 4, Instrs: 4, Addrs: 2}, {Threads: 3, Instrs: 6, Addrs: 3, Values: 3}, {Threads: 2, Instrs: 7, Addrs: 2}, {Threads: 3, Instrs: 5, Addrs: 2, Fences: true}}
 	for ci, cfg := range cfgs {
 		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			r := rand.New(rand.NewPCG(uint64(ci)*7+uint64(m), 99))

@@ -38,12 +38,12 @@ func (f Fence) Pos(p *prog.Program) prog.Pos {
 	return prog.Pos{}
 }
 
-// InsertFences returns a copy of p with an mfence at each position of fs.
+// insertFences returns a copy of p with an mfence at each position of fs.
 // The paper's construction: a fresh location lf takes over every
 // instruction leaving l, and l gets the single instruction "mfence; goto
 // lf". Labels and transitions of p keep their indices (new ones are
 // appended), so attacks of the fenced program name transitions of p.
-func InsertFences(p *prog.Program, fs []Fence) *prog.Program {
+func insertFences(p *prog.Program, fs []Fence) *prog.Program {
 	q := *p
 	q.Threads = make([]*prog.Thread, len(p.Threads))
 	for i, th := range p.Threads {
@@ -205,7 +205,7 @@ func FindFences(p *prog.Program, m prog.Model, fo FenceOptions) *FenceResult {
 			t := sort.Search(len(p.Threads), func(t int) bool { return base[t+1] > g })
 			fs[i] = Fence{Thread: t, Label: g - base[t]}
 		}
-		fp := InsertFences(p, fs)
+		fp := insertFences(p, fs)
 		ropt := opt
 		bounded := budget > 0 && (opt.MaxStates == 0 || budget < opt.MaxStates)
 		if bounded {

@@ -127,7 +127,7 @@ func TestFencesMinimalBrute(t *testing.T) {
 		var rec func(from int, cur []Fence)
 		rec = func(from int, cur []Fence) {
 			if len(cur) == k {
-				if v := check(InsertFences(p, cur), m, Options{MaxStates: 1_000_000, Jobs: 2}).Verdict; v != prog.NotRobust {
+				if v := check(insertFences(p, cur), m, Options{MaxStates: 1_000_000, Jobs: 2}).Verdict; v != prog.NotRobust {
 					t.Errorf("%s %v: %s gives %v, smaller than the minimum %d", file, m, fenceNames(p, cur), v, len(r.Fences))
 				}
 				return
@@ -144,7 +144,7 @@ func TestFencesMinimalBrute(t *testing.T) {
 // fenced location's instructions through the fresh location.
 func TestInsertFences(t *testing.T) {
 	p := loadExample(t, "sb-loop.txt")
-	q := InsertFences(p, []Fence{{0, 1}, {0, 1}})
+	q := insertFences(p, []Fence{{0, 1}, {0, 1}})
 	th, orig := q.Threads[0], p.Threads[0]
 	if len(th.Trans) != len(orig.Trans)+1 || len(th.Labels) != len(orig.Labels)+1 {
 		t.Fatalf("got %d transitions, %d labels", len(th.Trans), len(th.Labels))
@@ -157,7 +157,7 @@ func TestInsertFences(t *testing.T) {
 		t.Fatalf("q1's load not moved behind the fence: %+v", th.Trans[1])
 	}
 	if len(p.Threads[0].Trans) != 3 || p.Threads[0].Trans[1].From != 1 {
-		t.Fatal("InsertFences changed its input")
+		t.Fatal("insertFences changed its input")
 	}
 	if q.Threads[1] == p.Threads[1] {
 		t.Fatal("threads shared with the input")
@@ -254,7 +254,7 @@ func TestFencesWeighted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	proved := 0
 	for i := 0; i < 400 && proved < 12; i++ {
-		src := gen.Generate(rng, gen.GenConfig{Threads: 2 + i%2, Instrs: 3, Addrs: 2})
+		src := gen.Generate(rng, gen.Config{Threads: 2 + i%2, Instrs: 3, Addrs: 2})
 		p, err := prog.ParseProgram("gen", []byte(src))
 		if err != nil {
 			t.Fatal(err)
@@ -289,7 +289,7 @@ func TestFencesWeighted(t *testing.T) {
 					cur, c = append(cur, f), c+w[f]
 				}
 			}
-			if c < r.Cost && check(InsertFences(p, cur), prog.TSO, opt).Verdict == prog.Robust {
+			if c < r.Cost && check(insertFences(p, cur), prog.TSO, opt).Verdict == prog.Robust {
 				t.Fatalf("%s (cost %d) is robust, cheaper than %s (cost %d)\n%s", fenceNames(p, cur), c, fenceNames(p, r.Fences), r.Cost, src)
 			}
 		}
@@ -347,7 +347,7 @@ func TestFencesRandom(t *testing.T) {
 	fenced, brute := 0, 0
 	rng := rand.New(rand.NewPCG(7, 7))
 	for i := 0; i < n; i++ {
-		src := gen.Generate(rng, gen.GenConfig{Threads: 3, Instrs: 3, Addrs: 2, Fences: i%2 == 1})
+		src := gen.Generate(rng, gen.Config{Threads: 3, Instrs: 3, Addrs: 2, Fences: i%2 == 1})
 		p, err := prog.ParseProgram("gen", []byte(src))
 		if err != nil {
 			t.Fatalf("generated program: %v\n%s", err, src)
@@ -383,7 +383,7 @@ func TestFencesRandom(t *testing.T) {
 			var rec func(from int, cur []Fence)
 			rec = func(from int, cur []Fence) {
 				if len(cur) == k-1 {
-					if v := check(InsertFences(p, cur), m, opt).Verdict; v == prog.Robust {
+					if v := check(insertFences(p, cur), m, opt).Verdict; v == prog.Robust {
 						t.Fatalf("%v: %s is robust, smaller than %s\n%s", m, fenceNames(p, cur), fenceNames(p, r.Fences), src)
 					}
 					return
@@ -420,7 +420,7 @@ func FuzzParseCosts(f *testing.F) {
 			return
 		}
 		for l := range p.Threads[0].Labels {
-			if v := c.Of(p, Fence{0, l}); v < 0 || v > MaxCost {
+			if v := c.Of(p, Fence{0, l}); v < 0 || v > maxCost {
 				t.Fatalf("cost %d", v)
 			}
 		}

@@ -234,12 +234,12 @@ func reachVia(th *prog.Thread, cross func(prog.Op) bool) [][]bool {
 	return reach
 }
 
-// Attacks enumerates the attacks of a program for a model, and reports for
+// enumerateAttacks enumerates the attacks of a program for a model, and reports for
 // each whether the cheap syntactic check refutes it: no path from the
 // store's target to the last instruction avoids mfence, sfence, lock and
 // unlock (the NR1 column of the TSO paper's Table 2). Under TSO the last
 // instruction is a load; under PSO a load or a store.
-func Attacks(p *prog.Program, m prog.Model) (attacks []Attack, refuted []bool) {
+func enumerateAttacks(p *prog.Program, m prog.Model) (attacks []Attack, refuted []bool) {
 	for ti, th := range p.Threads {
 		reach := fenceFree(th)
 		for si, st := range th.Trans {

@@ -34,7 +34,7 @@ func TestWorkersJoinAnyTime(t *testing.T) {
 		progs = append(progs, p)
 	}
 	for i := 0; i < 40; i++ {
-		src := gen.Generate(rand.New(rand.NewPCG(uint64(i), 2027)), gen.GenConfig{Threads: 2 + i%3, Fences: i%4 == 0})
+		src := gen.Generate(rand.New(rand.NewPCG(uint64(i), 2027)), gen.Config{Threads: 2 + i%3, Fences: i%4 == 0})
 		p, err := prog.ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
 		if err != nil {
 			t.Fatal(err)

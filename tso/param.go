@@ -73,7 +73,7 @@ type ParamResult struct {
 	// NotRobust: Copies[t] is the number of copies of thread t in the
 	// instance of the witness (1 for a single thread), Instance that
 	// program, and Witness a relaxed computation of it replayed by
-	// ReplayWitness. InstanceCheck is Check run on the instance.
+	// replayWitness. InstanceCheck is Check run on the instance.
 	Copies        []int
 	Instance      *prog.Program
 	Witness       *Witness
@@ -121,8 +121,8 @@ func Instance(p *prog.Program, copies []int) (*prog.Program, []int) {
 	return q, from
 }
 
-// UniformCopies is the copy vector with k copies of every replicated thread.
-func UniformCopies(p *prog.Program, k int) []int {
+// uniformCopies is the copy vector with k copies of every replicated thread.
+func uniformCopies(p *prog.Program, k int) []int {
 	out := make([]int, len(p.Threads))
 	for i, th := range p.Threads {
 		out[i] = 1
@@ -146,9 +146,9 @@ func CheckParameterized(p *prog.Program, opt Options, instances int) *ParamResul
 	defer cancel()
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = defaultMaxBytes
 	}
-	attacks, refuted := Attacks(p, prog.TSO)
+	attacks, refuted := enumerateAttacks(p, prog.TSO)
 	res := &ParamResult{Generated: len(attacks)}
 	var found *pnet
 	var cov automata.CoverResult
@@ -249,7 +249,7 @@ func decideParamAttack(ctx context.Context, p *prog.Program, a Attack, maxStates
 // verdict is ROBUST) or undecided.
 func (res *ParamResult) cutoff(p *prog.Program, opt Options, k int) {
 	for i := 1; i <= k; i++ {
-		q, _ := Instance(p, UniformCopies(p, i))
+		q, _ := Instance(p, uniformCopies(p, i))
 		o := opt
 		o.Progress = nil
 		r := check(q, prog.TSO, o)
@@ -267,7 +267,7 @@ func (res *ParamResult) cutoff(p *prog.Program, opt Options, k int) {
 			// when an instance has a certified violation.
 			if r.Witness != nil && r.WitnessErr == nil {
 				res.Verdict, res.Reason = prog.NotRobust, ""
-				res.Copies, res.Instance, res.Witness, res.InstanceCheck = UniformCopies(p, i), q, r.Witness, r
+				res.Copies, res.Instance, res.Witness, res.InstanceCheck = uniformCopies(p, i), q, r.Witness, r
 			}
 		default:
 			res.CutoffReason = fmt.Sprintf("the instance with %d copies: %s", i, r.Reason)

@@ -48,7 +48,7 @@ func crossCheck(t *testing.T, p *prog.Program, r *ParamResult, k int) {
 		}
 	}
 	for i := 1; i <= k; i++ {
-		q, _ := Instance(p, UniformCopies(p, i))
+		q, _ := Instance(p, uniformCopies(p, i))
 		c := check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2})
 		switch {
 		case c.Verdict == prog.Unknown:
@@ -119,7 +119,7 @@ func TestParamExamples(t *testing.T) {
 					t.Errorf("witness with %d copies, the header says %d are needed", got, n)
 				}
 				if n > 1 {
-					q, _ := Instance(p, UniformCopies(p, n-1))
+					q, _ := Instance(p, uniformCopies(p, n-1))
 					if c := check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2}); c.Verdict != prog.Robust {
 						t.Errorf("the instance with %d copies is %v, the header says it is robust", n-1, c.Verdict)
 					}
@@ -229,7 +229,7 @@ func TestParamRandom(t *testing.T) {
 		n = 50
 	}
 	for iter := 0; iter < n; iter++ {
-		src := gen.Generate(rng, gen.GenConfig{Threads: 2, Instrs: 4, Addrs: 2, Values: 2})
+		src := gen.Generate(rng, gen.Config{Threads: 2, Instrs: 4, Addrs: 2, Values: 2})
 		p, err := prog.ParseProgram(fmt.Sprintf("random%d", iter), []byte(src))
 		if err != nil {
 			t.Fatal(err)

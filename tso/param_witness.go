@@ -16,8 +16,8 @@ import (
 // in the run's source local state is picked (any one will do: copies in
 // one local state are interchangeable) and the move becomes a step of that
 // copy. The SC run of the instrumented instance is then read back as a
-// relaxed computation as BuildWitness does: helpers' stores reach memory
-// at once, the attacker's delayed stores at the end, and ReplayWitness
+// relaxed computation as buildWitness does: helpers' stores reach memory
+// at once, the attacker's delayed stores at the end, and replayWitness
 // re-executes it on the Machine and recomputes the happens-before cycle.
 func (res *ParamResult) paramWitness(n *pnet, cov automata.CoverResult, opt Options) {
 	p := n.p
@@ -52,7 +52,7 @@ func (res *ParamResult) paramWitness(n *pnet, cov automata.CoverResult, opt Opti
 		res.WitnessErr = err
 		return
 	}
-	res.Witness, res.WitnessErr = ReplayWitness(inst, prog.TSO, steps.attack, steps.steps, steps.store, steps.last)
+	res.Witness, res.WitnessErr = replayWitness(inst, prog.TSO, steps.attack, steps.steps, steps.store, steps.last)
 	o := opt
 	o.Progress = nil
 	res.InstanceCheck = check(inst, prog.TSO, o)

@@ -83,7 +83,7 @@ func CheckPersistenceFlattened(p *prog.Program, opt Options) *FlattenResult {
 	defer cancel()
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = defaultMaxBytes
 	}
 	found := false
 	for pi := range p.Threads {
@@ -136,7 +136,7 @@ func (res *FlattenResult) concrete(p *prog.Program, opt Options, ctx context.Con
 		return
 	}
 	for k := 1; k <= FlattenInstances; k++ {
-		copies := UniformCopies(p, k)
+		copies := uniformCopies(p, k)
 		q, _ := Instance(p, copies)
 		r := check(q, prog.TSO, opt)
 		res.Concrete, res.Instance = r, copies

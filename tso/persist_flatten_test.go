@@ -28,7 +28,7 @@ func TestPersistFlattenMarked(t *testing.T) {
 			continue
 		}
 		for _, k := range []int{1, 2} {
-			q, _ := Instance(p, UniformCopies(p, k))
+			q, _ := Instance(p, uniformCopies(p, k))
 			if r := check(q, prog.TSO, Options{Criterion: Persistence, Jobs: 1}); r.Verdict == prog.NotRobust {
 				t.Errorf("%s: abstraction PERSISTENT, %d copies FRAGILE", m.file, k)
 			}
@@ -58,7 +58,7 @@ func TestPersistFlattenTestdata(t *testing.T) {
 			t.Errorf("%s: %s, want %s (%s)", f, got, want, fr.Reason)
 		}
 		for k := 1; k <= 3 && fr.Verdict == prog.Robust; k++ {
-			q, _ := Instance(p, UniformCopies(p, k))
+			q, _ := Instance(p, uniformCopies(p, k))
 			if o := oracle.Persistence(q, prog.TSO, oracle.Budget{MaxNodes: 200_000}); o.Verdict != prog.Robust {
 				t.Errorf("%s: %d copies: oracle %s", f, k, Persistence.VerdictString(o.Verdict))
 			}
@@ -80,7 +80,7 @@ func TestPersistFlattenRandom(t *testing.T) {
 	counts := map[string]int{}
 	budget := oracle.Budget{MaxNodes: 50_000, Timeout: 2 * time.Second}
 	for i := 0; i < n; i++ {
-		src := gen.Generate(r, gen.GenConfig{Threads: 3, Instrs: 3})
+		src := gen.Generate(r, gen.Config{Threads: 3, Instrs: 3})
 		rep := i%2 == 1
 		if rep {
 			src = strings.Replace(src, "thread t0\n", "thread t0 *\n", 1)
@@ -102,7 +102,7 @@ func TestPersistFlattenRandom(t *testing.T) {
 				ks = []int{1, 2}
 			}
 			for _, k := range ks {
-				q, _ := Instance(p, UniformCopies(p, k))
+				q, _ := Instance(p, uniformCopies(p, k))
 				o := oracle.Persistence(q, prog.TSO, budget)
 				counts[fmt.Sprintf("oracle %d copies %s", k, Persistence.VerdictString(o.Verdict))]++
 				if o.Verdict == prog.NotRobust {

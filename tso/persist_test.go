@@ -62,7 +62,7 @@ func TestPersistDiffRandom(t *testing.T) {
 	counts := map[string]int{}
 	start := time.Now()
 	for i := 0; i < n; i++ {
-		src := gen.Generate(r, gen.GenConfig{})
+		src := gen.Generate(r, gen.Config{})
 		p, err := prog.ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
 		if err != nil {
 			t.Fatalf("generator wrote a bad program: %v\n%s", err, src)

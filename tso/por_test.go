@@ -75,7 +75,7 @@ func TestReductionAgrees(t *testing.T) {
 	if testing.Short() {
 		n = 400
 	}
-	cfgs := []gen.GenConfig{{}, {Threads: 3, Instrs: 5, Addrs: 6}, {Threads: 4, Instrs: 4, Addrs: 8, Fences: true}, {Threads: 2, Instrs: 6, Addrs: 4}}
+	cfgs := []gen.Config{{}, {Threads: 3, Instrs: 5, Addrs: 6}, {Threads: 4, Instrs: 4, Addrs: 8, Fences: true}, {Threads: 2, Instrs: 6, Addrs: 4}}
 	var reduced, full int64
 	loops := 0
 	start := time.Now()
@@ -155,7 +155,7 @@ func TestReductionOracle(t *testing.T) {
 	if testing.Short() {
 		n = 60
 	}
-	cfgs := []gen.GenConfig{{Threads: 3, Instrs: 5, Addrs: 6}, {Threads: 4, Instrs: 3, Addrs: 8, Fences: true}}
+	cfgs := []gen.Config{{Threads: 3, Instrs: 5, Addrs: 6}, {Threads: 4, Instrs: 3, Addrs: 8, Fences: true}}
 	counts := map[string]int{}
 	for i := 0; i < n; i++ {
 		r := rand.New(rand.NewPCG(uint64(47000+i), 3))
@@ -201,7 +201,7 @@ func TestReducibleAcyclic(t *testing.T) {
 	var progs []*prog.Program
 	for i := 0; i < 200; i++ {
 		r := rand.New(rand.NewPCG(uint64(52000+i), 5))
-		src := gen.Generate(r, gen.GenConfig{Threads: 3, Instrs: 6, Addrs: 6})
+		src := gen.Generate(r, gen.Config{Threads: 3, Instrs: 6, Addrs: 6})
 		if l, ok := loopBack(src); ok {
 			src = l
 		}
@@ -218,7 +218,7 @@ func TestReducibleAcyclic(t *testing.T) {
 	checked := 0
 	for _, p := range progs {
 		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
-			attacks, _ := Attacks(p, m)
+			attacks, _ := enumerateAttacks(p, m)
 			for _, a := range attacks {
 				threads := instrument(p, a, attackerFor(p, m))
 				plan := planPOR(p, threads)

@@ -128,7 +128,7 @@ func newSCSystemExt(p *prog.Program, threads []ithread, shape Attacker, attack b
 	s.lock = l.Field(automata.BitsFor(len(p.Threads) + 1))
 	if attack || ext != nil && ext.reducible() {
 		// Only the instrumented programs' goal ignores the control
-		// labels; ReachSC's accept tests them, so it is never reduced.
+		// labels; reachSC's accept tests them, so it is never reduced.
 		s.reducible = planPOR(p, threads)
 	}
 	s.width = l.Words()

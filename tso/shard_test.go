@@ -18,7 +18,7 @@ func TestReplayWitness(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 8))
 	replayed := 0
 	for i := 0; i < 300 && replayed < 40; i++ {
-		p, err := prog.ParseProgram("rand.txt", []byte(gen.Generate(r, gen.GenConfig{Fences: i%2 == 0})))
+		p, err := prog.ParseProgram("rand.txt", []byte(gen.Generate(r, gen.Config{Fences: i%2 == 0})))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,14 +29,14 @@ func TestReplayWitness(t *testing.T) {
 				continue
 			}
 			replayed++
-			got, err := ReplayWitness(p, m, w.Attack, w.Steps, w.StoreEvent, w.LastEvent)
+			got, err := replayWitness(p, m, w.Attack, w.Steps, w.StoreEvent, w.LastEvent)
 			if err != nil {
 				t.Fatalf("replay of a certified witness: %v", err)
 			}
 			if !reflect.DeepEqual(got.Events, w.Events) || !reflect.DeepEqual(got.Cycle, w.Cycle) || !reflect.DeepEqual(got.Steps, w.Steps) {
 				t.Fatalf("replayed witness differs:\n%s\n%s", got.Format(p), w.Format(p))
 			}
-			if _, err := ReplayWitness(p, m, w.Attack, w.Steps[:len(w.Steps)-1], w.StoreEvent, w.LastEvent); err == nil {
+			if _, err := replayWitness(p, m, w.Attack, w.Steps[:len(w.Steps)-1], w.StoreEvent, w.LastEvent); err == nil {
 				t.Fatalf("a witness without its last step replays")
 			}
 		}
@@ -51,7 +51,7 @@ func TestReplayWitness(t *testing.T) {
 func TestMergeShards(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for i := 0; i < 60; i++ {
-		p, err := prog.ParseProgram("rand.txt", []byte(gen.Generate(r, gen.GenConfig{})))
+		p, err := prog.ParseProgram("rand.txt", []byte(gen.Generate(r, gen.Config{})))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,7 +36,7 @@ func TestStrategiesAgree(t *testing.T) {
 	}
 	for i := 0; i < count; i++ {
 		r := rand.New(rand.NewPCG(uint64(9000+i), 0))
-		src := gen.Generate(r, gen.GenConfig{Fences: i%2 == 0})
+		src := gen.Generate(r, gen.Config{Fences: i%2 == 0})
 		p, err := prog.ParseProgram(fmt.Sprintf("seed%d", 9000+i), []byte(src))
 		if err != nil {
 			t.Fatal(err)

@@ -36,7 +36,7 @@ func TestTRFReference(t *testing.T) {
 	shown := map[string]int{}
 	for i := 0; i < n; i++ {
 		r := rand.New(rand.NewPCG(uint64(i), 23))
-		src := gen.Generate(r, gen.GenConfig{})
+		src := gen.Generate(r, gen.Config{})
 		file := filepath.Join(dir, fmt.Sprintf("r%d.txt", i))
 		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 			t.Fatal(err)

@@ -56,7 +56,7 @@ func TestTRFDiffRandom(t *testing.T) {
 	counts := map[string]int{}
 	for i := 0; i < n; i++ {
 		r := rand.New(rand.NewPCG(uint64(i), 11))
-		src := gen.Generate(r, gen.GenConfig{Fences: i%3 == 0})
+		src := gen.Generate(r, gen.Config{Fences: i%3 == 0})
 		name := fmt.Sprintf("random-%d", i)
 		c, o := trfDiff(t, name, src)
 		key := fmt.Sprintf("check=%v oracle=%v", c, o)
@@ -248,7 +248,7 @@ func TestTRFReplayRejects(t *testing.T) {
 func TestTRFReduction(t *testing.T) {
 	srcs := []string{gen.Private(4), gen.Ring(4), gen.UnfencedRing(4)}
 	for i := 0; i < 300; i++ {
-		srcs = append(srcs, gen.Generate(rand.New(rand.NewPCG(uint64(i), 31)), gen.GenConfig{Fences: i%2 == 0}))
+		srcs = append(srcs, gen.Generate(rand.New(rand.NewPCG(uint64(i), 31)), gen.Config{Fences: i%2 == 0}))
 	}
 	for i, src := range srcs {
 		p, err := prog.ParseProgram(fmt.Sprintf("p%d", i), []byte(src))

@@ -45,12 +45,12 @@ type Witness struct {
 	Race *TriangularRace
 }
 
-// BuildWitness turns the SC path of a feasible attack's instrumentation
+// buildWitness turns the SC path of a feasible attack's instrumentation
 // into a relaxed computation of the original program (Theorem 2 of
 // tso-robustness-attacks.md read backwards), replays it on the Machine and
 // recomputes happens-before. Any mismatch is an error: the instrumentation
 // and the semantics disagree, which is an internal error, not a verdict.
-func BuildWitness(p *prog.Program, m prog.Model, ar *AttackResult) (*Witness, error) {
+func buildWitness(p *prog.Program, m prog.Model, ar *AttackResult) (*Witness, error) {
 	if ar.Outcome != Feasible || ar.sys == nil {
 		return nil, fmt.Errorf("attack is not feasible")
 	}
@@ -232,11 +232,11 @@ func (r *replay) finish() error {
 	return nil
 }
 
-// ReplayWitness rebuilds the witness of attack a from its steps (as a
+// replayWitness rebuilds the witness of attack a from its steps (as a
 // shard wrote them to a file) by replaying them on the Machine: the events,
 // the attack's delayed store and last action, and the happens-before cycle
 // are all recomputed and checked, so a damaged file is an error.
-func ReplayWitness(p *prog.Program, m prog.Model, a Attack, steps []Step, storeEvent, lastEvent int) (*Witness, error) {
+func replayWitness(p *prog.Program, m prog.Model, a Attack, steps []Step, storeEvent, lastEvent int) (*Witness, error) {
 	r := newReplay(p, m, a)
 	for _, s := range steps {
 		if s.Thread < 0 || s.Thread >= len(p.Threads) {

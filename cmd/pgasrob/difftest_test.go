@@ -113,7 +113,7 @@ func TestDifftestTSO(t *testing.T) {
 	}
 	// A fake hook that disagrees under PSO on every program: exit 1, one
 	// disagreement per program, each reproducer shorter than its program.
-	defer func() { tsoDiff = tso.DiffTestCriterion }()
+	defer func() { tsoDiff = tso.DiffTest }()
 	tsoDiff = func(p *tsoprog.Program, m tsoprog.Model, c tso.Criterion, b tso.DiffBudget) (bool, string) {
 		return m != tsoprog.PSO, "fake"
 	}

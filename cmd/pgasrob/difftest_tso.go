@@ -17,8 +17,8 @@ import (
 	tsoprog "pgasrob/tso/prog"
 )
 
-// tsoDiff is tso.DiffTestCriterion; tests replace it.
-var tsoDiff = tso.DiffTestCriterion
+// tsoDiff is tso.DiffTest; tests replace it.
+var tsoDiff = tso.DiffTest
 
 // difftestTSO is "pgasrob difftest --tso": the TSO/PSO attack checker
 // against its brute-force oracle, through the hook tso.DiffTest, on
@@ -70,7 +70,7 @@ func difftestTSO(ctx context.Context, run *diffRun, crits []tso.Criterion, seed 
 			index = append(index, i)
 			s := seed + uint64(i)
 			r := rand.New(rand.NewPCG(s, 0))
-			cases = append(cases, tcase{fmt.Sprintf("seed%d", s), tsogen.Generate(r, tsogen.GenConfig{Fences: r.IntN(2) == 0})})
+			cases = append(cases, tcase{fmt.Sprintf("seed%d", s), tsogen.Generate(r, tsogen.Config{Fences: r.IntN(2) == 0})})
 		}
 	}
 	budget := tso.DiffBudget{MaxStates: states, OracleNodes: nodes, Timeout: timeout}
