@@ -17,10 +17,11 @@ import (
 // This file compares the two routes to PGAS robustness on one program:
 // the exact procedure (cycles.Decide, checked by the brute-force oracle of
 // X(P,N)) and the instrumentation route (the translation run through
-// tso.Check under the framework's semantics, checked by tsooracle.Robustness). The
-// relation they must obey is in docs/translate.md: a violation of the
-// translation is a violation of the PGAS program; the converse fails, for
-// the documented causes of translate.Explain.
+// tso.Check under the framework's semantics, checked by
+// tso/oracle.Robustness). The relation they must obey is in
+// docs/translate.md: a violation of the translation is a violation of the
+// PGAS program; the converse fails, for the documented causes of
+// translate.Explain.
 
 type routeBudget struct {
 	states, nodes int64
@@ -84,7 +85,7 @@ func compareRoutes(p *pgas.Program, n int, b routeBudget) routeComparison {
 	pg := []sideVerdict{{"decide", d.Verdict == cycles.NotRobust, d.Verdict != cycles.Unknown},
 		{"the X(P,N) oracle", o.Violation != nil, o.Violation != nil || o.Complete}}
 	fw := []sideVerdict{{"tso.Check", ir.Verdict == tsoprog.NotRobust, ir.Verdict != tsoprog.Unknown},
-		{"tsooracle.Robustness", to.Verdict == tsoprog.NotRobust, to.Verdict != tsoprog.Unknown}}
+		{"tso.Oracle", to.Verdict == tsoprog.NotRobust, to.Verdict != tsoprog.Unknown}}
 	for _, side := range [][]sideVerdict{pg, fw} {
 		if a, b := side[0], side[1]; a.known && b.known && a.nr != b.nr {
 			c.Status, c.Detail = routesBug, fmt.Sprintf("%s and %s disagree (not robust: %v, %v)", a.who, b.who, a.nr, b.nr)
