@@ -8,7 +8,7 @@ import (
 )
 
 // TestOracleSmall: hand-analysed verdicts (see examples/tso for the
-// reasoning): SB is not robust under both models, MP only under prog.PSO.
+// reasoning): SB is not robust under both models, MP only under PSO.
 func TestOracleSmall(t *testing.T) {
 	mp := `thread w
 initial q0
