@@ -154,7 +154,16 @@ type FenceOptions struct {
 // comes from a feasible attack, and the last round, which certifies the
 // fence set, decides every attack (a budget-limited round is never taken
 // for robust).
-func FindFences(p *prog.Program, m prog.Model, fo FenceOptions) *FenceResult {
+//
+// A request Check cannot take (fo.Criterion) is an error, as for Check.
+func FindFences(p *prog.Program, m prog.Model, fo FenceOptions) (*FenceResult, error) {
+	if err := request(fo.Criterion, m); err != nil {
+		return nil, err
+	}
+	return findFences(p, m, fo), nil
+}
+
+func findFences(p *prog.Program, m prog.Model, fo FenceOptions) *FenceResult {
 	start := time.Now()
 	res := &FenceResult{Verdict: prog.Unknown}
 	defer func() { res.Elapsed = time.Since(start) }()

@@ -71,7 +71,7 @@ func TestFencesExamples(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			p := loadExample(t, c.file)
-			r := FindFences(p, prog.TSO, FenceOptions{Options: Options{MaxStates: 1_000_000, Jobs: 2}})
+			r := findFences(p, prog.TSO, FenceOptions{Options: Options{MaxStates: 1_000_000, Jobs: 2}})
 			if r.Verdict != prog.Robust {
 				t.Fatalf("verdict %v: %s", r.Verdict, r.Reason)
 			}
@@ -110,7 +110,7 @@ func TestFencesMinimalBrute(t *testing.T) {
 	for _, c := range cases {
 		file, m := c.file, c.m
 		p := loadExample(t, file)
-		r := FindFences(p, m, FenceOptions{Options: Options{MaxStates: 1_000_000, Jobs: 2}})
+		r := findFences(p, m, FenceOptions{Options: Options{MaxStates: 1_000_000, Jobs: 2}})
 		if r.Verdict != prog.Robust {
 			t.Fatalf("%s %v: %v %s", file, m, r.Verdict, r.Reason)
 		}
@@ -185,7 +185,7 @@ func TestFencesCorpus(t *testing.T) {
 		}
 		t.Run(file, func(t *testing.T) {
 			p := loadCorpus(t, dir, file)
-			r := FindFences(p, prog.TSO, FenceOptions{Options: Options{MaxStates: 2_000_000, Jobs: 2}})
+			r := findFences(p, prog.TSO, FenceOptions{Options: Options{MaxStates: 2_000_000, Jobs: 2}})
 			if r.Verdict != prog.Robust {
 				t.Fatalf("verdict %v: %s", r.Verdict, r.Reason)
 			}
@@ -194,7 +194,7 @@ func TestFencesCorpus(t *testing.T) {
 			}
 			// Rounds with a tiny per-attack budget leave most attacks
 			// undecided; the search must still end at a minimum set.
-			tiny := FindFences(p, prog.TSO, FenceOptions{Options: Options{MaxStates: 2_000_000, Jobs: 2}, RoundStates: 3})
+			tiny := findFences(p, prog.TSO, FenceOptions{Options: Options{MaxStates: 2_000_000, Jobs: 2}, RoundStates: 3})
 			if tiny.Verdict != prog.Robust || len(tiny.Fences) != want {
 				t.Fatalf("round budget 3: verdict %v (%s), %d fences, want %d", tiny.Verdict, tiny.Reason, len(tiny.Fences), want)
 			}
@@ -268,7 +268,7 @@ func TestFencesWeighted(t *testing.T) {
 			}
 		}
 		opt := Options{MaxStates: 200_000, Jobs: 2}
-		r := FindFences(p, prog.TSO, FenceOptions{Options: opt, Cost: func(f Fence) int64 { return w[f] }})
+		r := findFences(p, prog.TSO, FenceOptions{Options: opt, Cost: func(f Fence) int64 { return w[f] }})
 		if r.Verdict != prog.Robust || len(r.Fences) == 0 || len(all) > 12 {
 			continue
 		}
@@ -354,7 +354,7 @@ func TestFencesRandom(t *testing.T) {
 		}
 		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			opt := Options{MaxStates: 200_000, Jobs: 2}
-			r := FindFences(p, m, FenceOptions{Options: opt})
+			r := findFences(p, m, FenceOptions{Options: opt})
 			if r.Verdict != prog.Robust {
 				t.Logf("%v: %s (budget)", m, r.Reason)
 				continue
@@ -443,7 +443,7 @@ func BenchmarkFencesCorpus(b *testing.B) {
 			b.Run(e.file+"/rounds="+v.name, func(b *testing.B) {
 				var r *FenceResult
 				for i := 0; i < b.N; i++ {
-					r = FindFences(p, prog.TSO, FenceOptions{Options: Options{Jobs: 1}, RoundStates: v.states})
+					r = findFences(p, prog.TSO, FenceOptions{Options: Options{Jobs: 1}, RoundStates: v.states})
 					if r.Verdict != prog.Robust {
 						b.Fatalf("%v: %s", r.Verdict, r.Reason)
 					}

@@ -139,8 +139,16 @@ func uniformCopies(p *prog.Program, k int) []int {
 // markings of its search; All, Shard, BreadthFirst
 // and ValueBits are not used). instances > 0 also runs Check on the
 // instances with 1..instances copies of every replicated thread when the
-// verdict is not NOT ROBUST, as cut-off evidence.
-func CheckParameterized(p *prog.Program, opt Options, instances int) *ParamResult {
+// verdict is not NOT ROBUST, as cut-off evidence. It decides robustness
+// only: another opt.Criterion is an error.
+func CheckParameterized(p *prog.Program, opt Options, instances int) (*ParamResult, error) {
+	if opt.Criterion != Robustness {
+		return nil, fmt.Errorf("parameterized checking decides robustness only, not %s", opt.Criterion)
+	}
+	return checkParameterized(p, opt, instances), nil
+}
+
+func checkParameterized(p *prog.Program, opt Options, instances int) *ParamResult {
 	start := time.Now()
 	ctx, cancel := opt.context()
 	defer cancel()

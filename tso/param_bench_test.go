@@ -62,7 +62,7 @@ func benchParam(b *testing.B, name string, p *prog.Program, noPrune bool) {
 		{
 			var r *ParamResult
 			for i := 0; i < b.N; i++ {
-				r = CheckParameterized(pr.p, Options{MaxStates: 200_000, MaxBytes: 512 << 20, Jobs: 1, Timeout: 20 * time.Second, NoPrune: noPrune}, 0)
+				r = checkParameterized(pr.p, Options{MaxStates: 200_000, MaxBytes: 512 << 20, Jobs: 1, Timeout: 20 * time.Second, NoPrune: noPrune}, 0)
 			}
 			s := r.Stats
 			b.ReportMetric(float64(s.Abstract), "abstract")

@@ -88,7 +88,7 @@ func TestParamExamples(t *testing.T) {
 			if !p.Replicated() {
 				t.Fatal("no replicated thread")
 			}
-			r := CheckParameterized(p, paramOpt(), 3)
+			r := checkParameterized(p, paramOpt(), 3)
 			want := prog.Robust
 			if string(m[1]) == "not robust" {
 				want = prog.NotRobust
@@ -150,7 +150,7 @@ func TestParamRobustForTwoNotThree(t *testing.T) {
 			t.Errorf("%d copies: %v, want %v", k, r.Verdict, want)
 		}
 	}
-	r := CheckParameterized(p, paramOpt(), 0)
+	r := checkParameterized(p, paramOpt(), 0)
 	if r.Verdict != prog.NotRobust || r.Copies[0] != 3 || len(r.Instance.Threads) != 3 {
 		t.Fatalf("parameterized: %v with copies %v, want NOT ROBUST with 3", r.Verdict, r.Copies)
 	}
@@ -169,7 +169,7 @@ func TestParamSingleAttacker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := CheckParameterized(p, paramOpt(), 2)
+	r := checkParameterized(p, paramOpt(), 2)
 	if r.Verdict != prog.NotRobust || r.Witness == nil || r.Witness.Attack.Thread != 0 {
 		t.Fatalf("got %v (%v), want NOT ROBUST attacked by w", r.Verdict, r.WitnessErr)
 	}
@@ -178,7 +178,7 @@ func TestParamSingleAttacker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := CheckParameterized(plain, paramOpt(), 1); r.Verdict != prog.NotRobust || len(r.Instance.Threads) != 2 {
+	if r := checkParameterized(plain, paramOpt(), 1); r.Verdict != prog.NotRobust || len(r.Instance.Threads) != 2 {
 		t.Fatalf("unmarked program: %v", r.Verdict)
 	}
 }
@@ -205,7 +205,7 @@ func TestParamCorpus(t *testing.T) {
 			p := loadMarked(t, m)
 			opt := paramOpt()
 			opt.MaxStates = 20_000
-			r := CheckParameterized(p, opt, 2)
+			r := checkParameterized(p, opt, 2)
 			w, ok := want[m.file]
 			if !ok {
 				t.Fatalf("no expected verdict for %s", m.file)
@@ -237,7 +237,7 @@ func TestParamRandom(t *testing.T) {
 		p.Threads[rng.IntN(len(p.Threads))].Replicated = true
 		// Locked increments make the data grow with the copies: those
 		// programs end in UNKNOWN at this budget.
-		r := CheckParameterized(p, Options{MaxStates: 20_000, MaxBytes: 64 << 20, Jobs: 1, Timeout: 5 * time.Second}, 0)
+		r := checkParameterized(p, Options{MaxStates: 20_000, MaxBytes: 64 << 20, Jobs: 1, Timeout: 5 * time.Second}, 0)
 		if r.Verdict == prog.Unknown {
 			continue
 		}
@@ -246,7 +246,7 @@ func TestParamRandom(t *testing.T) {
 		// meets goal markings the precise abstraction rules out, and must
 		// refute them itself.
 		absLimit = 0
-		j := CheckParameterized(p, Options{MaxStates: 20_000, MaxBytes: 64 << 20, Jobs: 1, Timeout: 5 * time.Second}, 0)
+		j := checkParameterized(p, Options{MaxStates: 20_000, MaxBytes: 64 << 20, Jobs: 1, Timeout: 5 * time.Second}, 0)
 		absLimit = 100_000
 		if j.Verdict != prog.Unknown && j.Verdict != r.Verdict {
 			t.Fatalf("program %d: %v with the precise abstraction, %v with the join\n%s", iter, r.Verdict, j.Verdict, p)
@@ -332,7 +332,7 @@ func FuzzParamCheck(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r := CheckParameterized(p, Options{MaxStates: 5000, MaxBytes: 32 << 20, Timeout: 2 * time.Second, Jobs: 1}, 1)
+		r := checkParameterized(p, Options{MaxStates: 5000, MaxBytes: 32 << 20, Timeout: 2 * time.Second, Jobs: 1}, 1)
 		if r.Verdict == prog.NotRobust && (r.Witness == nil || r.WitnessErr != nil) {
 			t.Fatalf("witness replay failed: %v\n%s", r.WitnessErr, p)
 		}
@@ -376,7 +376,7 @@ func TestParamCounting(t *testing.T) {
 	}
 	for _, limit := range []int{100_000} {
 		absLimit = limit
-		r := CheckParameterized(p, paramOpt(), 0)
+		r := checkParameterized(p, paramOpt(), 0)
 		absLimit = 100_000
 		if r.Verdict != prog.Robust {
 			t.Fatalf("abstraction limit %d: %v (%s)", limit, r.Verdict, r.Reason)

@@ -59,7 +59,7 @@ func TestPersistTestdata(t *testing.T) {
 				t.Errorf("%s: robust %v, want %s", f, got, want)
 			}
 		}
-		fr := FindFences(p, prog.TSO, FenceOptions{Options: opt})
+		fr := findFences(p, prog.TSO, FenceOptions{Options: opt})
 		if fr.Verdict != prog.Robust {
 			t.Errorf("%s: fences: %s", f, fr.Reason)
 			continue
@@ -131,7 +131,7 @@ func TestPersistCorpus(t *testing.T) {
 				t.Errorf("%s: bounded oracle %s, checker %s", e.file, Persistence.VerdictString(o.Verdict), Persistence.VerdictString(res.Verdict))
 			}
 		}
-		fr := FindFences(p, prog.TSO, FenceOptions{Options: opt})
+		fr := findFences(p, prog.TSO, FenceOptions{Options: opt})
 		if fr.Verdict != prog.Robust {
 			t.Errorf("%s: fences: %s", e.file, fr.Reason)
 		} else if (len(fr.Fences) == 0) != (res.Verdict == prog.Robust) {

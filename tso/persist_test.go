@@ -98,6 +98,12 @@ func TestPersistPSO(t *testing.T) {
 	if _, err := Check(p, prog.TSO, Options{Criterion: Criterion(len(Criteria())), Jobs: 1}); err == nil {
 		t.Errorf("Check with an unknown criterion: no error")
 	}
+	if _, err := FindFences(p, prog.PSO, FenceOptions{Options: Options{Criterion: Persistence, Jobs: 1}}); err == nil {
+		t.Errorf("FindFences for persistence under PSO: no error")
+	}
+	if _, err := CheckParameterized(p, Options{Criterion: Persistence, Jobs: 1}, 0); err == nil {
+		t.Errorf("CheckParameterized for persistence: no error")
+	}
 	res := check(p, prog.PSO, Options{Criterion: Persistence, Jobs: 1})
 	if res.Verdict != prog.Unknown || !strings.Contains(res.Reason, "TSO only") {
 		t.Errorf("PSO: %s (%s), want UNKNOWN for TSO only", res.Verdict, res.Reason)

@@ -198,7 +198,7 @@ func TestCorpusTRF(t *testing.T) {
 			if r.Verdict == prog.Robust && !robust[file] {
 				t.Errorf("triangular-race free but not robust")
 			}
-			fr := FindFences(p, prog.TSO, FenceOptions{Options: Options{Criterion: TRF, MaxStates: 2_000_000, Jobs: 2}})
+			fr := findFences(p, prog.TSO, FenceOptions{Options: Options{Criterion: TRF, MaxStates: 2_000_000, Jobs: 2}})
 			if fr.Verdict != prog.Robust || len(fr.Fences) != ourN {
 				t.Fatalf("fences: %v %d (%s), EXPECTED %d", fr.Verdict, len(fr.Fences), fr.Reason, ourN)
 			}

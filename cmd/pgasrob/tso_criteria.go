@@ -172,7 +172,12 @@ func criterionCell(p *tsoprog.Program, m tsoprog.Model, c tso.Criterion, opt tso
 	}
 	n := 0
 	if r.Verdict == tsoprog.NotRobust {
-		fr := tso.FindFences(p, m, tso.FenceOptions{Options: opt})
+		fr, err := tso.FindFences(p, m, tso.FenceOptions{Options: opt})
+		if err != nil {
+			// Unreachable: the check above took the same request.
+			cell.FenceNote = "no certified set: " + err.Error()
+			return cell, exitUnknown
+		}
 		if fr.Verdict != tsoprog.Robust {
 			cell.FenceNote = "no certified set: " + fr.Reason
 			return cell, exitUnknown

@@ -50,8 +50,14 @@ func (fo *fenceOutput) search(prog *tsoprog.Program, src []byte, m tsoprog.Model
 		fopt.Progress = func(done, total int, states int64) {
 			progress.show("fence search: attacks searched %d/%d, states %d", done, total, states)
 		}
-		fo.fr = tso.FindFences(prog, m, fopt)
+		var err error
+		fo.fr, err = tso.FindFences(prog, m, fopt)
 		progress.clear()
+		if err != nil {
+			// The check before took the same request; this is a usage error.
+			fmt.Fprintln(stderr, "pgasrob tso:", err)
+			return exitUsage
+		}
 	}
 	if write == "" || fo.fr.Verdict != tsoprog.Robust {
 		return 0

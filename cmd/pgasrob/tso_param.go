@@ -44,8 +44,14 @@ func runTSOParam(stdout, stderr io.Writer, file string, prog *tsoprog.Program, o
 	opt.Progress = func(done, total int, markings int64) {
 		progress.show("attacks %d/%d, markings %d", done, total, markings)
 	}
-	r := tso.CheckParameterized(prog, opt, instances)
+	r, err := tso.CheckParameterized(prog, opt, instances)
 	progress.clear()
+	if err != nil {
+		// The flags were checked before (--criterion does not go with
+		// --parameterized).
+		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		return exitUsage
+	}
 	code := exitRobust
 	switch r.Verdict {
 	case tsoprog.NotRobust:
