@@ -12,8 +12,9 @@
 // criteria are files of this package (criterion.go, persist*.go, trf*.go)
 // because they share its unexported core: the attack enumeration, the
 // instrumentation, the SC system and its search. A request the checker
-// cannot take (an unknown criterion, persistence or TRF under PSO) is an
-// error of Check, not a verdict.
+// cannot take (an unknown criterion, persistence or TRF under PSO, a
+// parameterized check of another criterion) is an error of Check,
+// FindFences or CheckParameterized, not an UNKNOWN verdict.
 //
 // What the package implements, and from where:
 //
