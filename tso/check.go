@@ -152,14 +152,10 @@ func Check(p *prog.Program, m prog.Model, opt Options) (*Result, error) {
 // UNKNOWN result with the reason.
 func check(p *prog.Program, m prog.Model, opt Options) *Result {
 	start := time.Now()
-	def, err := defOf(opt.Criterion)
-	if err == nil && opt.Criterion != Robustness && m != prog.TSO {
-		// Both other criteria are defined on TSO's store buffers.
-		err = fmt.Errorf("criterion %s is defined for TSO only", opt.Criterion)
-	}
-	if err != nil {
+	if err := request(opt.Criterion, m); err != nil {
 		return &Result{Verdict: prog.Unknown, Criterion: opt.Criterion, Model: m, Reason: err.Error()}
 	}
+	def := criteria[opt.Criterion]
 	res, todo := newResult(p, m, opt)
 	shape, attacks := res.Attacker, make([]Attack, len(res.Attacks))
 	for i := range res.Attacks {

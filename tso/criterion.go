@@ -126,6 +126,7 @@ var criteria = map[Criterion]*criterionDef{
 func request(c Criterion, m prog.Model) error {
 	_, err := defOf(c)
 	if err == nil && c != Robustness && m != prog.TSO {
+		// Both other criteria are defined on TSO's store buffers.
 		err = fmt.Errorf("criterion %s is defined for TSO only", c)
 	}
 	return err
