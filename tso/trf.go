@@ -37,7 +37,7 @@ import (
 // it is free again at w's section's start, so r stays enabled there. So
 // the race is adjacent. Conversely an adjacent pair w·r (write first) can
 // be swapped: before w, r was enabled (w changes nothing of t, and the lock
-// was free), and w stays enabled after r. The oracle (trf_oracle.go)
+// was free), and w stays enabled after r. The oracle (tso/oracle/trf.go)
 // checks adjacency itself, so the differential tests check this argument.
 //
 // Store and Last may have other writes of t between them: any pending
