@@ -5,6 +5,7 @@ import (
 
 	"pgasrob/automata"
 	"pgasrob/automata/petri"
+	"pgasrob/tso/prog"
 )
 
 // The counter abstraction of Section 6 of tso-robustness-attacks.md. The
@@ -45,7 +46,7 @@ const (
 
 // pnet builds and holds the counter abstraction of one attack.
 type pnet struct {
-	p       *Program
+	p       *prog.Program
 	a       Attack
 	threads []ithread
 	live    [][][]bool
@@ -87,7 +88,7 @@ type pmove struct {
 // helper (labels 0..3L-1) until it issues the attacking store, which it may
 // only do by winning a test-and-set flag; it then continues in the
 // attacker's copy of the code (3L..4L-1) and waits at 4L.
-func paramThreads(p *Program, a Attack) []ithread {
+func paramThreads(p *prog.Program, a Attack) []ithread {
 	out := instrument(p, Attack{Thread: -1}, AttackerTSO)
 	att := instrument(p, a, AttackerTSO)[a.Thread]
 	if !p.Threads[a.Thread].Replicated {
@@ -113,7 +114,7 @@ func paramThreads(p *Program, a Attack) []ithread {
 	return out
 }
 
-func newPNet(p *Program, a Attack) *pnet {
+func newPNet(p *prog.Program, a Attack) *pnet {
 	n := &pnet{p: p, a: a, threads: paramThreads(p, a), gIndex: map[string]int32{}, lIndex: map[string]int32{},
 		singleFrom: map[int32][]int32{}, copyFrom: map[[2]int32][]int32{}, reach: map[int32][][]absLocal{}, cut: 1}
 	nc := len(p.Cells)

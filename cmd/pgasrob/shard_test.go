@@ -13,7 +13,7 @@ import (
 
 	"pgasrob/automata/shard"
 	"pgasrob/pgas/gen"
-	"pgasrob/tso"
+	tsogen "pgasrob/tso/gen"
 )
 
 // runShards runs the command once per shard of K, writes each shard file
@@ -267,7 +267,7 @@ func TestMergeEqualsUnshardedTSO(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(11, 23))
 	for i := 0; i < 20; i++ {
-		p := tso.Generate(r, tso.GenConfig{Fences: r.IntN(2) == 0})
+		p := tsogen.Generate(r, tsogen.Config{Fences: r.IntN(2) == 0})
 		files = append(files, writeFile(t, fmt.Sprintf("rand%d.txt", i), p))
 	}
 	for _, f := range append(files, ex...) {
