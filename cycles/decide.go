@@ -51,7 +51,7 @@ type Options struct {
 	All         bool // check every cycle type even after a violation
 	// NoSymmetry checks every cycle type even when the program is
 	// invariant under a renaming of ranks (symmetry.go), and searches each
-	// without the renamings that keep it (symtype.go).
+	// without the renamings that keep it (symmetry_type.go).
 	NoSymmetry bool
 	// NoReduction explores every interleaving instead of using the
 	// partial-order reduction of reduce.go.
@@ -518,7 +518,7 @@ func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable,
 	if ymarks != nil {
 		workers = 1 // the forks would not count (Y, marks) pairs
 	}
-	// The memo of move outcomes (perstatememo.go), one per goroutine, is
+	// The memo of move outcomes (product_memo.go), one per goroutine, is
 	// not in the visited set's count: its cap, at most an eighth of the
 	// budget in all, is set aside from the search's budget.
 	g := int64(max(1, workers))

@@ -11,7 +11,7 @@ import (
 )
 
 // TurnRenames checks the compiled turns of every cycle type of p at N = n
-// (symrename.go) against rename, field by field, on reachable states and
+// (symmetry_rename.go) against rename, field by field, on reachable states and
 // on such states with random values in the fields of Y, μ and the
 // written-cell bits (the renamings only move bits, so any values will
 // do). It returns the number of renamings compared.

@@ -12,7 +12,7 @@ import (
 // MoveMemoOver is moveMemoOver for the external tests.
 var MoveMemoOver = moveMemoOver
 
-// TestMoveMemoChangesNothing: the memo of move outcomes (perstatememo.go)
+// TestMoveMemoChangesNothing: the memo of move outcomes (product_memo.go)
 // changes the cost of a per-type search, not its result. On every example
 // at N = 2 and 3, for every cycle type, the search with the memo visits as
 // many states over as many transitions as the search that enumerates

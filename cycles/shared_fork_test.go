@@ -10,7 +10,7 @@ import (
 )
 
 // TestSharedForkAgrees: the shared exploration on the parallel frontier
-// (forks of the shared system, sharedfork.go) against the same search on
+// (forks of the shared system, shared_fork.go) against the same search on
 // one goroutine, without the per-type helper so that every outcome is
 // the shared search's own. With All no type is dropped, and the parallel
 // search must visit exactly the sequential one's states (set numbers

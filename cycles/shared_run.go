@@ -231,7 +231,7 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 		<-ready
 	}
 	// The slots still free are the shared search's frontier workers
-	// (sharedfork.go); each fork has a table of Y states of its own.
+	// (shared_fork.go); each fork has a table of Y states of its own.
 	wopt, extra := sd.frontierWorkers(sd.jobs)
 	defer sd.releaseSlots(extra)
 	if w := wopt.Workers; w > 1 {
