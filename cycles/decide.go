@@ -85,7 +85,7 @@ type Options struct {
 	Context     context.Context
 	// noHelper runs the shared exploration without its per-type helper
 	// (tests compare the shared search alone with the per-type search:
-	// export_test.go).
+	// withoutHelper in shared_test.go).
 	noHelper bool
 	// Progress is called from the searching goroutines (serialise it
 	// yourself) with the total visited states so far and the number of
