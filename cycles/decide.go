@@ -28,71 +28,6 @@ func (v Verdict) String() string {
 	return [...]string{"ROBUST", "NOT ROBUST", "UNKNOWN", "RUN-TIME ERROR"}[v]
 }
 
-// Options configure Decide. Zero values mean: all cores, no state or time
-// bound, the default memory bound, stop at the first violation.
-type Options struct {
-	Jobs       int           // cycle types checked in parallel
-	MaxStates  int64         // per cycle type (Shared: for the one shared search)
-	Timeout    time.Duration // for the whole decision
-	MaxBytes   int64         // for all visited sets together
-	CacheBytes int64         // bound of the shared move table (movetable.go); < 0 disables it
-	// Workers is the number of goroutines that compute successors in
-	// each breadth-first search of the decision: the run-time error check
-	// and the per-type searches (automata.Options.Workers; the result is
-	// the sequential one, state for state). Zero gives the searches the
-	// cores Jobs leaves idle: all of them to the run-time error check,
-	// which runs alone, and the free slots to a per-type search when
-	// fewer types wait than slots are free. The shared exploration itself
-	// does not fork (docs/design.md, "Parallel frontier").
-	Workers int
-	// BudgetBytes, if set, is the user's memory budget of which MaxBytes
-	// is the searches' part: messages quote it.
-	BudgetBytes int64
-	All         bool // check every cycle type even after a violation
-	// NoSymmetry checks every cycle type even when the program is
-	// invariant under a renaming of ranks (symmetry.go), and searches each
-	// without the renamings that keep it (symmetry_type.go).
-	NoSymmetry bool
-	// NoReduction explores every interleaving instead of using the
-	// partial-order reduction of reduce.go.
-	NoReduction bool
-	// DepthFirst searches each cycle type depth-first when only the first
-	// witness is needed (not All); see searchType.
-	DepthFirst bool
-	Only       []CycleType // check only these cycle types
-	// Shard restricts the decision to one part of the cycle types to be
-	// searched (shard.go); Merge combines the parts. Costs, if set, are
-	// the states each cycle type (by its String) took in an earlier run,
-	// to balance the parts; every shard must get the same Costs.
-	Shard automata.Shard
-	Costs map[string]int64
-	// Procedure chooses who decides once the run-time error check has
-	// passed: the cycle-type search (Automata, the zero value), the
-	// brute-force oracle over X(P,N), or both in a portfolio (Auto,
-	// portfolio.go). OracleDelay is how long Auto lets the search run
-	// alone before it starts the oracle.
-	Procedure   Procedure
-	OracleDelay time.Duration
-	// Yardsticks, if set, makes the cycle-type search measure itself
-	// against one pass over Y (Result.Yardsticks; yardsticks.go), which
-	// costs a set of every (Y, μ) pair expanded and one more search.
-	Yardsticks bool
-	// Exploration chooses between one search per cycle type (the zero
-	// value) and one search carrying every cycle type (shared_run.go; the
-	// default of the decide command). Yardsticks measure the per-type
-	// search and imply it.
-	Exploration Exploration
-	Context     context.Context
-	// noHelper runs the shared exploration without its per-type helper
-	// (tests compare the shared search alone with the per-type search:
-	// withoutHelper in shared_test.go).
-	noHelper bool
-	// Progress is called from the searching goroutines (serialise it
-	// yourself) with the total visited states so far and the number of
-	// cycle types finished.
-	Progress func(p Progress)
-}
-
 // Progress is a snapshot of a running decision.
 type Progress struct {
 	// RuntimeCheck is true while the run-time error check runs (before
@@ -214,18 +149,15 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		res.Verdict, res.Reason, res.Elapsed = Unknown, "run-time error check: "+budgetReason(ctx, opt, reason), time.Since(start)
 		return res, nil
 	}
-	sd := &typeSearch{p: p, n: n, y: y, opt: opt, jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
+	sd := &typeSearch{p: p, n: n, y: y, opt: opt, plan: makePlan(opt, n), jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
 		slots: make(chan struct{}, jobs)}
 	for range jobs {
 		sd.slots <- struct{}{}
 	}
-	// The oracle answers for the whole program: per cycle type (All, Only)
-	// and per shard only the cycle-type search can.
-	perType := opt.All || opt.Only != nil || opt.Shard.Count > 0
-	switch {
-	case opt.Procedure == Oracle && !perType:
+	switch sd.plan.arbiter {
+	case oracleAlone:
 		return sd.oracleOnly(ctx, res)
-	case opt.Procedure == Auto && !perType:
+	case race:
 		return sd.portfolio(ctx, res)
 	}
 	return sd.run(ctx, res)
@@ -238,6 +170,7 @@ type typeSearch struct {
 	n        int
 	y        *normalform.Y
 	opt      Options
+	plan     plan
 	jobs     int
 	maxBytes int64
 	scStates int64 // states of the run-time error check, a gauge of Y's size
@@ -271,10 +204,10 @@ func (sd *typeSearch) moveTable() *moveTable {
 }
 
 func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
-	if sd.streamed() {
+	switch sd.plan.driver {
+	case streamedShared, streamedPerType:
 		return sd.runStream(ctx, res)
-	}
-	if sd.opt.Exploration == Shared && !sd.opt.Yardsticks {
+	case listedShared:
 		return sd.runShared(ctx, res)
 	}
 	p, n, y, opt, jobs, maxBytes, start := sd.p, sd.n, sd.y, sd.opt, sd.jobs, sd.maxBytes, sd.start

@@ -12,42 +12,6 @@ import (
 	"pgasrob/normalform"
 )
 
-// Exploration is how the cycle types are searched (Options.Exploration).
-type Exploration int
-
-const (
-	// PerType runs one product search per cycle type (after symmetry),
-	// --jobs of them at a time.
-	PerType Exploration = iota
-	// Shared runs one search that carries every cycle type (shared.go).
-	Shared
-)
-
-var explorationNames = [...]string{"per-type", "shared"}
-
-func (e Exploration) String() string { return explorationNames[e] }
-
-// Set and Type make *Exploration a command-line flag value.
-func (e *Exploration) Set(s string) error {
-	x, err := ParseExploration(s)
-	if err == nil {
-		*e = x
-	}
-	return err
-}
-
-func (e *Exploration) Type() string { return "mode" }
-
-// ParseExploration reads an exploration name.
-func ParseExploration(s string) (Exploration, error) {
-	for i, n := range explorationNames {
-		if s == n {
-			return Exploration(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown exploration %q (want shared or per-type)", s)
-}
-
 // errTables is the cause given to the search's context when the shared
 // exploration's own tables outgrow their share of the memory budget.
 var errTables = errors.New("memory budget reached")

@@ -46,11 +46,10 @@ type streamDone struct {
 // up to MaxListedTypes, and the feasible and unknown ones.
 func (sd *typeSearch) streamPerType(ctx context.Context, res *Result, g *symGroup) (*Result, error) {
 	opt, jobs := sd.opt, sd.jobs
-	// Depth-first without All (as with --depth-first): it stops at the
-	// first violation of a type instead of after every shorter
-	// computation (the unfenced ring at N = 12: 5,552 states against
-	// 3.4 million), and costs the same on an infeasible type.
-	opt.DepthFirst = opt.DepthFirst || !opt.All
+	// Depth-first without All (plan.go): it stops at the first violation
+	// of a type instead of after every shorter computation, and costs the
+	// same on an infeasible type.
+	opt.DepthFirst = sd.plan.depthFirst
 	cache := sd.moveTable()
 	st := &streamState{live: map[int64]int64{}, cancels: map[int64]context.CancelFunc{}}
 	report := func() {
