@@ -60,8 +60,8 @@ func (a arbiter) String() string { return arbiterNames[a] }
 // types carry their own outcomes), and the note of a shared exploration
 // that found too many representatives is set while walking.
 type plan struct {
-	arbiter    arbiter
-	driver     driver
+	arbiter arbiter
+	driver  driver
 	// depthFirst is Options.DepthFirst for the per-type searches of a
 	// streamed N (streamPerType); every other search takes the option.
 	depthFirst bool
