@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/automata/pool"
 	"pgasrob/normalform"
 	"pgasrob/pgas"
 )
@@ -150,10 +151,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		return res, nil
 	}
 	sd := &typeSearch{p: p, n: n, y: y, opt: opt, plan: makePlan(opt, n), jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
-		slots: make(chan struct{}, jobs)}
-	for range jobs {
-		sd.slots <- struct{}{}
-	}
+		slots: pool.NewSlots(jobs)}
 	switch sd.plan.arbiter {
 	case oracleAlone:
 		return sd.oracleOnly(ctx, res)
@@ -175,7 +173,7 @@ type typeSearch struct {
 	maxBytes int64
 	scStates int64 // states of the run-time error check, a gauge of Y's size
 	start    time.Time
-	slots    chan struct{} // one token per cycle-type search allowed to run
+	slots    *pool.Slots // one token per cycle-type search allowed to run (slots.go)
 	// shared, while the shared exploration runs, lets the portfolio's
 	// oracle take turns with its search (portfolio.go).
 	shared atomic.Pointer[turns]
@@ -203,6 +201,7 @@ func (sd *typeSearch) moveTable() *moveTable {
 	return newMoveTable(sd.y, cacheBytes)
 }
 
+// run runs the plan's driver of the cycle-type search.
 func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 	switch sd.plan.driver {
 	case streamedShared, streamedPerType:
@@ -210,141 +209,7 @@ func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
 	case listedShared:
 		return sd.runShared(ctx, res)
 	}
-	p, n, y, opt, jobs, maxBytes, start := sd.p, sd.n, sd.y, sd.opt, sd.jobs, sd.maxBytes, sd.start
-	res.Procedure = "automata"
-	types, rep := sd.listTypes()
-	cache := sd.moveTable()
-	var ymarks *ymarkSet
-	if opt.Yardsticks {
-		ymarks = newYmarkSet()
-	}
-	res.Types = make([]TypeResult, len(types))
-	own := owned(types, rep, opt)
-	var mu sync.Mutex
-	var done int
-	// States so far, over finished and running searches: kept as a sum
-	// updated by differences, since there may be a million cycle types.
-	var total int64
-	live := map[int]int64{}
-	setLive := func(i int, states int64) {
-		total += states - live[i]
-		live[i] = states
-	}
-	report := func() {
-		if opt.Progress != nil {
-			opt.Progress(Progress{States: total, TypesDone: done, TypesTotal: len(types), Elapsed: time.Since(start)})
-		}
-	}
-	// Without All, the reported violation is the one of the first feasible
-	// cycle type in the order of types, whatever the scheduling: a found
-	// violation only stops the searches of later types (bound), earlier
-	// ones run to their end.
-	bound := len(types)
-	cancels := map[int]context.CancelFunc{}
-	// A search started when fewer types wait than jobs are free gets the
-	// idle slots as frontier workers (frontierWorkers): of the toSearch
-	// types, taken have been taken by a search and running are searched.
-	running, taken, toSearch := 0, 0, 0
-	for i := range types {
-		if rep[i] == i && own[i] {
-			toSearch++
-		}
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				tr := TypeResult{Cycle: types[i]}
-				mu.Lock()
-				skip := i > bound
-				typeCtx, cancel := context.WithCancel(ctx)
-				cancels[i] = cancel
-				taken++
-				spare := jobs - running - 1 - (toSearch - taken)
-				running++
-				mu.Unlock()
-				switch {
-				case skip:
-					tr.Outcome, tr.Reason = automata.Unknown, skippedReason
-				case ctx.Err() != nil:
-					// Stopped: the remaining types are not set up at all.
-					tr.Outcome, tr.Reason = automata.Unknown, notSearchedReason
-				default:
-					// A slot per running search: the portfolio takes
-					// one away when the oracle joins, so that the two
-					// procedures do not fight over every core.
-					slot := false
-					select {
-					case <-sd.slots:
-						slot = true
-					case <-ctx.Done():
-					}
-					topt, extra := sd.frontierWorkers(spare)
-					tr = searchType(p, y, types[i], cache, topt, typeCtx, maxBytes/int64(jobs), func(s automata.Stats) {
-						mu.Lock()
-						setLive(i, s.States)
-						report()
-						mu.Unlock()
-					}, ymarks)
-					sd.releaseSlots(extra)
-					if slot {
-						sd.slots <- struct{}{}
-					}
-				}
-				cancel()
-				mu.Lock()
-				running--
-				delete(cancels, i)
-				if tr.Outcome == automata.Unknown && ctx.Err() == nil && i > bound {
-					tr.Checked, tr.Reason = false, skippedReason
-				}
-				if tr.Outcome == automata.NonEmpty && !opt.All && i < bound {
-					bound = i
-					for j, c := range cancels {
-						if j > bound {
-							c()
-						}
-					}
-				}
-				setLive(i, tr.Stats.States)
-				delete(live, i)
-				done++
-				res.Types[i] = tr
-				report()
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range types {
-		if ctx.Err() != nil {
-			break
-		}
-		if rep[i] == i && own[i] {
-			next <- i
-		}
-	}
-	close(next)
-	wg.Wait()
-	fillTypes(types, rep, own, res)
-
-	res.CacheHits, res.CacheMiss = cache.stats()
-	for _, tr := range res.Types {
-		res.Stats.Add(tr.Stats)
-	}
-	if ymarks != nil && ctx.Err() == nil {
-		res.Yardsticks = &Yardsticks{YMarks: ymarks.n.Load(), ReducedY: reducedY(ctx, p, y, cache, opt, maxBytes)}
-		for _, tr := range res.Types {
-			res.Yardsticks.ProductStates += tr.Stats.States
-		}
-	}
-	if err := res.conclude(p, n, ctx, opt); err != nil {
-		return nil, err
-	}
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return sd.runPerType(ctx, res)
 }
 
 // fillTypes completes res.Types after the searches: the representatives

@@ -126,12 +126,7 @@ func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, erro
 		if sd.jobs > 1 {
 			// Give the oracle a core: one fewer cycle-type search runs
 			// once the next one finishes.
-			go func() {
-				select {
-				case <-sd.slots:
-				case <-searchCtx.Done():
-				}
-			}()
+			go sd.slots.Take(searchCtx)
 		}
 	}
 	for {

@@ -167,11 +167,9 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 	shareBytes := sd.maxBytes - helperBytes
 	sys.setMemoCap(int(max(1<<16, shareBytes/4/24)))
 	sys.yCap = max(1<<20, shareBytes/16)
-	// The shared search holds one slot throughout (see run).
-	select {
-	case <-sd.slots:
-		defer func() { sd.slots <- struct{}{} }()
-	case <-ctx.Done():
+	// The shared search holds one slot throughout (slots.go).
+	if sd.slots.Take(ctx) {
+		defer sd.slots.Give(1)
 	}
 	// The helper runs beside it on another slot or, when there is none,
 	// by turns (shared_helper.go).
@@ -197,7 +195,7 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 	// The slots still free are the shared search's frontier workers
 	// (shared_fork.go); each fork has a table of Y states of its own.
 	wopt, extra := sd.frontierWorkers(sd.jobs)
-	defer sd.releaseSlots(extra)
+	defer sd.slots.Give(extra)
 	if w := wopt.Workers; w > 1 {
 		sys.yCap = max(1<<18, sys.yCap/int64(w))
 	}
@@ -316,7 +314,7 @@ func (sr *sharedRun) canonical(ctx context.Context, cache *moveTable) {
 		}
 		opt, extra := sd.frontierWorkers(sd.jobs)
 		own := searchType(sd.p, sd.y, sr.searched[k], cache, opt, ctx, sd.maxBytes, nil, nil)
-		sd.releaseSlots(extra)
+		sd.slots.Give(extra)
 		if own.Outcome == automata.NonEmpty {
 			*tr = own
 		}

@@ -231,6 +231,9 @@ func (s *Slots) Borrow(n int) int {
 	return k
 }
 
+// Free is the number of free slots.
+func (s *Slots) Free() int { return len(s.c) }
+
 // Give returns n slots.
 func (s *Slots) Give(n int) {
 	for range n {
