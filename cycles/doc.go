@@ -48,6 +48,20 @@
 // reaches them (stream_run.go, stream_pertype.go), so that N is bounded by
 // the searches and the state encoding, not by a list.
 //
+// Which code runs is decided in one place: plan.go turns the options
+// (options.go) and N into who answers (the cycle-type search, the oracle,
+// or both in the portfolio of portfolio.go) and the driver of the search:
+// per-type over a list (pertype.go), shared over a list (shared_run.go),
+// or over a stream (stream_run.go, stream_pertype.go). The per-type
+// drivers hand their types to automata/pool, in order, so that the
+// first feasible type in that order is reported whatever the scheduling;
+// the searches hold the decision's slots (slots.go), which the portfolio
+// lends to its oracle. File prefixes name roles: product (one type's
+// product and its memo), movetable (the moves of Y, shared by every
+// search), memotable (the memos' hash tables), shared (the shared
+// exploration), stream, symmetry. compare.go compares a decision with
+// the oracle's (difftest, proofs_test).
+//
 // Options.Exploration chooses how the cycle types are searched: one
 // product search per type (PerType, the zero value), or one search that
 // carries every type at once (Shared, shared.go: a state is Y, μ and the
@@ -66,6 +80,6 @@
 // events matched by HB6–HB8 must belong to the same barrier; and a cycle
 // that never leaves one ↔-class is not a violation.
 //
-// Imports: pgas, pgas/oracle (the portfolio of portfolio.go), normalform
-// and automata.
+// Imports: pgas, pgas/oracle (the portfolio of portfolio.go and
+// compare.go), normalform, automata and automata/pool.
 package cycles

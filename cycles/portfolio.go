@@ -138,7 +138,9 @@ func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, erro
 			pending = &a
 		case <-timer.C:
 			switch {
-			case pending != nil:
+			case pending != nil, explored != nil:
+				// Answered, or the oracle already started (by up after
+				// the timer was reset for it).
 			case sd.sharedUp != nil && up == nil && sd.shared.Load() == nil:
 				// The shared exploration is being set up (at N = 10
 				// that takes a while): the oracle joins its turns then,
