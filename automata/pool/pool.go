@@ -58,10 +58,17 @@ func (p *Pool) beaten(i int) bool {
 	return p.won && p.bound < i
 }
 
-// start hands out item i.
-func (p *Pool) start(ctx context.Context, i int) (Item, context.CancelFunc) {
+// start hands out an item: in a Run, the next (the taken-th from 0),
+// unless all n are taken or ctx has ended; in a Feed (n < 0), item i.
+func (p *Pool) start(ctx context.Context, n, i int) (Item, context.CancelFunc, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if n >= 0 {
+		i = p.taken
+		if i >= n || ctx.Err() != nil {
+			return Item{}, nil, false
+		}
+	}
 	if p.cancels == nil {
 		p.cancels, p.bound = map[int]context.CancelFunc{}, math.MaxInt
 	}
@@ -74,7 +81,7 @@ func (p *Pool) start(ctx context.Context, i int) (Item, context.CancelFunc) {
 		cancel() // beaten already: no win will come to cancel it
 	}
 	p.cancels[i] = cancel
-	return it, cancel
+	return it, cancel, true
 }
 
 // finish records the end of item i's search; a win cancels the searches
@@ -95,11 +102,16 @@ func (p *Pool) finish(i int, win bool) {
 	}
 }
 
-func (p *Pool) search(ctx context.Context, i int, search func(Item) bool) {
-	it, cancel := p.start(ctx, i)
+// search searches an item (see start); it reports false if there is none.
+func (p *Pool) search(ctx context.Context, n, i int, search func(Item) bool) bool {
+	it, cancel, ok := p.start(ctx, n, i)
+	if !ok {
+		return false
+	}
 	win := search(it)
 	cancel()
-	p.finish(i, win)
+	p.finish(it.Index, win)
+	return true
 }
 
 func (p *Pool) workers() int { return max(p.Workers, 1) }
@@ -108,14 +120,8 @@ func (p *Pool) workers() int { return max(p.Workers, 1) }
 // whether its item wins. It returns when every search has ended. Once
 // ctx ends, no further item is handed out.
 func (p *Pool) Run(ctx context.Context, n int, search func(Item) bool) {
-	var cursor atomic.Int64
 	work := func() {
-		for {
-			i := int(cursor.Add(1) - 1)
-			if i >= n || ctx.Err() != nil {
-				return
-			}
-			p.search(ctx, i, search)
+		for p.search(ctx, n, 0, search) {
 		}
 	}
 	var wg sync.WaitGroup
@@ -167,7 +173,7 @@ func Feed[T any](ctx context.Context, p *Pool, feed func(put func(T) bool), sear
 		go func() {
 			defer wg.Done()
 			for j := range next {
-				p.search(ctx, j.i, func(it Item) bool { return search(it, j.v) })
+				p.search(ctx, -1, j.i, func(it Item) bool { return search(it, j.v) })
 			}
 		}()
 	}

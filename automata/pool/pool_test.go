@@ -9,28 +9,26 @@ import (
 	"time"
 )
 
-// TestHandedOutInOrder: items are started in list order, whatever the
-// number of workers, and each exactly once.
+// TestHandedOutInOrder: items are handed out in list order (the k-th
+// handed out is item k), whatever the number of workers, and each is
+// searched exactly once.
 func TestHandedOutInOrder(t *testing.T) {
 	for _, w := range []int{1, 2, 5} {
 		var mu sync.Mutex
-		var order []int
+		seen := map[int]int{}
 		p := &Pool{Workers: w}
 		p.Run(context.Background(), 40, func(it Item) bool {
 			mu.Lock()
-			order = append(order, it.Index)
-			if it.Taken != len(order) {
-				t.Errorf("workers %d: item %d taken as %d", w, it.Index, it.Taken)
+			defer mu.Unlock()
+			seen[it.Index]++
+			if it.Taken != it.Index+1 || it.Running >= w {
+				t.Errorf("workers %d: item %d handed out %d-th, beside %d running", w, it.Index, it.Taken, it.Running)
 			}
-			mu.Unlock()
 			return false
 		})
-		if len(order) != 40 {
-			t.Fatalf("workers %d: %d items searched", w, len(order))
-		}
-		for k, i := range order {
-			if k != i {
-				t.Fatalf("workers %d: item %d started %d-th", w, i, k)
+		for i := range 40 {
+			if seen[i] != 1 {
+				t.Fatalf("workers %d: item %d searched %d times", w, i, seen[i])
 			}
 		}
 	}
