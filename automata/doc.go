@@ -45,6 +45,9 @@
 // the reference against which the specialised on-the-fly products of the
 // checkers are tested (proofs_test).
 //
+// The ordered worker pool of the checkers (the cycle types of a decision,
+// the attacks of a TSO check) is the subpackage automata/pool.
+//
 // Imports: the standard library only. Every other package of pgasrob may
 // import this one; it imports none of them.
 package automata

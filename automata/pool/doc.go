@@ -4,7 +4,10 @@
 // wins, and a decisive result cancels only the searches of later items;
 // earlier ones run to their end, since one of them may still win. It is
 // the pool of the cycle-type searches of cycles.Decide (listed and
-// streamed) and of the attack searches of tso.Check.
+// streamed) and of the attack searches of tso.Check. It implements no
+// section of the papers: Theorem 16's "for every cycle type" and the
+// attacks of the TSO checkers are independent questions, and the pool
+// only fixes which answer is reported when several are found.
 //
 // The hooks its users need: Slots, the tokens a portfolio lends out
 // (one per running search; the oracle takes one away) and that a search
