@@ -1,6 +1,10 @@
 package tso
 
-import "sort"
+import (
+	"sort"
+
+	"pgasrob/tso/prog"
+)
 
 // hbCycle is FindCycle(len(evs), HappensBefore(evs), via), the same cycle
 // edge for edge, without the edge list: HappensBefore gives a load a
@@ -11,7 +15,7 @@ import "sort"
 // so a search costs time and memory linear in the events. Only when no
 // cycle goes through via does it try every event in turn, as FindCycle
 // does, each search again linear.
-func hbCycle(evs []Event, via int) []Edge {
+func hbCycle(evs []prog.Event, via int) []prog.Edge {
 	g := newHBGraph(evs)
 	if via >= 0 && via < len(evs) {
 		if c := g.bfs(via); c != nil {
@@ -30,7 +34,7 @@ func hbCycle(evs []Event, via int) []Edge {
 // order successor, per store its store order successor and the loads that
 // read it, per cell its stores in store order.
 type hbGraph struct {
-	evs     []Event
+	evs     []prog.Event
 	poNext  []int   // -1: none
 	stNext  []int   // stores: -1 for the last of its cell
 	readers [][]int // stores: the loads reading them, in event order
@@ -38,15 +42,15 @@ type hbGraph struct {
 	pos     []int   // stores: their index in order[cell]
 	// The search's state, reused from one search to the next.
 	prev    []int // -2: not visited
-	pe      []Edge
+	pe      []prog.Edge
 	covered []int // per cell: the positions from here on were entered through a suffix
 	queue   []int
 }
 
-func newHBGraph(evs []Event) *hbGraph {
+func newHBGraph(evs []prog.Event) *hbGraph {
 	n := len(evs)
 	g := &hbGraph{evs: evs, poNext: make([]int, n), stNext: make([]int, n), readers: make([][]int, n), pos: make([]int, n),
-		prev: make([]int, n), pe: make([]Edge, n)}
+		prev: make([]int, n), pe: make([]prog.Edge, n)}
 	last := map[int]int{}
 	cells := 0
 	for i, e := range evs {
@@ -59,7 +63,7 @@ func newHBGraph(evs []Event) *hbGraph {
 	}
 	g.order = make([][]int, cells)
 	for i, e := range evs {
-		if e.Kind == EvStore {
+		if e.Kind == prog.EvStore {
 			g.order[e.Cell] = append(g.order[e.Cell], i)
 		}
 	}
@@ -75,7 +79,7 @@ func newHBGraph(evs []Event) *hbGraph {
 		}
 	}
 	for i, e := range evs {
-		if e.Kind == EvLoad && e.Src >= 0 {
+		if e.Kind == prog.EvLoad && e.Src >= 0 {
 			g.readers[e.Src] = append(g.readers[e.Src], i)
 		}
 	}
@@ -98,7 +102,7 @@ func (g *hbGraph) cfFrom(i int) int {
 // bfs is FindCycle's breadth-first search from src, taking each event's
 // edges in the order FindCycle's adjacency lists have them: program order,
 // store order, source (stores), conflict (loads).
-func (g *hbGraph) bfs(src int) []Edge {
+func (g *hbGraph) bfs(src int) []prog.Edge {
 	for i := range g.prev {
 		g.prev[i] = -2
 	}
@@ -110,9 +114,9 @@ func (g *hbGraph) bfs(src int) []Edge {
 	for head := 0; head < len(g.queue); head++ {
 		x := g.queue[head]
 		// edge visits one edge; it reports a closed cycle.
-		var cyc []Edge
-		edge := func(to int, k EdgeKind) bool {
-			e := Edge{From: x, To: to, Kind: k}
+		var cyc []prog.Edge
+		edge := func(to int, k prog.EdgeKind) bool {
+			e := prog.Edge{From: x, To: to, Kind: k}
 			if to == src {
 				cyc = g.close(e)
 				return true
@@ -123,16 +127,16 @@ func (g *hbGraph) bfs(src int) []Edge {
 			}
 			return false
 		}
-		if y := g.poNext[x]; y >= 0 && edge(y, EdgePO) {
+		if y := g.poNext[x]; y >= 0 && edge(y, prog.EdgePO) {
 			return cyc
 		}
 		ev := g.evs[x]
-		if ev.Kind == EvStore {
-			if y := g.stNext[x]; y >= 0 && edge(y, EdgeST) {
+		if ev.Kind == prog.EvStore {
+			if y := g.stNext[x]; y >= 0 && edge(y, prog.EdgeST) {
 				return cyc
 			}
 			for _, y := range g.readers[x] {
-				if edge(y, EdgeSRC) {
+				if edge(y, prog.EdgeSRC) {
 					return cyc
 				}
 			}
@@ -140,15 +144,15 @@ func (g *hbGraph) bfs(src int) []Edge {
 		}
 		ss := g.order[ev.Cell]
 		from := g.cfFrom(x)
-		if s := g.evs[src]; s.Kind == EvStore && s.Cell == ev.Cell && g.pos[src] >= from {
+		if s := g.evs[src]; s.Kind == prog.EvStore && s.Cell == ev.Cell && g.pos[src] >= from {
 			// The edge to src closes the cycle before any later one
 			// matters.
-			return g.close(Edge{From: x, To: src, Kind: EdgeCF})
+			return g.close(prog.Edge{From: x, To: src, Kind: prog.EdgeCF})
 		}
 		// Positions from covered on were all entered by an earlier
 		// suffix: nothing new there.
 		for k := from; k < g.covered[ev.Cell]; k++ {
-			edge(ss[k], EdgeCF)
+			edge(ss[k], prog.EdgeCF)
 		}
 		g.covered[ev.Cell] = min(g.covered[ev.Cell], from)
 	}
@@ -157,8 +161,8 @@ func (g *hbGraph) bfs(src int) []Edge {
 
 // close turns the last edge of a cycle and the search tree into the
 // cycle, from its source on.
-func (g *hbGraph) close(last Edge) []Edge {
-	cyc := []Edge{last}
+func (g *hbGraph) close(last prog.Edge) []prog.Edge {
+	cyc := []prog.Edge{last}
 	for y := last.From; y != last.To; y = g.pe[y].From {
 		cyc = append(cyc, g.pe[y])
 	}

@@ -3,33 +3,9 @@ package tso
 import (
 	"context"
 	"fmt"
+
+	"pgasrob/tso/prog"
 )
-
-// Model is the relaxed memory model a program is checked against.
-type Model int
-
-const (
-	TSO Model = iota // one FIFO store buffer per thread
-	PSO              // one FIFO buffer per thread and address (the store-atomic framework run unmodified)
-)
-
-func (m Model) String() string {
-	if m == PSO {
-		return "PSO"
-	}
-	return "TSO"
-}
-
-// ParseModel reads "tso" or "pso" (any case).
-func ParseModel(s string) (Model, error) {
-	switch s {
-	case "tso", "TSO":
-		return TSO, nil
-	case "pso", "PSO":
-		return PSO, nil
-	}
-	return TSO, fmt.Errorf("unknown memory model %q (want tso or pso)", s)
-}
 
 // Attack is the syntactic object of Definition 1 of tso-robustness-attacks.md
 // (and Section 8 of locality-singularity.md): the attacker thread, the
@@ -63,9 +39,9 @@ func (a Attacker) String() string {
 // attackerFor picks the instrumentation: singularity holds for the
 // store-atomic framework without address-list fences, locality with them,
 // and TSO needs its own (Figure 1 of locality-singularity.md).
-func attackerFor(p *Program, m Model) Attacker {
+func attackerFor(p *prog.Program, m prog.Model) Attacker {
 	switch {
-	case m == TSO:
+	case m == prog.TSO:
 		return AttackerTSO
 	case p.HasFence:
 		return AttackerLocality
@@ -134,7 +110,7 @@ func (it *ithread) index() {
 }
 
 // plainThreads is the program itself under SC.
-func plainThreads(p *Program) []ithread {
+func plainThreads(p *prog.Program) []ithread {
 	out := make([]ithread, len(p.Threads))
 	for i, th := range p.Threads {
 		it := ithread{labels: len(th.Labels)}
@@ -153,7 +129,7 @@ func plainThreads(p *Program) []ithread {
 // detection (Eq. (13) of the first paper, "wait" of the second) is the
 // accepting predicate of the SC system rather than extra instructions, so it
 // adds no states.
-func instrument(p *Program, a Attack, shape Attacker) []ithread {
+func instrument(p *prog.Program, a Attack, shape Attacker) []ithread {
 	out := make([]ithread, len(p.Threads))
 	for ti, th := range p.Threads {
 		L := len(th.Labels)
@@ -172,15 +148,15 @@ func instrument(p *Program, a Attack, shape Attacker) []ithread {
 			T := 2 * L
 			for k, t := range th.Trans {
 				it.add(t.From, t.To, rHelperPre, k)
-				if t.Op == OpRead || t.Op == OpWrite {
+				if t.Op == prog.OpRead || t.Op == prog.OpWrite {
 					it.add(t.From, L+t.To, rHelperEnter, k)
 					it.add(T+t.From, L+t.To, rHelperEnter, k)
 				}
 				it.add(L+t.From, L+t.To, rHelperCopy, k)
 				switch t.Op {
-				case OpLock:
+				case prog.OpLock:
 					it.add(t.From, T+t.To, rHelperLock, k)
-				case OpUnlock:
+				case prog.OpUnlock:
 				default:
 					it.add(T+t.From, T+t.To, rHelperTent, k)
 				}
@@ -198,16 +174,16 @@ func instrument(p *Program, a Attack, shape Attacker) []ithread {
 		for k, t := range th.Trans {
 			from, to := L+t.From, L+t.To
 			switch t.Op {
-			case OpRead, OpLocal, OpCheck, OpNoop:
+			case prog.OpRead, prog.OpLocal, prog.OpCheck, prog.OpNoop:
 				it.add(from, to, rAttCopy, k)
-			case OpWrite:
+			case prog.OpWrite:
 				if shape != AttackerSingularity {
 					it.add(from, to, rAttCopy, k)
 				}
 				if shape != AttackerTSO {
 					it.add(from, to, rAttDirect, k)
 				}
-			case OpFence:
+			case prog.OpFence:
 				switch shape {
 				case AttackerTSO:
 					// Under TSO the one FIFO buffer already orders every
@@ -228,19 +204,19 @@ func instrument(p *Program, a Attack, shape Attacker) []ithread {
 }
 
 // fenceFree accepts the transitions a delayed store can cross.
-func fenceFree(o Op) bool { return !o.IsFull() }
+func fenceFree(o prog.Op) bool { return !o.IsFull() }
 
-// Attacks enumerates the attacks of a program for a model, and reports for
+// enumerateAttacks enumerates the attacks of a program for a model, and reports for
 // each whether the cheap syntactic check refutes it: no path from the
 // store's target to the last instruction avoids mfence, sfence, lock and
 // unlock (the NR1 column of the TSO paper's Table 2). Under TSO the last
 // instruction is a load; under PSO a load or a store.
-func Attacks(p *Program, m Model) (attacks []Attack, refuted []bool) {
+func enumerateAttacks(p *prog.Program, m prog.Model) (attacks []Attack, refuted []bool) {
 	attacks, refuted, _ = listPatterns(context.Background(), p, attackSpec(p, m))
 	return attacks, refuted
 }
 
 // attackSpec is the pattern list of robustness (patterns.go).
-func attackSpec(_ *Program, m Model) patternSpec {
-	return patternSpec{cross: fenceFree, last: func(o Op) bool { return o == OpRead || m != TSO && o == OpWrite }}
+func attackSpec(_ *prog.Program, m prog.Model) patternSpec {
+	return patternSpec{cross: fenceFree, last: func(o prog.Op) bool { return o == prog.OpRead || m != prog.TSO && o == prog.OpWrite }}
 }

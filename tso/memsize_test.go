@@ -3,13 +3,16 @@ package tso
 import (
 	"strings"
 	"testing"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 // TestMemorySizeInferred: a program in the reference format, which has no
 // memory_size line, may use any address; the memory is as large as its
 // constant addresses need (issue 29, item 8).
 func TestMemorySizeInferred(t *testing.T) {
-	src := UnfencedRing(12) // addresses 0..11
+	src := gen.UnfencedRing(12) // addresses 0..11
 	p := mustParse(t, src)
 	if p.MemorySize != 12 || len(p.Cells) != 12 {
 		t.Fatalf("memory of %d addresses, %d cells; want 12", p.MemorySize, len(p.Cells))
@@ -21,8 +24,8 @@ func TestMemorySizeInferred(t *testing.T) {
 	if declared.String() != p.String() {
 		t.Errorf("a declared size equal to the inferred one printed as\n%s", declared.String())
 	}
-	r, d := Check(p, TSO, Options{Jobs: 1}), Check(declared, TSO, Options{Jobs: 1})
-	if r.Verdict != NotRobust || d.Verdict != r.Verdict || r.Generated != d.Generated {
+	r, d := check(p, prog.TSO, Options{Jobs: 1}), check(declared, prog.TSO, Options{Jobs: 1})
+	if r.Verdict != prog.NotRobust || d.Verdict != r.Verdict || r.Generated != d.Generated {
 		t.Errorf("inferred: %v (%d attacks), declared: %v (%d attacks)", r.Verdict, r.Generated, d.Verdict, d.Generated)
 	}
 
@@ -32,11 +35,11 @@ func TestMemorySizeInferred(t *testing.T) {
 		t.Errorf("computed address: memory of %d addresses, %d cells; want 12", q.MemorySize, len(q.Cells))
 	}
 	// Small programs keep the reference's default of 10.
-	if s := mustParse(t, "thread t\ninitial q\ntransition q r read a a\nend\n"); s.MemorySize != DefaultMemorySize {
-		t.Errorf("no constant address: memory of %d addresses, want %d", s.MemorySize, DefaultMemorySize)
+	if s := mustParse(t, "thread t\ninitial q\ntransition q r read a a\nend\n"); s.MemorySize != prog.DefaultMemorySize {
+		t.Errorf("no constant address: memory of %d addresses, want %d", s.MemorySize, prog.DefaultMemorySize)
 	}
 	// Beyond what memory_size may declare: an error with a position.
-	_, err := ParseProgram("big.txt", []byte("thread t\ninitial q\ntransition q r write 1 70000\nend\n"))
+	_, err := prog.ParseProgram("big.txt", []byte("thread t\ninitial q\ntransition q r write 1 70000\nend\n"))
 	if err == nil || !strings.Contains(err.Error(), "big.txt:3:") || !strings.Contains(err.Error(), "70000") {
 		t.Errorf("address 70000: error %v", err)
 	}

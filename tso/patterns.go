@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"pgasrob/automata"
+
+	"pgasrob/tso/prog"
 )
 
 // The pattern lists of every criterion (attacks of robustness, patterns of
@@ -21,11 +23,11 @@ import (
 type patternSpec struct {
 	// cross: the transitions a path from the store to the last
 	// instruction may take (for robustness, those a delayed store crosses).
-	cross func(Op) bool
+	cross func(prog.Op) bool
 	// last: the instructions that end a pattern.
-	last func(Op) bool
+	last func(prog.Op) bool
 	// refute, if set, refutes a pattern for a reason other than the path.
-	refute func(ti int, st, lt *Trans) bool
+	refute func(ti int, st, lt *prog.Trans) bool
 }
 
 // patternBytes is what one listed pattern costs a check: the Attack and
@@ -34,12 +36,12 @@ const patternBytes = int64(unsafe.Sizeof(Attack{}) + 1 + unsafe.Sizeof(AttackRes
 
 // countPatterns is the length of the list spec gives for p, computed
 // without listing it.
-func countPatterns(p *Program, spec patternSpec) int64 {
+func countPatterns(p *prog.Program, spec patternSpec) int64 {
 	var n int64
 	for _, th := range p.Threads {
 		var stores, lasts int64
 		for _, t := range th.Trans {
-			if t.Op == OpWrite {
+			if t.Op == prog.OpWrite {
 				stores++
 			}
 			if spec.last(t.Op) {
@@ -58,7 +60,7 @@ func countPatterns(p *Program, spec patternSpec) int64 {
 func tooManyPatterns(n int64, c Criterion, opt Options) string {
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = defaultMaxBytes
 	}
 	if n <= maxBytes/4/patternBytes {
 		return ""
@@ -80,11 +82,11 @@ func patternWord(c Criterion) string {
 // refuted set when no path of cross transitions leads from the store's
 // target to the last instruction's source, or spec.refute says so. It
 // stops with ctx's error when ctx ends.
-func listPatterns(ctx context.Context, p *Program, spec patternSpec) (attacks []Attack, refuted []bool, err error) {
+func listPatterns(ctx context.Context, p *prog.Program, spec patternSpec) (attacks []Attack, refuted []bool, err error) {
 	for ti, th := range p.Threads {
 		var stores, lasts []int
 		for k, t := range th.Trans {
-			if t.Op == OpWrite {
+			if t.Op == prog.OpWrite {
 				stores = append(stores, k)
 			}
 			if spec.last(t.Op) {
@@ -138,15 +140,15 @@ func listPatterns(ctx context.Context, p *Program, spec patternSpec) (attacks []
 // walker finds the labels reachable from (or reaching) one label by
 // transitions cross accepts, reusing its arrays from one walk to the next.
 type walker struct {
-	th    *Thread
-	cross func(Op) bool
+	th    *prog.Thread
+	cross func(prog.Op) bool
 	in    [][]int // in[q]: the transitions entering q (for backward walks)
 	seen  []uint32
 	stamp uint32
 	stack []int
 }
 
-func newWalker(th *Thread, cross func(Op) bool) *walker {
+func newWalker(th *prog.Thread, cross func(prog.Op) bool) *walker {
 	return &walker{th: th, cross: cross, seen: make([]uint32, len(th.Labels))}
 }
 
@@ -190,7 +192,7 @@ func (w *walker) reached(q int) bool { return w.seen[q] == w.stamp }
 // between marks the labels on some path of cross transitions from one
 // label to another: reachable from `from` and reaching `to`. It is the
 // locations a fence must avoid to leave a pattern feasible (fences.go).
-func between(th *Thread, cross func(Op) bool, from, to int) []bool {
+func between(th *prog.Thread, cross func(prog.Op) bool, from, to int) []bool {
 	w := newWalker(th, cross)
 	w.walk(from, true)
 	on := make([]bool, len(th.Labels))
@@ -207,17 +209,17 @@ func between(th *Thread, cross func(Op) bool, from, to int) []bool {
 // writerMemo answers writtenByOthers once per thread and address: asked
 // per pattern, it would scan the program once per pattern.
 type writerMemo struct {
-	p    *Program
+	p    *prog.Program
 	memo map[[3]int64]bool
 }
 
-func newWriterMemo(p *Program) *writerMemo {
+func newWriterMemo(p *prog.Program) *writerMemo {
 	return &writerMemo{p: p, memo: map[[3]int64]bool{}}
 }
 
 // writes reports whether a thread other than t has a write that may store
 // to address a (a constant, or anything when a is not).
-func (m *writerMemo) writes(t int, a *Expr) bool {
+func (m *writerMemo) writes(t int, a *prog.Expr) bool {
 	x, xc := a.Const()
 	key := [3]int64{int64(t), x, 0}
 	if !xc {

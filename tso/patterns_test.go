@@ -9,12 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 // matrixPatterns is the pattern list as it was computed before issue 29:
 // a labels-by-labels reachability matrix per thread, every pair of a
 // store and a last instruction in transition order.
-func matrixPatterns(p *Program, spec patternSpec) (attacks []Attack, refuted []bool) {
+func matrixPatterns(p *prog.Program, spec patternSpec) (attacks []Attack, refuted []bool) {
 	for ti, th := range p.Threads {
 		n := len(th.Labels)
 		reach := make([][]bool, n)
@@ -34,7 +37,7 @@ func matrixPatterns(p *Program, spec patternSpec) (attacks []Attack, refuted []b
 			}
 		}
 		for si, st := range th.Trans {
-			if st.Op != OpWrite {
+			if st.Op != prog.OpWrite {
 				continue
 			}
 			for li, lt := range th.Trans {
@@ -54,10 +57,10 @@ func matrixPatterns(p *Program, spec patternSpec) (attacks []Attack, refuted []b
 // refuted the same way, as the matrix, for every criterion and model, on
 // random programs and on the example and corpus programs (with loops).
 func TestListPatternsMatchesMatrix(t *testing.T) {
-	var progs []*Program
+	var progs []*prog.Program
 	r := rand.New(rand.NewPCG(29, 1))
 	for i := 0; i < 300; i++ {
-		src := Generate(r, GenConfig{Threads: 3, Instrs: 8, Fences: i%2 == 0})
+		src := gen.Generate(r, gen.Config{Threads: 3, Instrs: 8, Fences: i%2 == 0})
 		progs = append(progs, mustParse(t, src))
 	}
 	files, _ := filepath.Glob("../examples/tso/*.txt")
@@ -67,13 +70,13 @@ func TestListPatternsMatchesMatrix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p, err := ParseProgram(f, src); err == nil {
+		if p, err := prog.ParseProgram(f, src); err == nil {
 			progs = append(progs, p)
 		}
 	}
 	compared := 0
 	for _, p := range progs {
-		for _, m := range []Model{TSO, PSO} {
+		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			for _, spec := range []patternSpec{attackSpec(p, m), trfSpec(p, m), persistSpec(p, m)} {
 				wantA, wantR := matrixPatterns(p, spec)
 				gotA, gotR, err := listPatterns(context.Background(), p, spec)
@@ -117,18 +120,18 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func TestTooManyPatterns(t *testing.T) {
 	p := mustParse(t, altThread(6000))
 	for _, c := range Criteria() {
-		r := Check(p, TSO, Options{MaxBytes: 50 << 20, Criterion: c, Jobs: 1})
-		if r.Verdict != Unknown || !strings.Contains(r.Reason, "9000001 ") || len(r.Attacks) != 0 {
+		r := check(p, prog.TSO, Options{MaxBytes: 50 << 20, Criterion: c, Jobs: 1})
+		if r.Verdict != prog.Unknown || !strings.Contains(r.Reason, "9000001 ") || len(r.Attacks) != 0 {
 			t.Errorf("%v: %v, %q, %d attacks listed", c, r.Verdict, r.Reason, len(r.Attacks))
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	small := mustParse(t, altThread(40))
-	if r := Check(small, TSO, Options{Context: ctx, Jobs: 1}); r.Verdict != Unknown || len(r.Attacks) != 0 || r.Reason != "interrupted" {
+	if r := check(small, prog.TSO, Options{Context: ctx, Jobs: 1}); r.Verdict != prog.Unknown || len(r.Attacks) != 0 || r.Reason != "interrupted" {
 		t.Errorf("cancelled: %v, %q, %d attacks listed", r.Verdict, r.Reason, len(r.Attacks))
 	}
-	if r := Check(small, TSO, Options{Jobs: 1}); r.Verdict != NotRobust || r.Generated != 401 {
+	if r := check(small, prog.TSO, Options{Jobs: 1}); r.Verdict != prog.NotRobust || r.Generated != 401 {
 		t.Errorf("40 transitions: %v with %d attacks, want NOT ROBUST with 401", r.Verdict, r.Generated)
 	}
 }
@@ -154,13 +157,13 @@ transition q1 q2 read s 0
 end
 `
 	p := mustParse(t, src)
-	r := Check(p, TSO, Options{Jobs: 1, MaxBytes: 6 << 20})
-	if r.Verdict != NotRobust || r.Witness != nil || !strings.Contains(r.WitnessWithheld, "attack (t0, q4->q5 write 1 0, q5->q6 read s 1)") ||
+	r := check(p, prog.TSO, Options{Jobs: 1, MaxBytes: 6 << 20})
+	if r.Verdict != prog.NotRobust || r.Witness != nil || !strings.Contains(r.WitnessWithheld, "attack (t0, q4->q5 write 1 0, q5->q6 read s 1)") ||
 		!strings.Contains(r.WitnessWithheld, "steps") {
 		t.Fatalf("%v, witness %v, withheld %q, reason %q", r.Verdict, r.Witness != nil, r.WitnessWithheld, r.Reason)
 	}
-	r = Check(p, TSO, Options{Jobs: 1})
-	if r.Verdict != NotRobust || r.Witness == nil || r.WitnessWithheld != "" || r.WitnessErr != nil {
+	r = check(p, prog.TSO, Options{Jobs: 1})
+	if r.Verdict != prog.NotRobust || r.Witness == nil || r.WitnessWithheld != "" || r.WitnessErr != nil {
 		t.Fatalf("with room: %v, witness %v, withheld %q, %v", r.Verdict, r.Witness != nil, r.WitnessWithheld, r.WitnessErr)
 	}
 }

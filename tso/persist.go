@@ -2,7 +2,11 @@ package tso
 
 import (
 	"context"
+
 	"pgasrob/automata"
+
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // Persistence (persistence-fences.md, Sections 6-8).
@@ -76,7 +80,7 @@ func init() {
 		instrument: persistInstrument,
 		witness:    persistWitness,
 		replay:     persistReplay,
-		oracle:     PersistOracle,
+		oracle:     oracle.Persistence,
 	}
 	for r, n := range map[role]string{rPerPhase0: "persist-phase0", rPerE1: "persist-e1", rPerPi3: "persist-pi3",
 		rPerE: "persist-e", rPerPhase2: "persist-phase2"} {
@@ -88,9 +92,9 @@ func init() {
 // no fence that waits for the buffer, no lock or unlock. An address-list
 // fence constrains nothing under TSO (the machine runs it as a no-op), so
 // it is an internal event like a noop.
-func pi3Op(o Op) bool {
+func pi3Op(o prog.Op) bool {
 	switch o {
-	case OpRead, OpLocal, OpCheck, OpNoop, OpFence:
+	case prog.OpRead, prog.OpLocal, prog.OpCheck, prog.OpNoop, prog.OpFence:
 		return true
 	}
 	return false
@@ -113,16 +117,16 @@ func pi3Op(o Op) bool {
 // fenced program's instrumentation.
 //
 // Check refuses persistence under PSO (the pattern theorem is for TSO).
-func persistAttacks(p *Program, m Model) (attacks []Attack, refuted []bool) {
+func persistAttacks(p *prog.Program, m prog.Model) (attacks []Attack, refuted []bool) {
 	attacks, refuted, _ = listPatterns(context.Background(), p, persistSpec(p, m))
 	return attacks, refuted
 }
 
 // persistSpec is the pattern list of persistence (patterns.go).
-func persistSpec(p *Program, _ Model) patternSpec {
+func persistSpec(p *prog.Program, _ prog.Model) patternSpec {
 	others := newWriterMemo(p)
-	return patternSpec{cross: pi3Op, last: func(o Op) bool { return o == OpRead },
-		refute: func(ti int, st, lt *Trans) bool {
+	return patternSpec{cross: pi3Op, last: func(o prog.Op) bool { return o == prog.OpRead },
+		refute: func(ti int, st, lt *prog.Trans) bool {
 			y, yc := st.Addr.Const()
 			x, xc := lt.Addr.Const()
 			return yc && xc && x == y || !others.writes(ti, lt.Addr)
@@ -132,7 +136,7 @@ func persistSpec(p *Program, _ Model) patternSpec {
 // persistInstrument builds the threads of one pattern. Labels 0..L-1 of
 // every thread are its code in phases 0 and 2; the pivot's copy L..2L-1 is
 // π3, and 2L is where it stops after e.
-func persistInstrument(p *Program, a Attack, shape Attacker) ([]ithread, sysExt) {
+func persistInstrument(p *prog.Program, a Attack, shape Attacker) ([]ithread, sysExt) {
 	out := make([]ithread, len(p.Threads))
 	for ti, th := range p.Threads {
 		L := len(th.Labels)
@@ -173,7 +177,7 @@ func (e *persistExt) layout(s *scSystem, l *automata.Layout) {
 	e.yVal, e.v = l.Field(s.vbits), l.Field(s.vbits)
 }
 
-func (e *persistExt) exec(s *scSystem, ti int, it *itrans, t *Trans, regs []int64) bool {
+func (e *persistExt) exec(s *scSystem, ti int, it *itrans, t *prog.Trans, regs []int64) bool {
 	b := s.buf
 	switch it.role {
 	case rPerPhase0:
@@ -189,7 +193,7 @@ func (e *persistExt) exec(s *scSystem, ti int, it *itrans, t *Trans, regs []int6
 		e.phase.Set(b, 1)
 		return s.put(e.yVal, t.Val.Eval(regs))
 	case rPerPi3:
-		if t.Op != OpRead {
+		if t.Op != prog.OpRead {
 			return s.plain(ti, t, regs)
 		}
 		c, ok := s.cell(t.Addr, regs)
