@@ -69,9 +69,9 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 			return exitUsage
 		}
 	}
-	path := fs.Arg(0)
+	path := inputName(fs.Arg(0))
 	out := checkJSON{Schema: "pgasrob/check/v1", File: path, Errors: []checkError{}}
-	p, err := pgas.Load(path)
+	p, err := loadProgram(fs.Arg(0))
 	for n := lo; err == nil && n <= hi; n++ {
 		err = pgas.CheckN(p, n)
 	}

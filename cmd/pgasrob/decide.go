@@ -119,7 +119,7 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	j := &job{cmd: cmd, file: fs.Arg(0), lo: lo, hi: hi, opt: b.options()}
+	j := &job{cmd: cmd, file: inputName(fs.Arg(0)), lo: lo, hi: hi, opt: b.options()}
 	fail := func(err error) (*job, *inputError, int) {
 		ie := &inputError{err: err}
 		if !errors.As(err, &ie.list) {
@@ -146,7 +146,7 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 		}
 		j.settings = settingsOf(fs, "shard-costs")
 	}
-	if j.src, err = pgas.ReadSource(j.file); err == nil {
+	if j.src, err = readSource(fs.Arg(0)); err == nil {
 		j.prog, err = pgas.Compile(j.file, j.src)
 	}
 	if err != nil {
@@ -320,7 +320,7 @@ func (pr *decidePrinter) add(o outcome) {
 	dotFile := ""
 	if pr.dot != "" && o.Res != nil && o.Res.Witness != nil {
 		dotFile = dotPath(pr.dot, o.N, pr.isRange)
-		if err := os.WriteFile(dotFile, []byte(witnessDot(pr.prog, pr.file, o.N, o.Res.Witness)), 0o644); err != nil {
+		if err := writeOutput(dotFile, []byte(witnessDot(pr.prog, pr.file, o.N, o.Res.Witness)), pr.stdout, pr.file); err != nil {
 			fmt.Fprintf(pr.stderr, "pgasrob decide: %v\n", err)
 			pr.dotFailed, dotFile = true, ""
 		}

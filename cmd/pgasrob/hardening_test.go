@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		if os.Getenv("PGASROB_IGNORE_INT") == "1" {
 			signal.Ignore(os.Interrupt)
 		}
-		code := run(os.Args[1:], os.Stdout, os.Stderr)
+		code := runProcess(os.Args[1:], os.Stdout, os.Stderr)
 		if f := os.Getenv("PGASROB_HWM_FILE"); f != "" {
 			// The peak resident set of this process, from the kernel's
 			// own figure. (rusage's maxrss would not do: after a vfork

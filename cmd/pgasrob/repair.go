@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -119,6 +118,13 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
+	if *write != "" {
+		// Before the search: a long run must not end in this refusal.
+		if err := notAnInput(*write, []string{j.file, *costFile}); err != nil {
+			fmt.Fprintf(stderr, "pgasrob repair: --write: %v\n", err)
+			return exitUsage
+		}
+	}
 	if j.shard.Count > 0 || *proofSets < 0 || *oracleNodes < 1 {
 		fmt.Fprintf(stderr, "pgasrob repair: --shard is not for repair; --proof-sets must not be negative, --oracle-nodes positive\n")
 		return exitUsage
@@ -154,7 +160,7 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pgasrob repair: %v\n", err)
 	}
 	if res != nil && res.Verdict == repair.Repaired && code == exitRobust && *write != "" {
-		if werr := os.WriteFile(*write, res.Source, 0o644); werr != nil {
+		if werr := writeOutput(*write, res.Source, stdout, j.file, *costFile); werr != nil {
 			fmt.Fprintf(stderr, "pgasrob repair: %v\n", werr)
 			code = exitUsage
 		} else {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"pgasrob/pgas"
@@ -54,12 +53,18 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "pgasrob translate: want one FILE and -n N")
 		return exitUsage
 	}
+	if *out != "" {
+		if err := notAnInput(*out, fs.Args()); err != nil {
+			fmt.Fprintln(stderr, "pgasrob translate:", err)
+			return exitUsage
+		}
+	}
 	tr, _, code := translateFile(fs.Arg(0), n, stderr)
 	if tr == nil {
 		return code
 	}
 	if *out != "" {
-		if err := os.WriteFile(*out, tr.Text, 0o644); err != nil {
+		if err := writeOutput(*out, tr.Text, stdout, fs.Arg(0)); err != nil {
 			fmt.Fprintln(stderr, "pgasrob translate:", err)
 			return exitUsage
 		}
@@ -68,7 +73,7 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 	case *asJSON:
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(translateJSON{Schema: "pgasrob/translate/v1", File: fs.Arg(0), N: n, Fences: tr.Fences, Threads: n, Program: string(tr.Text)})
+		enc.Encode(translateJSON{Schema: "pgasrob/translate/v1", File: inputName(fs.Arg(0)), N: n, Fences: tr.Fences, Threads: n, Program: string(tr.Text)})
 	case *out == "":
 		stdout.Write(tr.Text)
 	}
@@ -78,7 +83,7 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 // translateFile loads, checks and translates a .pgas file and parses the
 // result back as a framework program.
 func translateFile(path string, n int, stderr io.Writer) (*translate.Result, *tso.Program, int) {
-	p, err := pgas.Load(path)
+	p, err := loadProgram(path)
 	if err == nil {
 		err = pgas.CheckN(p, n)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"pgasrob/automata"
-	"pgasrob/pgas"
 	"pgasrob/tso"
 )
 
@@ -264,8 +263,8 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pgasrob tso: %v\nRun \"pgasrob tso --help\" for usage.\n", err)
 		return exitUsage
 	}
-	file := fs.Arg(0)
-	src, err := pgas.ReadSource(file)
+	file := inputName(fs.Arg(0))
+	src, err := readSource(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, "pgasrob tso:", err)
 		return exitUsage
@@ -331,7 +330,7 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 	if dot != "" {
 		// As in decide: the verdict is still printed, the exit code says
 		// the graph is missing.
-		if err := os.WriteFile(dot, []byte(tsoDot(prog, res)), 0o644); err != nil {
+		if err := writeOutput(dot, []byte(tsoDot(prog, res)), stdout, file); err != nil {
 			fmt.Fprintln(stderr, "pgasrob tso:", err)
 			dotFailed = true
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"pgasrob/pgas"
 	"pgasrob/tso"
@@ -31,6 +30,13 @@ func (fo *fenceOutput) costName() string {
 // program that does not re-check).
 func (fo *fenceOutput) search(prog *tso.Program, src []byte, m tso.Model, res *tso.Result, opt tso.Options, write string, progress *progressLine, stderr io.Writer) int {
 	fopt := tso.FenceOptions{Options: opt}
+	if write != "" {
+		// Before the search: a long run must not end in this refusal.
+		if err := notAnInput(write, []string{prog.File, fo.costFile}); err != nil {
+			fmt.Fprintf(stderr, "pgasrob tso: --write: %v\n", err)
+			return exitUsage
+		}
+	}
 	if fo.costFile != "uniform" {
 		csrc, err := pgas.ReadSource(fo.costFile)
 		if err == nil {
@@ -69,7 +75,10 @@ func (fo *fenceOutput) search(prog *tso.Program, src []byte, m tso.Model, res *t
 		}
 		return exitUsage
 	}
-	if err := os.WriteFile(write, out, 0o644); err != nil {
+	if err := notAnInput(write, []string{prog.File, fo.costFile}); err == nil {
+		err = writeAtomic(write, out)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "pgasrob tso: --write: %v\n", err)
 		return exitUsage
 	}
