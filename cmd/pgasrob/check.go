@@ -53,7 +53,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 2 with file:line:col errors otherwise.`, exitsCheck, stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	dump := fs.Bool("automaton", false, "also print the compiled automaton: every transition with its core command")
-	nArg := fs.StringP("n", "n", "", "also check that the program can run on `N` ranks (or each N of a range LO..HI)")
+	nArg := stringOnceP(fs, "n", "n", "also check that the program can run on `N` ranks (or each N of a range LO..HI)")
 	if done, code := parseFlags(fs, args); done {
 		return code
 	}
@@ -77,13 +77,8 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	}
 	if err != nil {
 		var list pgas.ErrorList
-		if errors.As(err, &list) {
-			for _, e := range list {
-				out.Errors = append(out.Errors, checkError{e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg})
-			}
-		} else {
-			out.Errors = append(out.Errors, checkError{File: path, Msg: err.Error()})
-		}
+		errors.As(err, &list)
+		out.Errors = errorsToJSON(path, &inputError{err: err, list: list})
 		if *asJSON {
 			writeJSON(stdout, out)
 		} else {

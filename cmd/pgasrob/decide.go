@@ -45,7 +45,7 @@ type budgetFlags struct {
 
 func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 	b := &budgetFlags{
-		n:          fs.StringP("n", "n", "", "number of ranks `N`, or a range LO..HI to decide each N in it (required)"),
+		n:          stringOnceP(fs, "n", "n", "number of ranks `N`, or a range LO..HI to decide each N in it (required)"),
 		maxStates:  fs.Int64("max-states", 0, "bound on the states of each cycle type's search (0: none)"),
 		timeout:    fs.Duration("timeout", 0, "bound on the time spent on each N, e.g. 30s or 5m (0: none)"),
 		jobs:       fs.Int("jobs", runtime.NumCPU(), "cycle types searched in parallel"),
@@ -192,13 +192,11 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 		prog := newProgress(stderr)
 		opt.Progress = func(p cycles.Progress) {
 			// cycles.Decide serialises its calls.
+			s := progressStep{cmd: j.cmd, context: fmt.Sprintf("N = %d", n), what: "cycle types", done: p.TypesDone, total: p.TypesTotal, states: p.States, elapsed: p.Elapsed}
 			if p.RuntimeCheck {
-				prog.show("pgasrob %s: N = %d: run-time error check (sequentially consistent runs): %d states, %s states/s",
-					j.cmd, n, p.States, human(p.StatesPerSecond()))
-				return
+				s.what, s.total = "run-time error check (sequentially consistent runs)", 0
 			}
-			prog.show("pgasrob %s: N = %d: %d states, %s states/s, cycle types %d/%d done",
-				j.cmd, n, p.States, human(p.StatesPerSecond()), p.TypesDone, p.TypesTotal)
+			prog.step(s)
 		}
 		res, err := safeDecide(j.prog, n, opt)
 		prog.clear()
@@ -368,7 +366,12 @@ func errorsToJSON(file string, ie *inputError) []checkError {
 		return []checkError{{File: file, Msg: ie.err.Error()}}
 	}
 	var out []checkError
-	for _, e := range ie.list {
+	for i, e := range ie.list {
+		if i == pgas.MaxErrors {
+			// The cap of the text list (pgas.ErrorList.Error).
+			out = append(out, checkError{File: file, Msg: "too many errors"})
+			break
+		}
 		out = append(out, checkError{e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg})
 	}
 	return out

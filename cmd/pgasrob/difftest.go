@@ -202,7 +202,7 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 			gp := generated(*seed, i, *loops)
 			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
 		}
-		prog.show("difftest: %d/%d programs, %d disagreements", i, total, res.Disagree)
+		prog.step(progressStep{cmd: "difftest", what: "programs", done: i, total: total, states: -1, extra: fmt.Sprintf("%d disagreements", res.Disagree)})
 		p, code := compileCase(tc.name, tc.src, *ranks, *dir != "", stderr)
 		if p == nil {
 			return code

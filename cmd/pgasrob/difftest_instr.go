@@ -63,7 +63,7 @@ func difftestInstr(ctx context.Context, run *diffRun, a instrArgs, stdout, stder
 			gp := generated(a.seed, i, a.loops)
 			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
 		}
-		prog.show("difftest: %d/%d programs, %d disagreements", i, total, res.Disagree)
+		prog.step(progressStep{cmd: "difftest", what: "programs", done: i, total: total, states: -1, extra: fmt.Sprintf("%d disagreements", res.Disagree)})
 		p, code := compileCase(tc.name, tc.src, a.ranks, a.dir != "", stderr)
 		if p == nil {
 			return code

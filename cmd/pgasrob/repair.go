@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"pgasrob/cycles"
@@ -148,10 +149,17 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, unguard := memoryGuard(ctx, j.opt.BudgetBytes>>20)
 	defer unguard()
+	// One line in the format of decide's: the repair's step, and the
+	// states of the decision it is making (repair decides one at a time).
 	prog := newProgress(stderr)
+	var stage atomic.Value // of string: set by the repair, read by the search's progress
+	stage.Store("")
 	opt := repair.Options{Decide: j.opt, Costs: costs, ProofSets: *proofSets, Context: ctx,
 		Oracle:   oracle.Bounds{MaxQueue: 4, MaxNodes: *oracleNodes, Timeout: j.opt.Timeout},
-		Progress: func(msg string) { prog.show("pgasrob repair: %s", msg) }}
+		Progress: func(msg string) { stage.Store(msg) }}
+	opt.Decide.Progress = func(p cycles.Progress) {
+		prog.step(progressStep{cmd: "repair", context: stage.Load().(string), what: "cycle types", done: p.TypesDone, total: p.TypesTotal, states: p.States, elapsed: p.Elapsed})
+	}
 	opt.Decide.Jobs = *b.jobs
 	res, err := repair.Repair(j.file, j.src, ns, opt)
 	prog.clear()

@@ -42,7 +42,7 @@ type translateJSON struct {
 
 func runTranslate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("translate", "translate FILE -n N [--out F] [--json]", translateDescription, exitsTranslate, stderr)
-	nArg := fs.StringP("n", "n", "", "number of ranks `N` (required)")
+	nArg := stringOnceP(fs, "n", "n", "number of ranks `N` (required)")
 	out := fs.StringP("out", "o", "", "write the program to `FILE` instead of standard output")
 	asJSON := fs.Bool("json", false, "print one JSON object (schema pgasrob/translate/v1) holding the program")
 	if done, code := parseFlags(fs, args); done {

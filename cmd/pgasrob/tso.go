@@ -293,7 +293,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	progress := newProgress(stderr)
 	opt.Progress = func(done, total int, states int64) {
-		progress.show("attacks searched %d/%d, states %d", done, total, states)
+		progress.step(progressStep{cmd: "tso", what: "attacks searched", done: done, total: total, states: states})
 	}
 	res := tso.Check(prog, m, opt)
 	progress.clear()

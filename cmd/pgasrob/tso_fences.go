@@ -53,7 +53,7 @@ func (fo *fenceOutput) search(prog *tso.Program, src []byte, m tso.Model, res *t
 		fo.fr = &tso.FenceResult{Verdict: tso.Robust, Fenced: prog, Certificate: res, Rounds: 1}
 	} else {
 		fopt.Progress = func(done, total int, states int64) {
-			progress.show("fence search: attacks searched %d/%d, states %d", done, total, states)
+			progress.step(progressStep{cmd: "tso", context: "fence search", what: "attacks searched", done: done, total: total, states: states})
 		}
 		fo.fr = tso.FindFences(prog, m, fopt)
 		progress.clear()
