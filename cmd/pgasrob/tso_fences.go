@@ -75,7 +75,8 @@ func (fo *fenceOutput) search(prog *tso.Program, src []byte, m tso.Model, res *t
 		}
 		return exitUsage
 	}
-	if err := notAnInput(write, []string{prog.File, fo.costFile}); err == nil {
+	err = notAnInput(write, []string{prog.File, fo.costFile})
+	if err == nil {
 		err = writeAtomic(write, out)
 	}
 	if err != nil {
