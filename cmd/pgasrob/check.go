@@ -65,7 +65,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	if *nArg != "" {
 		var err error
 		if lo, hi, err = parseRange(*nArg); err != nil {
-			fmt.Fprintln(stderr, "pgasrob check:", err)
+			fmt.Fprintf(stderr, "pgasrob check: %v\n%s\n", err, usageHint("check"))
 			return exitUsage
 		}
 	}

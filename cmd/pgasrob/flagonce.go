@@ -30,3 +30,8 @@ func stringOnceP(fs *pflag.FlagSet, name, short, usage string) *string {
 	fs.VarP(&onceValue{s: s}, name, short, usage)
 	return s
 }
+
+// usageHint is the line every usage error ends with (docs/cli.md).
+func usageHint(cmd string) string {
+	return fmt.Sprintf("Run \"pgasrob %s --help\" for usage.", cmd)
+}

@@ -397,3 +397,29 @@ func TestProgressFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageHints: every usage error ends with the --help hint that
+// docs/cli.md promises (item 9).
+func TestUsageHints(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", oneToOne, "-n", "0"},
+		{"cycles", oneToOne, "-n", "2", "--type", "7"},
+		{"cycles", oneToOne, "-n", "2", "--yardsticks", "--shard", "1/2"},
+		{"decide", oneToOne, "-n", "2", "--via", "nope"},
+		{"decide", oneToOne, "-n", "2", "--via", "instrumentation", "--all"},
+		{"difftest", "--count", "0"},
+		{"difftest", "--shard", "3/2"},
+		{"difftest", "--criterion", "trf"},
+		{"difftest", "--tso", "--instrumentation"},
+		{"repair", oneToOne, "-n", "2", "--proof-sets", "-1"},
+		{"translate", oneToOne},
+		{"tso", sbTSO, "--model", "arm"},
+		{"tso", sbTSO, "--jobs", "0"},
+		{"merge"},
+	} {
+		code, _, errs := runCmd(args...)
+		if code != exitUsage || !strings.HasSuffix(errs, "Run \"pgasrob "+args[0]+" --help\" for usage.\n") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}

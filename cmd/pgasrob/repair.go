@@ -127,7 +127,7 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if j.shard.Count > 0 || *proofSets < 0 || *oracleNodes < 1 {
-		fmt.Fprintf(stderr, "pgasrob repair: --shard is not for repair; --proof-sets must not be negative, --oracle-nodes positive\n")
+		fmt.Fprintf(stderr, "pgasrob repair: --shard is not for repair; --proof-sets must not be negative, --oracle-nodes positive\n%s\n", usageHint("repair"))
 		return exitUsage
 	}
 	costs := repair.DefaultCosts()

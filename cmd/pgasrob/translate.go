@@ -50,7 +50,7 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 	}
 	n, err := strconv.Atoi(*nArg)
 	if fs.NArg() != 1 || err != nil {
-		fmt.Fprintln(stderr, "pgasrob translate: want one FILE and -n N")
+		fmt.Fprintf(stderr, "pgasrob translate: want one FILE and -n N\n%s\n", usageHint("translate"))
 		return exitUsage
 	}
 	if *out != "" {

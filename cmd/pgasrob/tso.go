@@ -226,11 +226,11 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := tso.ParseModel(*model)
 	if err != nil {
-		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		fmt.Fprintf(stderr, "pgasrob tso: %v\n%s\n", err, usageHint("tso"))
 		return exitUsage
 	}
 	if *jobs < 1 || *maxMem < 1 || *maxStates < 0 || *timeout < 0 {
-		fmt.Fprintln(stderr, "pgasrob tso: --jobs and --max-memory must be positive, --max-states and --timeout not negative")
+		fmt.Fprintf(stderr, "pgasrob tso: --jobs and --max-memory must be positive, --max-states and --timeout not negative\n%s\n", usageHint("tso"))
 		return exitUsage
 	}
 	sh, err := c.shard.parse(os.Getenv)
