@@ -234,7 +234,7 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 			base := strings.TrimSuffix(filepath.Base(tc.name), ".pgas")
 			dc.Repro = filepath.Join(*out, base+".repro.pgas")
 			header := fmt.Sprintf("# difftest reproducer for %s, N=%d: decide %s, oracle %s\n", tc.name, *ranks, c.Decide, c.Oracle)
-			if err := os.WriteFile(dc.Repro, []byte(header+small), 0o644); err != nil {
+			if err := writeAtomic(dc.Repro, []byte(header+small)); err != nil {
 				fmt.Fprintln(stderr, "pgasrob difftest:", err)
 				dc.Repro = ""
 			}

@@ -366,9 +366,15 @@ func TestErrorLists(t *testing.T) {
 		"values 2\naddress x\n    mem[" + long + "] <- 1\n",
 		"values 2\naddress x\n    mem[x] <- 1 " + long + "\n",
 		"values 2\naddress x\n    goto " + long + "\n",
+		"thread " + long + "\ninitial q0\nend\nthread " + long + "\ninitial q0\nend\n",
+		"thread " + long + "\ntransition q0 q1 write 1 0\nend\n",
 	} {
 		f := writeFile(t, "long.pgas", src)
 		_, _, errs := runCmd("check", f)
+		if strings.HasPrefix(src, "thread") {
+			f = writeFile(t, "long.txt", src)
+			_, _, errs = runCmd("tso", f)
+		}
 		for _, l := range strings.Split(strings.TrimSpace(errs), "\n") {
 			if msg := strings.TrimPrefix(l, f+":"); len(msg) > 200+len("3:99: ") {
 				t.Errorf("a message of %d bytes: %.80s...", len(msg), msg)
