@@ -190,11 +190,13 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 		}
 		opt.Shard, opt.Costs = j.shard, costsFor(j.costs, n)
 		prog := newProgress(stderr)
+		var sc int64 // the run-time error check's states, which the final count includes
 		opt.Progress = func(p cycles.Progress) {
 			// cycles.Decide serialises its calls.
-			s := progressStep{cmd: j.cmd, context: fmt.Sprintf("N = %d", n), what: "cycle types", done: p.TypesDone, total: p.TypesTotal, states: p.States, elapsed: p.Elapsed}
+			s := progressStep{cmd: j.cmd, context: fmt.Sprintf("N = %d", n), what: "cycle types", done: p.TypesDone, total: p.TypesTotal, states: sc + p.States, elapsed: p.Elapsed}
 			if p.RuntimeCheck {
-				s.what, s.total = "run-time error check (sequentially consistent runs)", 0
+				sc = p.States
+				s.what, s.total, s.states = "run-time error check (sequentially consistent runs)", 0, p.States
 			}
 			prog.step(s)
 		}
