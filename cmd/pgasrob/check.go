@@ -58,7 +58,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 		return code
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
+		fmt.Fprintf(stderr, "pgasrob check: want exactly one FILE, got %d arguments\n%s\n", fs.NArg(), usageHint("check"))
 		return exitUsage
 	}
 	lo, hi := 0, -1

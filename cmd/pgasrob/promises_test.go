@@ -40,6 +40,7 @@ func TestStdoutFull(t *testing.T) {
 		{"repair", oneToOne, "-n", "2"},
 		{"tso", sbTSO},
 		{"cycles", oneToOne, "-n", "2"},
+		{"difftest", "--count", "2"},
 		{"version"},
 	} {
 		c := child(nil, args...)
@@ -409,6 +410,7 @@ func TestProgressFormat(t *testing.T) {
 func TestUsageHints(t *testing.T) {
 	for _, args := range [][]string{
 		{"check", oneToOne, "-n", "0"},
+		{"check"},
 		{"cycles", oneToOne, "-n", "2", "--type", "7"},
 		{"cycles", oneToOne, "-n", "2", "--yardsticks", "--shard", "1/2"},
 		{"decide", oneToOne, "-n", "2", "--via", "nope"},
