@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Exit codes shared by every subcommand (docs/cli.md).
@@ -43,7 +44,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
-		if len(args) > 1 && args[0] == "help" {
+		if len(args) > 1 && args[0] == "help" && !strings.HasPrefix(args[1], "-") {
 			return helpOn(args[1:], stdout, stderr)
 		}
 		usage(stdout)
