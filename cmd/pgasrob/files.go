@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"pgasrob/pgas"
 )
@@ -157,11 +158,14 @@ func unwrapPath(err error) error {
 // command whose output was lost (a full disk, /dev/full, a closed pipe)
 // cannot end as if it had been written.
 type checkedWriter struct {
+	mu  sync.Mutex // a command may print from more than one goroutine
 	w   io.Writer
 	err error
 }
 
 func (c *checkedWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.err != nil {
 		return 0, c.err
 	}
