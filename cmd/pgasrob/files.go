@@ -125,6 +125,12 @@ func writeAtomic(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return &os.PathError{Op: "write", Path: path, Err: unwrapPath(err)}
 	}
+	// The rename is durable once the directory is synced; where a
+	// directory cannot be synced, the file is written all the same.
+	if d, err := os.Open(filepath.Dir(target)); err == nil {
+		d.Sync()
+		d.Close()
+	}
 	return nil
 }
 
