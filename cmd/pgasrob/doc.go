@@ -13,5 +13,6 @@
 // files, outputs written atomically and never over an input, and standard
 // output whose write errors are not lost.
 //
-// Imports: every pgasrob package, and pflag for flags. Nothing imports it.
+// Imports: pgasrob/... (any package of the module), github.com/spf13/pflag
+// (flags) and the standard library. Nothing imports it.
 package main
