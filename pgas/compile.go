@@ -50,10 +50,13 @@ func Load(path string) (*Program, error) {
 	return Compile(path, src)
 }
 
-// MaxSourceBytes caps what ReadSource reads. Programs are a few kilobytes;
-// the cap keeps a mistaken argument (/dev/zero, a core dump) from growing
-// the process until the kernel kills it.
-const MaxSourceBytes = 4 << 20
+// MaxSourceBytes caps a program: what ReadSource reads, and what Compile
+// takes (a source that did not come from a file). Programs are a few
+// kilobytes; the cap keeps a mistaken argument (/dev/zero, a core dump)
+// from growing the process until the kernel kills it, and bounds every
+// later stage. It is the one file-size limit of docs/language.md and
+// docs/cli.md.
+const MaxSourceBytes = 1 << 20
 
 // ReadSource reads a program file: a regular file of at most
 // MaxSourceBytes. Errors are *os.PathError naming the file.

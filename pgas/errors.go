@@ -37,26 +37,28 @@ const maxKept = 1000
 // token, which may be a megabyte long.
 const maxMessage = 200
 
-// clipMessage keeps at most maxMessage bytes of msg, cut at a rune.
+// clipMessage keeps msg within maxMessage bytes, the note that says it
+// was cut included, cutting at a rune.
 func clipMessage(msg string) string {
 	if len(msg) <= maxMessage {
 		return msg
 	}
-	cut := maxMessage
+	note := fmt.Sprintf("... (message of %d bytes cut)", len(msg))
+	cut := maxMessage - len(note)
 	for cut > 0 && !utf8.RuneStart(msg[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s... (message of %d bytes cut)", msg[:cut], len(msg))
+	return msg[:cut] + note
 }
 
-// maxErrors keeps the output readable when a file is not .pgas at all.
-const maxErrors = 30
+// MaxErrors keeps the output readable when a file is not .pgas at all.
+const MaxErrors = 30
 
 func (l ErrorList) Error() string {
 	var b strings.Builder
 	for i, e := range l {
-		if i == maxErrors {
-			b.WriteString("too many errors")
+		if i == MaxErrors {
+			b.WriteString("\ntoo many errors")
 			break
 		}
 		if i > 0 {

@@ -70,10 +70,6 @@ func (t token) describe() string {
 	return fmt.Sprintf("%q", t.kind.String())
 }
 
-// maxSource bounds the input so that every later stage is bounded too; a
-// program that the decision procedure can handle is a few kilobytes.
-const maxSource = 1 << 20
-
 // lex splits src into tokens. Newlines always end a statement: there are
 // no continuation lines, so an unclosed parenthesis is reported on its own
 // line instead of swallowing the rest of the file. Bad characters are

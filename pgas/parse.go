@@ -55,8 +55,8 @@ type bail struct{}
 
 func parse(filename string, src []byte, errs *ErrorList) *file {
 	p := &parser{src: src, errs: errs, f: &file{}}
-	if len(src) > maxSource {
-		errs.add(Pos{File: filename, Line: 1, Col: 1}, fmt.Sprintf("file too large (%d bytes, limit %d)", len(src), maxSource))
+	if len(src) > MaxSourceBytes {
+		errs.add(Pos{File: filename, Line: 1, Col: 1}, fmt.Sprintf("larger than %d MiB, the limit for a program", MaxSourceBytes>>20))
 		return p.f
 	}
 	p.lx = newLexer(filename, src, errs)

@@ -53,37 +53,32 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 2 with file:line:col errors otherwise.`, exitsCheck, stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	dump := fs.Bool("automaton", false, "also print the compiled automaton: every transition with its core command")
-	nArg := fs.StringP("n", "n", "", "also check that the program can run on `N` ranks (or each N of a range LO..HI)")
+	nArg := stringOnceP(fs, "n", "n", "also check that the program can run on `N` ranks (or each N of a range LO..HI)")
 	if done, code := parseFlags(fs, args); done {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
+		fmt.Fprintf(stderr, "pgasrob check: want exactly one FILE, got %d arguments\n%s\n", fs.NArg(), usageHint("check"))
 		return exitUsage
 	}
 	lo, hi := 0, -1
 	if *nArg != "" {
 		var err error
 		if lo, hi, err = parseRange(*nArg); err != nil {
-			fmt.Fprintln(stderr, "pgasrob check:", err)
+			fmt.Fprintf(stderr, "pgasrob check: %v\n%s\n", err, usageHint("check"))
 			return exitUsage
 		}
 	}
-	path := fs.Arg(0)
+	path := inputName(fs.Arg(0))
 	out := checkJSON{Schema: "pgasrob/check/v1", File: path, Errors: []checkError{}}
-	p, err := pgas.Load(path)
+	p, err := loadProgram(fs.Arg(0))
 	for n := lo; err == nil && n <= hi; n++ {
 		err = pgas.CheckN(p, n)
 	}
 	if err != nil {
 		var list pgas.ErrorList
-		if errors.As(err, &list) {
-			for _, e := range list {
-				out.Errors = append(out.Errors, checkError{e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg})
-			}
-		} else {
-			out.Errors = append(out.Errors, checkError{File: path, Msg: err.Error()})
-		}
+		errors.As(err, &list)
+		out.Errors = errorsToJSON(path, &inputError{err: err, list: list})
 		if *asJSON {
 			writeJSON(stdout, out)
 		} else {

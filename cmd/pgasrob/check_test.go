@@ -28,7 +28,7 @@ func TestCheckCommand(t *testing.T) {
 		{"bad N", []string{"../../examples/1to1.pgas", "-n", "x"}, exitUsage, "", "not a number", true},
 		{"static errors", []string{bad}, exitUsage, "", "bad.pgas:3:3: undefined register y\n" + bad + ":4:8: undefined label L", true},
 		{"missing file", []string{filepath.Join(dir, "none.pgas")}, exitUsage, "", "no such file", true},
-		{"no file", nil, exitUsage, "", "usage: pgasrob check", true},
+		{"no file", nil, exitUsage, "", "pgasrob check: want exactly one FILE", true},
 		{"automaton", []string{"--automaton", "../../examples/1to1-fixed.pgas"}, exitRobust, "$t <- mem[$h.h] when $t == 1   [wait, line", "", true},
 		{"help", []string{"--help"}, exitRobust, "", "usage: pgasrob check", true},
 		{"unknown flag", []string{"--nope", "x"}, exitUsage, "", "unknown flag", true},

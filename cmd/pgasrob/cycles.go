@@ -85,7 +85,7 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := c.checkTypes(j.lo, j.hi); err != nil {
-		fmt.Fprintf(stderr, "pgasrob cycles: %v\n", err)
+		fmt.Fprintf(stderr, "pgasrob cycles: %v\n%s\n", err, usageHint("cycles"))
 		return exitUsage
 	}
 	if len(*c.only) > 0 {
@@ -94,7 +94,7 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 	j.opt.All = true
 	j.opt.Yardsticks = *c.yard
 	if *c.yard && j.shard.Count > 0 {
-		fmt.Fprintf(stderr, "pgasrob cycles: --yardsticks measures one whole run; it does not go with --shard\n")
+		fmt.Fprintf(stderr, "pgasrob cycles: --yardsticks measures one whole run; it does not go with --shard\n%s\n", usageHint("cycles"))
 		return exitUsage
 	}
 	if j.shard.Count > 0 {

@@ -46,7 +46,7 @@ type budgetFlags struct {
 
 func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 	b := &budgetFlags{
-		n:          fs.StringP("n", "n", "", "number of ranks `N`, or a range LO..HI to decide each N in it (required)"),
+		n:          stringOnceP(fs, "n", "n", "number of ranks `N`, or a range LO..HI to decide each N in it (required)"),
 		maxStates:  fs.Int64("max-states", 0, "bound on the states of each cycle type's search (0: none)"),
 		timeout:    fs.Duration("timeout", 0, "bound on the time spent on each N, e.g. 30s or 5m (0: none)"),
 		jobs:       fs.Int("jobs", runtime.NumCPU(), "cycle types searched in parallel"),
@@ -120,7 +120,7 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	j := &job{cmd: cmd, file: fs.Arg(0), lo: lo, hi: hi, opt: b.options()}
+	j := &job{cmd: cmd, file: inputName(fs.Arg(0)), lo: lo, hi: hi, opt: b.options()}
 	fail := func(err error) (*job, *inputError, int) {
 		ie := &inputError{err: err}
 		if !errors.As(err, &ie.list) {
@@ -151,7 +151,7 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 	// searches start their own guard.
 	compiled := compileGuard(*b.maxMemory)
 	defer compiled()
-	if j.src, err = pgas.ReadSource(j.file); err == nil {
+	if j.src, err = readSource(fs.Arg(0)); err == nil {
 		j.prog, err = pgas.Compile(j.file, j.src)
 	}
 	if err != nil {
@@ -199,15 +199,15 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 		}
 		opt.Shard, opt.Costs = j.shard, costsFor(j.costs, n)
 		prog := newProgress(stderr)
+		var sc int64 // the run-time error check's states, which the final count includes
 		opt.Progress = func(p cycles.Progress) {
 			// cycles.Decide serialises its calls.
+			s := progressStep{cmd: j.cmd, context: fmt.Sprintf("N = %d", n), what: "cycle types", done: p.TypesDone, total: p.TypesTotal, states: sc + p.States, elapsed: p.Elapsed}
 			if p.RuntimeCheck {
-				prog.show("pgasrob %s: N = %d: run-time error check (sequentially consistent runs): %d states, %s states/s",
-					j.cmd, n, p.States, human(p.StatesPerSecond()))
-				return
+				sc = p.States
+				s.what, s.total, s.states = "run-time error check (sequentially consistent runs)", 0, p.States
 			}
-			prog.show("pgasrob %s: N = %d: %d states, %s states/s, cycle types %d/%d done",
-				j.cmd, n, p.States, human(p.StatesPerSecond()), p.TypesDone, p.TypesTotal)
+			prog.step(s)
 		}
 		res, err := safeDecide(j.prog, n, opt)
 		prog.clear()
@@ -329,7 +329,7 @@ func (pr *decidePrinter) add(o outcome) {
 	dotFile := ""
 	if pr.dot != "" && o.Res != nil && o.Res.Witness != nil {
 		dotFile = dotPath(pr.dot, o.N, pr.isRange)
-		if err := os.WriteFile(dotFile, []byte(witnessDot(pr.prog, pr.file, o.N, o.Res.Witness)), 0o644); err != nil {
+		if err := writeOutput(dotFile, []byte(witnessDot(pr.prog, pr.file, o.N, o.Res.Witness)), pr.stdout, pr.file); err != nil {
 			fmt.Fprintf(pr.stderr, "pgasrob decide: %v\n", err)
 			pr.dotFailed, dotFile = true, ""
 		}
@@ -377,7 +377,12 @@ func errorsToJSON(file string, ie *inputError) []checkError {
 		return []checkError{{File: file, Msg: ie.err.Error()}}
 	}
 	var out []checkError
-	for _, e := range ie.list {
+	for i, e := range ie.list {
+		if i == pgas.MaxErrors {
+			// The cap of the text list (pgas.ErrorList.Error).
+			out = append(out, checkError{File: file, Msg: "too many errors"})
+			break
+		}
 		out = append(out, checkError{e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg})
 	}
 	return out

@@ -34,8 +34,11 @@ type viaResultJSON struct {
 	Attack           *viaStepJSON  `json:"attack,omitempty"` // the attacking store
 	LastAction       *viaStepJSON  `json:"last_action,omitempty"`
 	Witness          []viaStepJSON `json:"witness"`
-	States           int64         `json:"states"`
-	ElapsedMS        int64         `json:"elapsed_ms"`
+	// RuntimeError is the exact route's run-time error check's finding
+	// (verdict RUN-TIME ERROR; the framework is then not run).
+	RuntimeError *runtimeErrorJSON `json:"runtime_error,omitempty"`
+	States       int64             `json:"states"`
+	ElapsedMS    int64             `json:"elapsed_ms"`
 }
 
 // viaStepJSON is one step of the framework's relaxed computation, mapped
@@ -53,11 +56,11 @@ type viaStepJSON struct {
 
 func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 	if *c.via != "instrumentation" {
-		fmt.Fprintf(stderr, "pgasrob decide: --via must be exact or instrumentation, not %q\n", *c.via)
+		fmt.Fprintf(stderr, "pgasrob decide: --via must be exact or instrumentation, not %q\n%s\n", *c.via, usageHint("decide"))
 		return exitUsage
 	}
 	if j.shard.Count > 0 || *c.dot != "" || *c.all {
-		fmt.Fprintln(stderr, "pgasrob decide: --via instrumentation takes no --shard, --dot or --all")
+		fmt.Fprintf(stderr, "pgasrob decide: --via instrumentation takes no --shard, --dot or --all\n%s\n", usageHint("decide"))
 		return exitUsage
 	}
 	ctx, stop := interruptContext()
@@ -67,6 +70,16 @@ func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 	out := decideViaJSON{Schema: decideViaSchema, File: j.file, Route: "instrumentation", Results: []viaResultJSON{}}
 	var codes []int
 	for n := j.lo; n <= j.hi; n++ {
+		if r, path, code := viaRunError(ctx, j, n); r != nil {
+			codes, out.Results = append(codes, code), append(out.Results, *r)
+			if !*c.asJSON {
+				writeViaRunError(stdout, j.file, j.prog, r, path)
+			}
+			if code == exitInternal || ctx.Err() != nil {
+				break
+			}
+			continue
+		}
 		tr, tp, code := translateProgram(j.prog, n, stderr)
 		if tr == nil {
 			return code

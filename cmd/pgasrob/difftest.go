@@ -109,12 +109,12 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 		return code
 	}
 	if fs.NArg() != 0 || *count < 1 || *maxMem < 1 || *ranks < 1 || *ranks > maxDecideRanks || *states < 0 || *nodes < 0 || *timeout < 0 {
-		fmt.Fprintf(stderr, "pgasrob difftest: bad arguments (need --count >= 1, 1 <= --ranks <= %d, non-negative budgets, no positional arguments)\n", maxDecideRanks)
+		fmt.Fprintf(stderr, "pgasrob difftest: bad arguments (need --count >= 1, 1 <= --ranks <= %d, non-negative budgets, no positional arguments)\n%s\n", maxDecideRanks, usageHint("difftest"))
 		return exitUsage
 	}
 	sh, err := shardFlag.parse(os.Getenv)
 	if err != nil {
-		fmt.Fprintf(stderr, "pgasrob difftest: %v\n", err)
+		fmt.Fprintf(stderr, "pgasrob difftest: %v\n%s\n", err, usageHint("difftest"))
 		return exitUsage
 	}
 	run := &diffRun{shard: sh, settings: settingsOf(fs, "out"), start: time.Now(), asJSON: *asJSON || sh.Count > 0}
@@ -140,11 +140,11 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 	ctx, unguard := memoryGuard(ctx, *maxMem)
 	defer unguard()
 	if fs.Changed("criterion") && !*useTSO {
-		fmt.Fprintln(stderr, "pgasrob difftest: --criterion goes with --tso")
+		fmt.Fprintf(stderr, "pgasrob difftest: --criterion goes with --tso\n%s\n", usageHint("difftest"))
 		return exitUsage
 	}
 	if *useInstr && *useTSO {
-		fmt.Fprintln(stderr, "pgasrob difftest: --tso and --instrumentation exclude each other")
+		fmt.Fprintf(stderr, "pgasrob difftest: --tso and --instrumentation exclude each other\n%s\n", usageHint("difftest"))
 		return exitUsage
 	}
 	if *useInstr {
@@ -202,7 +202,7 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 			gp := generated(*seed, i, *loops)
 			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
 		}
-		prog.show("difftest: %d/%d programs, %d disagreements", i, total, res.Disagree)
+		prog.step(progressStep{cmd: "difftest", what: "programs", done: i, total: total, states: -1, extra: fmt.Sprintf("%d disagreements", res.Disagree)})
 		p, code := compileCase(tc.name, tc.src, *ranks, *dir != "", stderr)
 		if p == nil {
 			return code
@@ -234,7 +234,7 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 			base := strings.TrimSuffix(filepath.Base(tc.name), ".pgas")
 			dc.Repro = filepath.Join(*out, base+".repro.pgas")
 			header := fmt.Sprintf("# difftest reproducer for %s, N=%d: decide %s, oracle %s\n", tc.name, *ranks, c.Decide, c.Oracle)
-			if err := os.WriteFile(dc.Repro, []byte(header+small), 0o644); err != nil {
+			if err := writeAtomic(dc.Repro, []byte(header+small)); err != nil {
 				fmt.Fprintln(stderr, "pgasrob difftest:", err)
 				dc.Repro = ""
 			}

@@ -63,7 +63,7 @@ func difftestInstr(ctx context.Context, run *diffRun, a instrArgs, stdout, stder
 			gp := generated(a.seed, i, a.loops)
 			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
 		}
-		prog.show("difftest: %d/%d programs, %d disagreements", i, total, res.Disagree)
+		prog.step(progressStep{cmd: "difftest", what: "programs", done: i, total: total, states: -1, extra: fmt.Sprintf("%d disagreements", res.Disagree)})
 		p, code := compileCase(tc.name, tc.src, a.ranks, a.dir != "", stderr)
 		if p == nil {
 			return code
@@ -100,7 +100,7 @@ func difftestInstr(ctx context.Context, run *diffRun, a instrArgs, stdout, stder
 			if err := os.MkdirAll(a.out, 0o755); err == nil {
 				dc.Repro = filepath.Join(a.out, strings.TrimSuffix(filepath.Base(tc.name), ".pgas")+".repro.pgas")
 				header := fmt.Sprintf("# difftest --instrumentation reproducer for %s, N=%d: decide %s, instrumentation %s\n", tc.name, a.ranks, c.PGAS, c.Instr)
-				if err := os.WriteFile(dc.Repro, []byte(header+small), 0o644); err != nil {
+				if err := writeAtomic(dc.Repro, []byte(header+small)); err != nil {
 					dc.Repro = ""
 				}
 			}

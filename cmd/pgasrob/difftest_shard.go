@@ -94,7 +94,7 @@ func printDisagreement(w io.Writer, dc difftestCase, ranks int) {
 
 // mergeDifftest adds the shards' counts up; the run is complete only when
 // every shard is there and finished.
-func mergeDifftest(h *shardJSON, shards []*shardJSON, asJSON bool, stdout, stderr io.Writer) int {
+func mergeDifftest(h *shardJSON, shards []*shardJSON, empty []string, asJSON bool, stdout, stderr io.Writer) int {
 	tsoMode := false
 	for _, s := range h.Settings {
 		tsoMode = tsoMode || s == "--tso=true"
@@ -109,7 +109,7 @@ func mergeDifftest(h *shardJSON, shards []*shardJSON, asJSON bool, stdout, stder
 	total := 0
 	for i, s := range shards {
 		if s == nil || s.Difftest == nil {
-			gaps = append(gaps, fmt.Sprintf("shard %d/%d missing", i+1, len(shards)))
+			gaps = append(gaps, fmt.Sprintf("shard %d/%d %s", i+1, len(shards), missingWhy(s, "its programs", empty)))
 			continue
 		}
 		d := s.Difftest.Result

@@ -117,7 +117,7 @@ func difftestTSO(ctx context.Context, run *diffRun, crits []tso.Criterion, seed 
 				if err := os.MkdirAll(out, 0o755); err == nil {
 					base := strings.TrimSuffix(filepath.Base(tc.name), ".txt")
 					dc.Repro = filepath.Join(out, base+"."+strings.ReplaceAll(strings.ToLower(pr.name), " ", ".")+".repro.txt")
-					if err := os.WriteFile(dc.Repro, []byte(small), 0o644); err != nil {
+					if err := writeAtomic(dc.Repro, []byte(small)); err != nil {
 						dc.Repro = ""
 					}
 				}

@@ -7,7 +7,11 @@
 //
 // Each subcommand lives in its own file and registers itself in init. The
 // exit codes are shared: 0 robust, 1 not robust (or a disagreement), 2 usage
-// or input error, 3 unknown (a budget ran out), 4 internal error.
+// or input error (also output that could not be written), 3 unknown (a
+// budget ran out), 4 internal error. What the commands read and write goes
+// through files.go: "-" for standard input, inputs refused unless regular
+// files, outputs written atomically and never over an input, and standard
+// output whose write errors are not lost.
 //
 // Imports: pgasrob/... (any package of the module), github.com/spf13/pflag
 // (flags) and the standard library. Nothing imports it.

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		if os.Getenv("PGASROB_IGNORE_INT") == "1" {
 			signal.Ignore(os.Interrupt)
 		}
-		code := run(os.Args[1:], os.Stdout, os.Stderr)
+		code := runProcess(os.Args[1:], os.Stdout, os.Stderr)
 		if f := os.Getenv("PGASROB_HWM_FILE"); f != "" {
 			// The peak resident set of this process, from the kernel's
 			// own figure. (rusage's maxrss would not do: after a vfork
@@ -198,8 +198,8 @@ func TestInputFiles(t *testing.T) {
 		{"tso /dev/zero", []string{"tso", "/dev/zero"}, "not a regular file"},
 		{"check /dev/zero", []string{"check", "/dev/zero"}, "not a regular file"},
 		{"cycles a directory", []string{"cycles", t.TempDir(), "-n", "2"}, "not a regular file"},
-		{"huge file", []string{"decide", huge, "-n", "2"}, "larger than 4 MiB"},
-		{"huge tso file", []string{"tso", huge}, "larger than 4 MiB"},
+		{"huge file", []string{"decide", huge, "-n", "2"}, "larger than 1 MiB"},
+		{"huge tso file", []string{"tso", huge}, "larger than 1 MiB"},
 		{"1 MB literal", []string{"decide", longLit, "-n", "2"}, "lit.pgas:3:15:"},
 		{"1 MB tso literal", []string{"tso", longTSO}, "lit.txt:3:24: constant 9999"},
 		{"26-digit tso number", []string{"tso", bigNum}, "num.txt:3:24: constant 12345678901234567890123456 does not fit in 32 bits"},
@@ -462,7 +462,7 @@ func TestHostileDifftestDirs(t *testing.T) {
 	hdir := t.TempDir()
 	os.WriteFile(filepath.Join(hdir, "huge.pgas"), []byte(strings.Repeat("#", 5<<20)), 0o644)
 	code, _, errs = runCmd("difftest", "--dir", hdir)
-	if code != exitUsage || !strings.Contains(errs, "larger than 4 MiB") {
+	if code != exitUsage || !strings.Contains(errs, "larger than 1 MiB") {
 		t.Errorf("huge .pgas: exit %d, stderr %q", code, errs)
 	}
 }

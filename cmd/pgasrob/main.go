@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Exit codes shared by every subcommand (docs/cli.md).
@@ -29,11 +30,12 @@ func usage(w io.Writer) {
 	for _, c := range subcommands {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun \"pgasrob <command> --help\" for a command's flags.")
+	fmt.Fprintln(w, "\nRun \"pgasrob help <command>\" or \"pgasrob <command> --help\" for a command's flags,")
+	fmt.Fprintln(w, "\"pgasrob --version\" for the version. FILE \"-\" reads standard input.")
 	fmt.Fprintln(w, "Exit codes: 0 robust, 1 not robust, 2 usage or input error, 3 unknown (budget), 4 internal error.")
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { os.Exit(runProcess(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -42,8 +44,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
+		if len(args) > 1 && args[0] == "help" && !strings.HasPrefix(args[1], "-") {
+			return helpOn(args[1:], stdout, stderr)
+		}
 		usage(stdout)
 		return exitRobust
+	case "--version", "-version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range subcommands {
 		if c.name == args[0] {
@@ -52,5 +59,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "pgasrob: unknown command %q\n", args[0])
 	usage(stderr)
+	return exitUsage
+}
+
+// helpOn answers "pgasrob help COMMAND" as go and git do: the command's
+// help, on stdout since it was asked for (a --help goes to stderr with
+// the command's other messages).
+func helpOn(topic []string, stdout, stderr io.Writer) int {
+	if len(topic) > 1 {
+		fmt.Fprintf(stderr, "pgasrob help: want one command, got %d arguments\nRun \"pgasrob help\" for the list.\n", len(topic))
+		return exitUsage
+	}
+	for _, c := range subcommands {
+		if c.name == topic[0] {
+			return c.run([]string{"--help"}, stdout, stdout)
+		}
+	}
+	fmt.Fprintf(stderr, "pgasrob help: unknown command %q\nRun \"pgasrob help\" for the list.\n", topic[0])
 	return exitUsage
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -47,58 +49,73 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return fail("no shard files given\nRun \"pgasrob merge --help\" for usage.")
 	}
-	shards, err := readShards(fs.Args())
+	shards, empty, err := readShards(fs.Args())
 	if err != nil {
 		return fail("%v", err)
 	}
-	h := shards[slices.IndexFunc(shards, func(s *shardJSON) bool { return s != nil })]
+	first := slices.IndexFunc(shards, func(s *shardJSON) bool { return s != nil })
+	if first < 0 {
+		// Nothing says what the run was: no verdict to give but UNKNOWN.
+		fmt.Fprintf(stderr, "pgasrob merge: UNKNOWN: every shard file is empty (%s): the shards were stopped before they wrote; run them again\n", strings.Join(empty, ", "))
+		return exitUnknown
+	}
+	h := shards[first]
 	switch h.Command {
 	case "decide", "cycles":
-		return mergeDecide(h, shards, *asJSON, *dot, stdout, stderr)
+		return mergeDecide(h, shards, empty, *asJSON, *dot, stdout, stderr)
 	case "tso":
-		return mergeTSO(h, shards, *asJSON, *dot, stdout, stderr)
+		return mergeTSO(h, shards, empty, *asJSON, *dot, stdout, stderr)
 	case "difftest":
-		return mergeDifftest(h, shards, *asJSON, stdout, stderr)
+		return mergeDifftest(h, shards, empty, *asJSON, stdout, stderr)
 	}
 	return fail("shards of an unknown command %q", h.Command)
 }
 
 // readShards reads shard files and checks that they are the parts of one
-// run; it returns them by index (nil where a part is missing).
-func readShards(files []string) ([]*shardJSON, error) {
+// run; it returns them by index (nil where a part is missing), and the
+// files that are empty: what a shard killed outright (Slurm's time limit,
+// the kernel's OOM killer) leaves, a missing part rather than a damaged
+// file (docs/cluster.md).
+func readShards(files []string) (byIndex []*shardJSON, empty []string, err error) {
 	var first *shardJSON
-	var byIndex []*shardJSON
 	for _, f := range files {
 		b, err := readCapped(f, 1<<30)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if len(bytes.TrimSpace(b)) == 0 {
+			empty = append(empty, f)
+			continue
 		}
 		s := &shardJSON{}
 		if err := json.Unmarshal(b, s); err != nil || s.Schema != shardSchema {
-			return nil, fmt.Errorf("%s: not a shard file (schema %s): run the command with --shard", f, shardSchema)
+			return nil, nil, fmt.Errorf("%s: not a shard file (schema %s): run the command with --shard", f, shardSchema)
 		}
 		if first == nil {
 			first = s
 			if s.Count < 1 || s.Count > maxShards {
-				return nil, fmt.Errorf("%s: shard count %d out of range", f, s.Count)
+				return nil, nil, fmt.Errorf("%s: shard count %d out of range", f, s.Count)
 			}
 			byIndex = make([]*shardJSON, s.Count)
 		}
 		if err := sameRun(first, s); err != nil {
-			return nil, fmt.Errorf("%s: %v", f, err)
+			return nil, nil, fmt.Errorf("%s: %v", f, err)
 		}
 		if s.Index < 1 || s.Index > s.Count {
-			return nil, fmt.Errorf("%s: shard %d/%d out of range", f, s.Index, s.Count)
+			return nil, nil, fmt.Errorf("%s: shard %d/%d out of range", f, s.Index, s.Count)
 		}
 		if byIndex[s.Index-1] != nil {
-			return nil, fmt.Errorf("%s: shard %d/%d given twice", f, s.Index, s.Count)
+			return nil, nil, fmt.Errorf("%s: shard %d/%d given twice", f, s.Index, s.Count)
 		}
 		if sha256Hex([]byte(s.Source)) != s.InputSHA256 && s.Command != "difftest" {
-			return nil, fmt.Errorf("%s: the program text does not match its hash (damaged file)", f)
+			return nil, nil, fmt.Errorf("%s: the program text does not match its hash (damaged file)", f)
 		}
 		byIndex[s.Index-1] = s
 	}
-	return byIndex, nil
+	if len(byIndex) == 0 {
+		byIndex = []*shardJSON{nil} // every file empty
+	}
+	return byIndex, empty, nil
 }
 
 // sameRun says why s is not a part of the run of first.
@@ -120,8 +137,12 @@ func sameRun(first, s *shardJSON) error {
 	return nil
 }
 
-// missingWhy says why shard i has no part for what is merged.
-func missingWhy(s *shardJSON, what string) string {
+// missingWhy says why shard i has no part for what is merged; empty are
+// the empty files given, one of which is likely this shard's.
+func missingWhy(s *shardJSON, what string, empty []string) string {
+	if s == nil && len(empty) > 0 {
+		return fmt.Sprintf("missing (empty file %s: a shard stopped before it wrote)", strings.Join(empty, ", "))
+	}
 	if s == nil {
 		return "missing"
 	}
@@ -139,7 +160,7 @@ func parseSettings(fs *pflag.FlagSet, h *shardJSON) error {
 	return nil
 }
 
-func mergeDecide(h *shardJSON, shards []*shardJSON, asJSON bool, dot string, stdout, stderr io.Writer) int {
+func mergeDecide(h *shardJSON, shards []*shardJSON, empty []string, asJSON bool, dot string, stdout, stderr io.Writer) int {
 	var b *budgetFlags
 	var pr interface {
 		add(outcome)
@@ -182,7 +203,7 @@ func mergeDecide(h *shardJSON, shards []*shardJSON, asJSON bool, dot string, std
 	for n := lo; n <= hi; n++ {
 		parts := make([]cycles.Part, len(shards))
 		for i, s := range shards {
-			parts[i] = cycles.Part{Index: i + 1, Missing: missingWhy(s, fmt.Sprintf("N = %d", n))}
+			parts[i] = cycles.Part{Index: i + 1, Missing: missingWhy(s, fmt.Sprintf("N = %d", n), empty)}
 			if s == nil {
 				continue
 			}

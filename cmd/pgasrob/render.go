@@ -617,7 +617,7 @@ func witnessDot(p *pgas.Program, file string, n int, w *cycles.Witness) string {
 // dotPath is where the graph for N goes: FILE itself for a single N, FILE
 // with "-N" before its extension for a range ("cyc.dot" -> "cyc-3.dot").
 func dotPath(file string, n int, isRange bool) string {
-	if !isRange {
+	if !isRange || file == "-" { // "-": standard output, every graph
 		return file
 	}
 	slash := strings.LastIndexAny(file, `/\`)

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"pgasrob/cycles"
@@ -119,8 +119,15 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
+	if *write != "" {
+		// Before the search: a long run must not end in this refusal.
+		if err := notAnInput(*write, []string{j.file, *costFile}); err != nil {
+			fmt.Fprintf(stderr, "pgasrob repair: --write: %v\n", err)
+			return exitUsage
+		}
+	}
 	if j.shard.Count > 0 || *proofSets < 0 || *oracleNodes < 1 {
-		fmt.Fprintf(stderr, "pgasrob repair: --shard is not for repair; --proof-sets must not be negative, --oracle-nodes positive\n")
+		fmt.Fprintf(stderr, "pgasrob repair: --shard is not for repair; --proof-sets must not be negative, --oracle-nodes positive\n%s\n", usageHint("repair"))
 		return exitUsage
 	}
 	costs := repair.DefaultCosts()
@@ -142,10 +149,17 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, unguard := memoryGuard(ctx, j.opt.BudgetBytes>>20)
 	defer unguard()
+	// One line in the format of decide's: the repair's step, and the
+	// states of the decision it is making (repair decides one at a time).
 	prog := newProgress(stderr)
+	var stage atomic.Value // of string: set by the repair, read by the search's progress
+	stage.Store("")
 	opt := repair.Options{Decide: j.opt, Costs: costs, ProofSets: *proofSets, Context: ctx,
 		Oracle:   oracle.Bounds{MaxQueue: 4, MaxNodes: *oracleNodes, Timeout: j.opt.Timeout},
-		Progress: func(msg string) { prog.show("pgasrob repair: %s", msg) }}
+		Progress: func(msg string) { stage.Store(msg) }}
+	opt.Decide.Progress = func(p cycles.Progress) {
+		prog.step(progressStep{cmd: "repair", context: stage.Load().(string), what: "cycle types", done: p.TypesDone, total: p.TypesTotal, states: p.States, elapsed: p.Elapsed})
+	}
 	opt.Decide.Jobs = *b.jobs
 	res, err := repair.Repair(j.file, j.src, ns, opt)
 	prog.clear()
@@ -154,7 +168,7 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pgasrob repair: %v\n", err)
 	}
 	if res != nil && res.Verdict == repair.Repaired && code == exitRobust && *write != "" {
-		if werr := os.WriteFile(*write, res.Source, 0o644); werr != nil {
+		if werr := writeOutput(*write, res.Source, stdout, j.file, *costFile); werr != nil {
 			fmt.Fprintf(stderr, "pgasrob repair: %v\n", werr)
 			code = exitUsage
 		} else {

@@ -166,13 +166,19 @@ func newShardJSON(cmd string, sh shard.Shard, input string, src []byte, settings
 
 // finish records how the shard ended and writes it. A shard that did its
 // part exits 0 whatever the part's verdict, so that a Slurm dependency
-// afterok starts the merge; the verdict is merge's to give.
+// afterok starts the merge; the verdict is merge's to give. A shard
+// stopped before the end of its part (a signal, the memory guard) exits 3.
 func (s *shardJSON) finish(w io.Writer, start time.Time, stopReason string, internal bool) int {
 	s.ElapsedMS = time.Since(start).Milliseconds()
 	s.Done, s.Reason = stopReason == "", stopReason
 	s.ExitCode = exitRobust
-	if internal {
+	switch {
+	case internal:
 		s.ExitCode = exitInternal
+	case stopReason != "":
+		// Its part is not done: a dependent merge must not start as if
+		// it were (afterok), and a script sees the stop (docs/cluster.md).
+		s.ExitCode = exitUnknown
 	}
 	writeJSON(w, s)
 	return s.ExitCode

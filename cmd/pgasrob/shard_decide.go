@@ -202,6 +202,11 @@ func decodeDecideN(p *pgas.Program, d shardDecideN) (*cycles.Result, error) {
 			return nil, fmt.Errorf("cycle type %v: unknown outcome %q", tr.Cycle, t.Outcome)
 		}
 		if tr.Outcome == automata.NonEmpty {
+			// A shard writes every feasible type's witness: none is
+			// damage to the file, not a witness that failed its replay.
+			if len(t.Witness) == 0 {
+				return nil, fmt.Errorf("cycle type %v: feasible without its witness", tr.Cycle)
+			}
 			sigma := make([]cycles.Letter, 0, len(t.Witness))
 			for _, v := range t.Witness {
 				if len(v) < 2 || v[0] < 1 || v[0] > normalform.Heads || v[1] < 0 || v[1] > 3 {

@@ -96,6 +96,9 @@ func decodeTSO(s *shardTSO) (*tso.Result, error) {
 		if sw.Attack < 0 || sw.Attack >= s.AttackCount {
 			return nil, fmt.Errorf("witness attack %d out of range", sw.Attack)
 		}
+		if len(sw.Steps) == 0 {
+			return nil, fmt.Errorf("the witness has no steps")
+		}
 		w := &tso.Witness{Attack: r.Attacks[sw.Attack].Attack, StoreEvent: sw.StoreEvent, LastEvent: sw.LastEvent}
 		for _, v := range sw.Steps {
 			if len(v) != 5 || v[0] < 0 || v[0] > int(tso.StepFlush) {
@@ -108,7 +111,7 @@ func decodeTSO(s *shardTSO) (*tso.Result, error) {
 	return r, nil
 }
 
-func mergeTSO(h *shardJSON, shards []*shardJSON, asJSON bool, dot string, stdout, stderr io.Writer) int {
+func mergeTSO(h *shardJSON, shards []*shardJSON, empty []string, asJSON bool, dot string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "pgasrob merge: %s\n", fmt.Sprintf(format, a...))
 		return exitUsage
@@ -127,7 +130,7 @@ func mergeTSO(h *shardJSON, shards []*shardJSON, asJSON bool, dot string, stdout
 	}
 	parts := make([]tso.Part, len(shards))
 	for i, s := range shards {
-		parts[i] = tso.Part{Index: i + 1, Missing: missingWhy(s, "the check")}
+		parts[i] = tso.Part{Index: i + 1, Missing: missingWhy(s, "the check", empty)}
 		if s == nil || s.TSO == nil {
 			continue
 		}

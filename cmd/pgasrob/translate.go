@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"pgasrob/pgas"
@@ -43,7 +42,7 @@ type translateJSON struct {
 
 func runTranslate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("translate", "translate FILE -n N [--out F] [--json]", translateDescription, exitsTranslate, stderr)
-	nArg := fs.StringP("n", "n", "", "number of ranks `N` (required)")
+	nArg := stringOnceP(fs, "n", "n", "number of ranks `N` (required)")
 	out := fs.StringP("out", "o", "", "write the program to `FILE` instead of standard output")
 	asJSON := fs.Bool("json", false, "print one JSON object (schema pgasrob/translate/v1) holding the program")
 	if done, code := parseFlags(fs, args); done {
@@ -51,15 +50,21 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 	}
 	n, err := strconv.Atoi(*nArg)
 	if fs.NArg() != 1 || err != nil {
-		fmt.Fprintln(stderr, "pgasrob translate: want one FILE and -n N")
+		fmt.Fprintf(stderr, "pgasrob translate: want one FILE and -n N\n%s\n", usageHint("translate"))
 		return exitUsage
+	}
+	if *out != "" {
+		if err := notAnInput(*out, fs.Args()); err != nil {
+			fmt.Fprintln(stderr, "pgasrob translate:", err)
+			return exitUsage
+		}
 	}
 	tr, _, code := translateFile(fs.Arg(0), n, stderr)
 	if tr == nil {
 		return code
 	}
 	if *out != "" {
-		if err := os.WriteFile(*out, tr.Text, 0o644); err != nil {
+		if err := writeOutput(*out, tr.Text, stdout, fs.Arg(0)); err != nil {
 			fmt.Fprintln(stderr, "pgasrob translate:", err)
 			return exitUsage
 		}
@@ -68,7 +73,7 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 	case *asJSON:
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(translateJSON{Schema: "pgasrob/translate/v1", File: fs.Arg(0), N: n, Fences: tr.Fences, Threads: n, Program: string(tr.Text)})
+		enc.Encode(translateJSON{Schema: "pgasrob/translate/v1", File: inputName(fs.Arg(0)), N: n, Fences: tr.Fences, Threads: n, Program: string(tr.Text)})
 	case *out == "":
 		stdout.Write(tr.Text)
 	}
@@ -78,7 +83,7 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 // translateFile loads, checks and translates a .pgas file and parses the
 // result back as a framework program.
 func translateFile(path string, n int, stderr io.Writer) (*translate.Result, *tsoprog.Program, int) {
-	p, err := pgas.Load(path)
+	p, err := loadProgram(path)
 	if err == nil {
 		err = pgas.CheckN(p, n)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"pgasrob/automata"
-	"pgasrob/pgas"
 	"pgasrob/tso"
 	tsoprog "pgasrob/tso/prog"
 )
@@ -232,11 +231,11 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := tsoprog.ParseModel(*model)
 	if err != nil {
-		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		fmt.Fprintf(stderr, "pgasrob tso: %v\n%s\n", err, usageHint("tso"))
 		return exitUsage
 	}
 	if *jobs < 1 || *maxMem < 1 || *maxStates < 0 || *timeout < 0 {
-		fmt.Fprintln(stderr, "pgasrob tso: --jobs and --max-memory must be positive, --max-states and --timeout not negative")
+		fmt.Fprintf(stderr, "pgasrob tso: --jobs and --max-memory must be positive, --max-states and --timeout not negative\n%s\n", usageHint("tso"))
 		return exitUsage
 	}
 	sh, err := c.shard.parse(os.Getenv)
@@ -276,8 +275,8 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	ctx, unguard := memoryGuard(ctx, *maxMem)
 	defer unguard()
 	begun := time.Now()
-	file := fs.Arg(0)
-	src, err := pgas.ReadSource(file)
+	file := inputName(fs.Arg(0))
+	src, err := readSource(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, "pgasrob tso:", err)
 		return exitUsage
@@ -306,7 +305,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	progress := newProgress(stderr)
 	opt.Progress = func(done, total int, states int64) {
-		progress.show("attacks searched %d/%d, states %d", done, total, states)
+		progress.step(progressStep{cmd: "tso", what: "attacks searched", done: done, total: total, states: states})
 	}
 	res, err := tso.Check(prog, m, opt)
 	progress.clear()
@@ -349,7 +348,7 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tsoprog.Program, m ts
 	if dot != "" {
 		// As in decide: the verdict is still printed, the exit code says
 		// the graph is missing.
-		if err := os.WriteFile(dot, []byte(tsoDot(prog, res)), 0o644); err != nil {
+		if err := writeOutput(dot, []byte(tsoDot(prog, res)), stdout, file); err != nil {
 			fmt.Fprintln(stderr, "pgasrob tso:", err)
 			dotFailed = true
 		}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/pgas"
 	"pgasrob/tso"
 	tsoprog "pgasrob/tso/prog"
 )
@@ -80,11 +79,8 @@ func runTSOCriteriaCmd(c *tsoCmd, stdout, stderr io.Writer) int {
 func criteriaFiles(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil {
-			return nil, err
-		}
-		if !st.IsDir() {
+		// A file that cannot be read gets its row, with the error.
+		if st, err := os.Stat(a); err != nil || !st.IsDir() {
 			out = append(out, a)
 			continue
 		}
@@ -116,7 +112,7 @@ func runTSOCriteria(stdout, stderr io.Writer, files []string, m tsoprog.Model, o
 	}
 	for _, file := range files {
 		row := tsoCriteriaRow{File: file, Cells: []tsoCriteriaCell{}}
-		src, err := pgas.ReadSource(file)
+		src, err := readSource(file)
 		var prog *tsoprog.Program
 		if err == nil {
 			prog, err = tsoprog.ParseProgram(file, src)

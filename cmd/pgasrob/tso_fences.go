@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"pgasrob/pgas"
 	"pgasrob/tso"
@@ -32,6 +31,13 @@ func (fo *fenceOutput) costName() string {
 // program that does not re-check).
 func (fo *fenceOutput) search(prog *tsoprog.Program, src []byte, m tsoprog.Model, res *tso.Result, opt tso.Options, write string, progress *progressLine, stderr io.Writer) int {
 	fopt := tso.FenceOptions{Options: opt}
+	if write != "" {
+		// Before the search: a long run must not end in this refusal.
+		if err := notAnInput(write, []string{prog.File, fo.costFile}); err != nil {
+			fmt.Fprintf(stderr, "pgasrob tso: --write: %v\n", err)
+			return exitUsage
+		}
+	}
 	if fo.costFile != "uniform" {
 		csrc, err := pgas.ReadSource(fo.costFile)
 		if err == nil {
@@ -48,7 +54,7 @@ func (fo *fenceOutput) search(prog *tsoprog.Program, src []byte, m tsoprog.Model
 		fo.fr = &tso.FenceResult{Verdict: tsoprog.Robust, Fenced: prog, Certificate: res, Rounds: 1}
 	} else {
 		fopt.Progress = func(done, total int, states int64) {
-			progress.show("fence search: attacks searched %d/%d, states %d", done, total, states)
+			progress.step(progressStep{cmd: "tso", context: "fence search", what: "attacks searched", done: done, total: total, states: states})
 		}
 		var err error
 		fo.fr, err = tso.FindFences(prog, m, fopt)
@@ -76,7 +82,11 @@ func (fo *fenceOutput) search(prog *tsoprog.Program, src []byte, m tsoprog.Model
 		}
 		return exitUsage
 	}
-	if err := os.WriteFile(write, out, 0o644); err != nil {
+	err = notAnInput(write, []string{prog.File, fo.costFile})
+	if err == nil {
+		err = writeAtomic(write, out)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "pgasrob tso: --write: %v\n", err)
 		return exitUsage
 	}

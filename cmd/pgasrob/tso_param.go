@@ -42,7 +42,7 @@ func runTSOParam(stdout, stderr io.Writer, file string, prog *tsoprog.Program, o
 	}
 	progress := newProgress(stderr)
 	opt.Progress = func(done, total int, markings int64) {
-		progress.show("attacks %d/%d, markings %d", done, total, markings)
+		progress.step(progressStep{cmd: "tso", what: "attacks searched", done: done, total: total, states: -1, extra: fmt.Sprintf("%d markings", markings)})
 	}
 	r, err := tso.CheckParameterized(prog, opt, instances)
 	progress.clear()

@@ -120,7 +120,7 @@ func Compile(f *File) (*Program, error) {
 	consts := map[int64]bool{}
 	for _, st := range f.Threads {
 		if seen[st.Name] {
-			return nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("thread %s defined twice", st.Name)}
+			return nil, &Error{Pos: st.Pos, Msg: fmt.Sprintf("thread %s defined twice", Clip(st.Name))}
 		}
 		seen[st.Name] = true
 		th := &Thread{Name: st.Name, Replicated: st.Replicated}

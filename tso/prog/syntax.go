@@ -264,7 +264,7 @@ func (p *parser) thread(pos Pos) (*SynThread, error) {
 		switch t.text {
 		case "end":
 			if th.Init == "" {
-				return nil, p.errorf(pos, "thread %s has no \"initial\" line", th.Name)
+				return nil, p.errorf(pos, "thread %s has no \"initial\" line", Clip(th.Name))
 			}
 			return th, nil
 		case "initial":
