@@ -239,6 +239,10 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 		return sets[g]
 	}
 	inQueue := []bool{}
+	// reached[g]: some move led to g. It is kept apart from S(g) because
+	// S(g) may stay empty (no replicated thread, so no copies at all): a
+	// global state reached with an empty set must still be visited once.
+	reached := []bool{}
 	queue := []int32{}
 	push := func(g int32) {
 		for int(g) >= len(inQueue) {
@@ -249,14 +253,19 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 			queue = append(queue, g)
 		}
 	}
-	// union adds src (and extra, when >= 0) to S(g) and queues g if it grew.
+	// union adds src (and extra, when >= 0) to S(g) and queues g if it grew
+	// or was not reached before.
 	union := func(g int32, src []uint64, extra int32) {
+		for int(g) >= len(reached) {
+			reached = append(reached, false)
+		}
 		dst := set(g)
+		grew := !reached[g]
+		reached[g] = true
 		need := len(src)
 		if extra >= 0 {
 			need = max(need, int(extra)/64+1)
 		}
-		grew := false
 		if len(dst) < need {
 			dst = append(dst, make([]uint64, need-len(dst))...)
 			n.bytes += int64(need) * 8
@@ -276,10 +285,10 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 			push(g)
 		}
 	}
+	union(0, nil, -1)
 	for _, x := range start {
 		union(0, nil, x.l)
 	}
-	push(0)
 	targets := map[int32]bool{}
 	for steps := 0; len(queue) > 0; steps++ {
 		if n.trouble != "" {
@@ -319,6 +328,9 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 		}
 	}
 	for g, s := range sets {
+		if g >= len(reached) || !reached[g] {
+			continue // only the index of a later state made room for it
+		}
 		var ls []absLocal
 		for i, w := range s {
 			for ; w != 0; w &= w - 1 {
