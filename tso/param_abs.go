@@ -226,10 +226,11 @@ next:
 // joined is the coarser exploration: per global state one set of local
 // states that may hold copies (any number) beside it, grown to a fixpoint.
 // A move of a copy from l in S(g) to g', l' adds S(g) and l' to S(g'); a
-// single thread's move from g to g' adds S(g) to S(g'). Each set only
-// grows, so the loop ends after at most |globals|*|locals| growths. The
-// sets are bit sets over local states, and S(g) is merged into each
-// successor once per visit of g, not once per transition.
+// single thread's move from g to g' adds S(g) to S(g'). A global state is
+// visited when first reached and again whenever its set grows; each set
+// only grows, so the loop ends after at most |globals|*(|locals|+1)
+// visits. The sets are bit sets over local states, and S(g) is merged into
+// each successor once per visit of g, not once per transition.
 func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes int64) string {
 	var sets [][]uint64 // by global state
 	set := func(g int32) []uint64 {
