@@ -226,10 +226,11 @@ next:
 // joined is the coarser exploration: per global state one set of local
 // states that may hold copies (any number) beside it, grown to a fixpoint.
 // A move of a copy from l in S(g) to g', l' adds S(g) and l' to S(g'); a
-// single thread's move from g to g' adds S(g) to S(g'). Each set only
-// grows, so the loop ends after at most |globals|*|locals| growths. The
-// sets are bit sets over local states, and S(g) is merged into each
-// successor once per visit of g, not once per transition.
+// single thread's move from g to g' adds S(g) to S(g'). A global state is
+// visited when first reached and again whenever its set grows; each set
+// only grows, so the loop ends after at most |globals|*(|locals|+1)
+// visits. The sets are bit sets over local states, and S(g) is merged into
+// each successor once per visit of g, not once per transition.
 func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes int64) string {
 	var sets [][]uint64 // by global state
 	set := func(g int32) []uint64 {
@@ -239,6 +240,10 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 		return sets[g]
 	}
 	inQueue := []bool{}
+	// reached[g]: some move led to g. It is kept apart from S(g) because
+	// S(g) may stay empty (no replicated thread, so no copies at all): a
+	// global state reached with an empty set must still be visited once.
+	reached := []bool{}
 	queue := []int32{}
 	push := func(g int32) {
 		for int(g) >= len(inQueue) {
@@ -249,14 +254,19 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 			queue = append(queue, g)
 		}
 	}
-	// union adds src (and extra, when >= 0) to S(g) and queues g if it grew.
+	// union adds src (and extra, when >= 0) to S(g) and queues g if it grew
+	// or was not reached before.
 	union := func(g int32, src []uint64, extra int32) {
+		for int(g) >= len(reached) {
+			reached = append(reached, false)
+		}
 		dst := set(g)
+		grew := !reached[g]
+		reached[g] = true
 		need := len(src)
 		if extra >= 0 {
 			need = max(need, int(extra)/64+1)
 		}
-		grew := false
 		if len(dst) < need {
 			dst = append(dst, make([]uint64, need-len(dst))...)
 			n.bytes += int64(need) * 8
@@ -276,10 +286,10 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 			push(g)
 		}
 	}
+	union(0, nil, -1)
 	for _, x := range start {
 		union(0, nil, x.l)
 	}
-	push(0)
 	targets := map[int32]bool{}
 	for steps := 0; len(queue) > 0; steps++ {
 		if n.trouble != "" {
@@ -319,6 +329,9 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 		}
 	}
 	for g, s := range sets {
+		if g >= len(reached) || !reached[g] {
+			continue // only the index of a later state made room for it
+		}
 		var ls []absLocal
 		for i, w := range s {
 			for ; w != 0; w &= w - 1 {

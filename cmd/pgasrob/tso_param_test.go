@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,4 +41,35 @@ func TestTSOParameterized(t *testing.T) {
 	if code != exitNotRobust || j.Param == nil || len(j.Param.Copies) != 1 || j.Param.Copies[0].Copies != 2 || j.Witness == nil || len(j.Witness.Cycle) != 4 || j.Param.InstanceCheck != "not robust" {
 		t.Fatalf("JSON: exit %d %+v", code, j.Param)
 	}
+}
+
+// TestTSOParamJoinWithoutCopies: programs without a replicated thread whose
+// counter abstraction passes the precise limit and falls back to the join.
+// The join used to stop at the initial state's successors when no copy
+// existed, and the command answered ROBUST against its own cut-off
+// instance (exit 4; with --instances 0, plainly ROBUST).
+func TestTSOParamJoinWithoutCopies(t *testing.T) {
+	files := []string{writeFile(t, "long.txt", longWitnessTSO(10000))}
+	if wsq := filepath.Join(corpusTrencher, "cilk-the-wsq-wrongdoing.txt"); fileExists(wsq) {
+		files = append(files, wsq)
+	} else {
+		t.Log("../shared/corpus/trencher not found: only the generated program")
+	}
+	for _, f := range files {
+		code, out, errs := runTSOCmd(t, "--parameterized", "--max-memory", "900", f)
+		if code != exitNotRobust || !strings.Contains(out, "(joined)") || !strings.Contains(out, "the plain check of that instance: NOT ROBUST") {
+			t.Errorf("%s: exit %d, want %d by the join\nstdout:\n%s\nstderr:\n%s", filepath.Base(f), code, exitNotRobust, firstLines(out, 8), errs)
+		}
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// firstLines keeps a long witness out of a failure message.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
 }
