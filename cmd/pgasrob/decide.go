@@ -67,6 +67,7 @@ func (b *budgetFlags) options() cycles.Options {
 // job is a checked request: the program and the Ns to decide.
 type job struct {
 	cmd    string
+	mode   string // the key of the command's mode (modes.go)
 	file   string
 	prog   *pgas.Program
 	src    []byte
@@ -93,7 +94,7 @@ type inputError struct {
 // prepare validates flags and arguments, loads the program and checks it
 // for every N, so that nothing long starts on input that will fail later.
 // On failure it prints the message and returns the exit code.
-func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stderr io.Writer) (*job, *inputError, int) {
+func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, args []string, stderr io.Writer) (*job, *inputError, int) {
 	if done, code := parseFlags(fs, args); done {
 		return nil, nil, code
 	}
@@ -115,11 +116,15 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 	case *b.maxStates < 0 || *b.timeout < 0:
 		return usageErr("--max-states and --timeout must not be negative")
 	}
+	m, err := modes.resolve(fs)
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	lo, hi, err := parseRange(*b.n)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	j := &job{cmd: cmd, file: fs.Arg(0), lo: lo, hi: hi, opt: b.options()}
+	j := &job{cmd: cmd, mode: m.key, file: fs.Arg(0), lo: lo, hi: hi, opt: b.options()}
 	fail := func(err error) (*job, *inputError, int) {
 		ie := &inputError{err: err}
 		if !errors.As(err, &ie.list) {
@@ -133,17 +138,11 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, args []string, stder
 		return usageErr("%v", err)
 	}
 	if *b.shard.costs != "" {
-		if j.shard.Count == 0 {
-			return usageErr("--shard-costs needs --shard")
-		}
 		if j.costs, j.costsHash, err = readShardCosts(*b.shard.costs); err != nil {
 			return usageErr("%v", err)
 		}
 	}
 	if j.shard.Count > 0 {
-		if d := fs.Lookup("dot"); d != nil && d.Changed {
-			return usageErr("--dot is for the merged result: give it to pgasrob merge")
-		}
 		j.settings = settingsOf(fs, "shard-costs")
 	}
 	if j.src, err = pgas.ReadSource(j.file); err == nil {
@@ -260,9 +259,32 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 	return c
 }
 
+// The flags decide, cycles and repair share, which each of their modes
+// reads unless the table says otherwise.
+const budgetFlagNames = "n max-states timeout jobs max-memory no-symmetry exploration json"
+
+// decideModes: --via instrumentation runs the translation through the
+// framework's checker, which takes only the budgets; a shard writes its
+// part for merge, which draws the graph; otherwise the exact procedure.
+var decideModes = modeTable{
+	cmd:     "decide",
+	needs:   map[string]string{"shard-costs": "shard"},
+	choices: []string{"via", "procedure", "exploration"},
+	modes: []mode{
+		{key: "via", when: "via=instrumentation", name: "--via instrumentation",
+			uses: flagList("via n max-states timeout jobs max-memory json"), ignores: flagList("procedure oracle-after exploration no-symmetry depth-first")},
+		{key: "shard", when: "shard", name: "--shard", uses: flagList("shard shard-costs all depth-first via", budgetFlagNames),
+			// A shard searches its part of the cycle types: the oracle
+			// answers for the whole program only.
+			ignores: flagList("procedure oracle-after"),
+			hints:   map[string]string{"dot": "the graph is of the merged result: give --dot to pgasrob merge"}},
+		{key: "exact", name: "decide", uses: flagList("all dot procedure oracle-after depth-first via", budgetFlagNames)},
+	},
+}
+
 func runDecide(args []string, stdout, stderr io.Writer) int {
 	c := newDecideCmd(stderr)
-	j, ie, code := prepare("decide", c.fs, c.b, args, stderr)
+	j, ie, code := prepare("decide", c.fs, c.b, decideModes, args, stderr)
 	if j == nil {
 		return code
 	}
@@ -275,8 +297,11 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	if *c.via != "exact" {
+	switch {
+	case j.mode == "via":
 		return runDecideVia(j, c, stdout, stderr)
+	case *c.via != "exact":
+		return usageError(stderr, "decide", fmt.Errorf("--via must be exact or instrumentation, not %q", *c.via))
 	}
 	j.opt.All = *c.all
 	proc, err := cycles.ParseProcedure(*c.proc)
@@ -290,7 +315,7 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	j.opt.OracleDelay = max(*c.after, time.Nanosecond)
-	if j.shard.Count > 0 {
+	if j.mode == "shard" {
 		return j.runShard(stdout, stderr)
 	}
 	pr.out.Program = j.prog.Name

@@ -96,6 +96,16 @@ type oracleCheckJSON struct {
 	States    int64  `json:"states"`
 }
 
+// repairModes: repair has one mode. It decides many programs in turn,
+// so the shard flags it shares with decide are refused (and hidden).
+var repairModes = modeTable{
+	cmd:     "repair",
+	needs:   map[string]string{"shard-costs": "shard"},
+	choices: []string{"exploration"},
+	modes: []mode{{key: "repair", name: "repair", uses: flagList("depth-first write cost proof-sets oracle-nodes", budgetFlagNames),
+		hints: map[string]string{"shard": "it decides many programs in turn: there are no parts to shard"}}},
+}
+
 func runRepair(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("repair", "repair FILE -n N|LO..HI [flags]", repairDescription, exitsRepair, stderr)
 	b := addBudgetFlags(fs)
@@ -107,7 +117,7 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	costFile := fs.String("cost", "", "costs per kind or per source line from `FILE` (lines KIND COST or KIND LINE COST)")
 	proofSets := fs.Int("proof-sets", 500, "cheaper sets of insertions to decide for the minimality proof")
 	oracleNodes := fs.Int64("oracle-nodes", oracle.DefaultMaxNodes, "states the oracle may explore per N in the final check")
-	j, ie, code := prepare("repair", fs, b, args, stderr)
+	j, ie, code := prepare("repair", fs, b, repairModes, args, stderr)
 	if j == nil {
 		return code
 	}
@@ -119,9 +129,8 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	if j.shard.Count > 0 || *proofSets < 0 || *oracleNodes < 1 {
-		fmt.Fprintf(stderr, "pgasrob repair: --shard is not for repair; --proof-sets must not be negative, --oracle-nodes positive\n")
-		return exitUsage
+	if *proofSets < 0 || *oracleNodes < 1 {
+		return usageError(stderr, "repair", fmt.Errorf("--proof-sets must not be negative, --oracle-nodes positive"))
 	}
 	costs := repair.DefaultCosts()
 	if *costFile != "" {
