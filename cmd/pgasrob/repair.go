@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"pgasrob/cycles"
 	"pgasrob/cycles/repair"
 	"pgasrob/pgas"
@@ -106,17 +108,33 @@ var repairModes = modeTable{
 		hints: map[string]string{"shard": "it decides many programs in turn: there are no parts to shard"}}},
 }
 
-func runRepair(args []string, stdout, stderr io.Writer) int {
+// repairCmd is the flag set of repair.
+type repairCmd struct {
+	fs              *pflag.FlagSet
+	b               *budgetFlags
+	asJSON          *bool
+	write, costFile *string
+	proofSets       *int
+	oracleNodes     *int64
+}
+
+func newRepairCmd(stderr io.Writer) *repairCmd {
 	fs := newFlags("repair", "repair FILE -n N|LO..HI [flags]", repairDescription, exitsRepair, stderr)
-	b := addBudgetFlags(fs)
+	c := &repairCmd{fs: fs, b: addBudgetFlags(fs)}
 	// Repair decides many programs in turn; it has no parts to shard.
 	_ = fs.MarkHidden("shard")
 	_ = fs.MarkHidden("shard-costs")
-	asJSON := fs.Bool("json", false, "print one JSON object (schema "+repairSchema+", docs/cli.md) instead of text")
-	write := fs.String("write", "", "write the repaired program to `FILE`")
-	costFile := fs.String("cost", "", "costs per kind or per source line from `FILE` (lines KIND COST or KIND LINE COST)")
-	proofSets := fs.Int("proof-sets", 500, "cheaper sets of insertions to decide for the minimality proof")
-	oracleNodes := fs.Int64("oracle-nodes", oracle.DefaultMaxNodes, "states the oracle may explore per N in the final check")
+	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+repairSchema+", docs/cli.md) instead of text")
+	c.write = fs.String("write", "", "write the repaired program to `FILE`")
+	c.costFile = fs.String("cost", "", "costs per kind or per source line from `FILE` (lines KIND COST or KIND LINE COST)")
+	c.proofSets = fs.Int("proof-sets", 500, "cheaper sets of insertions to decide for the minimality proof")
+	c.oracleNodes = fs.Int64("oracle-nodes", oracle.DefaultMaxNodes, "states the oracle may explore per N in the final check")
+	return c
+}
+
+func runRepair(args []string, stdout, stderr io.Writer) int {
+	c := newRepairCmd(stderr)
+	fs, b, asJSON, write, costFile, proofSets, oracleNodes := c.fs, c.b, c.asJSON, c.write, c.costFile, c.proofSets, c.oracleNodes
 	j, ie, code := prepare("repair", fs, b, repairModes, args, stderr)
 	if j == nil {
 		return code
