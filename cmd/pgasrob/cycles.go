@@ -238,6 +238,10 @@ func ratio(a, b int64) float64 {
 	return float64(a) / float64(b)
 }
 
+// cyclesSchema names the version of the --json output: a change that
+// removes or renames a field, or changes its meaning, bumps it.
+const cyclesSchema = "pgasrob/cycles/v1"
+
 // cyclesJSON is the --json output of "pgasrob cycles" (docs/cli.md).
 type cyclesJSON struct {
 	Schema   string        `json:"schema"`

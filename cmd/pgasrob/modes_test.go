@@ -114,7 +114,7 @@ func TestModeResolution(t *testing.T) {
 		{"tso", []string{"f", "--parameterized", "--model", "pso"}, "--model pso does not go with --parameterized"},
 		{"tso", []string{"f", "--parameterized", "--shard", "1/2"}, "--shard does not go with --parameterized"},
 		{"tso", []string{"f", "--parameterized", "--flatten"}, "--flatten does not go with --parameterized"},
-		{"tso", []string{"f", "--flatten", "--criterion", "persistence"}, "flatten"},
+		{"tso", []string{"f", "--flatten", "--criterion", "persistence", "--all"}, "flatten"},
 		{"tso", []string{"f", "--flatten", "--fences"}, "--fences does not go with --flatten"},
 		{"tso", []string{"f", "--criterion", "all", "--fences", "--model", "pso"}, "table"},
 		{"tso", []string{"f", "--criterion", "all", "--all"}, "--all does not go with --criterion all"},

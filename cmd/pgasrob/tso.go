@@ -111,7 +111,7 @@ var tsoModes = modeTable{
 	modes: []mode{
 		{key: tsoTable, when: "criterion=all", name: "--criterion all", uses: flagList("criterion model fences", tsoBudgets)},
 		{key: tsoParam, when: "parameterized", name: "--parameterized", uses: flagList("parameterized instances", tsoBudgets)},
-		{key: tsoFlatten, when: "flatten", name: "--flatten", uses: flagList("flatten criterion", tsoBudgets)},
+		{key: tsoFlatten, when: "flatten", name: "--flatten", uses: flagList("flatten criterion all", tsoBudgets)},
 		{key: tsoShard, when: "shard", name: "--shard", uses: flagList("shard model all", tsoBudgets),
 			hints: map[string]string{"dot": "give --dot to pgasrob merge"}},
 		{key: tsoFences, when: "fences", name: "--fences", uses: flagList("fences cost write model criterion all dot", tsoBudgets)},
