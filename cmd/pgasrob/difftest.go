@@ -142,25 +142,37 @@ var difftestModes = modeTable{
 	},
 }
 
+// resolve checks the flags against the mode they select and reads the
+// criteria --tso compares; an error is a usage error.
+func (c *difftestCmd) resolve() (mode string, crits []tso.Criterion, err error) {
+	m, err := difftestModes.resolve(c.fs)
+	if err != nil {
+		return "", nil, err
+	}
+	if c.fs.NArg() != 0 || *c.count < 1 || *c.maxMem < 1 || *c.ranks < 1 || *c.ranks > maxDecideRanks || *c.states < 0 || *c.nodes < 0 || *c.timeout < 0 {
+		return "", nil, fmt.Errorf("bad arguments (need --count >= 1, 1 <= --ranks <= %d, non-negative budgets, no positional arguments)", maxDecideRanks)
+	}
+	crits = tso.Criteria()
+	if m.key == "tso" && *c.criterion != "all" {
+		crit, err := tso.ParseCriterion(*c.criterion)
+		if err != nil {
+			return "", nil, err
+		}
+		crits = []tso.Criterion{crit}
+	}
+	return m.key, crits, nil
+}
+
 func runDifftest(args []string, stdout, stderr io.Writer) int {
 	c := newDifftestCmd(stderr)
 	if done, code := parseFlags(c.fs, args); done {
 		return code
 	}
-	m, err := difftestModes.resolve(c.fs)
-	if err == nil && (c.fs.NArg() != 0 || *c.count < 1 || *c.maxMem < 1 || *c.ranks < 1 || *c.ranks > maxDecideRanks || *c.states < 0 || *c.nodes < 0 || *c.timeout < 0) {
-		err = fmt.Errorf("bad arguments (need --count >= 1, 1 <= --ranks <= %d, non-negative budgets, no positional arguments)", maxDecideRanks)
+	mode, crits, err := c.resolve()
+	if err != nil {
+		return usageError(stderr, "difftest", err)
 	}
-	var sh automata.Shard
-	if err == nil {
-		sh, err = c.shard.parse(os.Getenv)
-	}
-	crits := tso.Criteria()
-	if err == nil && m.key == "tso" && *c.criterion != "all" {
-		var crit tso.Criterion
-		crit, err = tso.ParseCriterion(*c.criterion)
-		crits = []tso.Criterion{crit}
-	}
+	sh, err := c.shard.parse(os.Getenv)
 	if err != nil {
 		return usageError(stderr, "difftest", err)
 	}
@@ -181,7 +193,7 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 		automata.ParallelAfter = 0
 	}
 	a := pgasArgs{seed: *c.seed, count: *c.count, ranks: *c.ranks, dir: *c.dir, out: *c.out, loops: *c.loops}
-	switch m.key {
+	switch mode {
 	case "instrumentation":
 		return difftestPGAS(ctx, run, a, routesComparer(routeBudget{states: *c.states, nodes: *c.nodes, timeout: *c.timeout, ctx: ctx}), stdout, stderr)
 	case "tso":
