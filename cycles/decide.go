@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/automata/shard"
 	"pgasrob/normalform"
 	"pgasrob/pgas"
 )
@@ -64,7 +65,7 @@ type Options struct {
 	// searched (shard.go); Merge combines the parts. Costs, if set, are
 	// the states each cycle type (by its String) took in an earlier run,
 	// to balance the parts; every shard must get the same Costs.
-	Shard automata.Shard
+	Shard shard.Shard
 	Costs map[string]int64
 	// Procedure chooses who decides once the run-time error check has
 	// passed: the cycle-type search (Automata, the zero value), the

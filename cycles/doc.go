@@ -14,7 +14,8 @@
 // guessed Z runs would check at the end. proofs_test runs the literal
 // automata Z^{r1,r2} (proofs_test/ztracker_test.go) over the marked
 // computations that reference.go enumerates and checks that both accept
-// the same ones; automata.Product is the literal Lemma 10 construction.
+// the same ones; proofs_test/explicit_test.go holds the literal Lemma 10
+// construction.
 //
 // The search is kept small by pruning guesses that can no longer complete
 // (product.go, using normalform.Future; the written-cell sets keep only
@@ -66,6 +67,6 @@
 // events matched by HB6–HB8 must belong to the same barrier; and a cycle
 // that never leaves one ↔-class is not a violation.
 //
-// Imports: pgas, pgas/oracle (the portfolio of portfolio.go), normalform
-// and automata.
+// Imports: pgas, pgas/oracle (the portfolio of portfolio.go), normalform,
+// automata, automata/shard and the standard library.
 package cycles

@@ -101,12 +101,9 @@ type sharedSystem struct {
 	published atomic.Int64
 }
 
-func newShared(y *normalform.Y, types []CycleType, moves func(automata.State) []normalform.Move, reduce *reducer) *sharedSystem {
-	return newSharedCtx(context.Background(), y, types, moves, reduce)
-}
-
-// newSharedCtx is newShared, or nil when ctx ends while the products of
-// the types are set up (a million types at N = 10 take minutes).
+// newSharedCtx is the shared system of types, or nil when ctx ends while
+// the products of the types are set up (a million types at N = 10 take
+// minutes).
 func newSharedCtx(ctx context.Context, y *normalform.Y, types []CycleType, moves func(automata.State) []normalform.Move, reduce *reducer) *sharedSystem {
 	l := *y.Layout()
 	sh := &sharedSystem{y: y, types: types, moves: moves, reduce: reduce, yw: y.Words(),

@@ -86,10 +86,6 @@ func (t *tables) memoBytes() int64 {
 	return b
 }
 
-func (t *tables) memoFlushes() int64 {
-	return t.memo.flushes.Load() + t.pruned.flushes.Load() + t.stuckPruned.flushes.Load() + t.marks.flushes.Load() + t.succ.flushes.Load()
-}
-
 func newTables(words int) *tables {
 	t := &tables{}
 	t.elems.keys = newInterner()

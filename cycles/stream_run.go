@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"pgasrob/automata"
+	"pgasrob/automata/shard"
 	"pgasrob/pgas"
 )
 
@@ -81,7 +82,7 @@ func collectReps(ctx context.Context, g *symGroup, n, limit int) ([]CycleType, b
 // streamOwned reports whether the representative with ordinal ord (from
 // 0) belongs to this shard: streamed representatives are dealt out in
 // turn, as costs cannot be looked up for types not listed.
-func streamOwned(ord int64, sh automata.Shard) bool {
+func streamOwned(ord int64, sh shard.Shard) bool {
 	return sh.Whole() || ord%int64(sh.Count) == int64(sh.Index-1)
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pgasrob/automata"
+	"pgasrob/automata/shard"
 	"pgasrob/cycles"
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
@@ -200,14 +201,14 @@ func TestStreamedShardsMerge(t *testing.T) {
 			for k := 1; k <= 3; k++ {
 				var parts []cycles.Part
 				for i := 1; i <= k; i++ {
-					opt.Shard = automata.Shard{Index: i, Count: k}
+					opt.Shard = shard.Shard{Index: i, Count: k}
 					res, err := cycles.Decide(p, 3, opt)
 					if err != nil {
 						t.Fatal(err)
 					}
 					parts = append(parts, cycles.Part{Index: i, Result: res})
 				}
-				opt.Shard = automata.Shard{}
+				opt.Shard = shard.Shard{}
 				m, err := cycles.Merge(p, 3, opt, k, parts)
 				if err != nil {
 					t.Fatalf("%s all %v K = %d: %v", p.File, all, k, err)

@@ -11,6 +11,7 @@ import (
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 func TestDifftestCommand(t *testing.T) {
@@ -112,9 +113,9 @@ func TestDifftestTSO(t *testing.T) {
 	}
 	// A fake hook that disagrees under PSO on every program: exit 1, one
 	// disagreement per program, each reproducer shorter than its program.
-	defer func() { tsoDiff = tso.DiffTestCriterion }()
-	tsoDiff = func(p *tso.Program, m tso.Model, c tso.Criterion, b tso.DiffBudget) (bool, string) {
-		return m != tso.PSO, "fake"
+	defer func() { tsoDiff = tso.DiffTest }()
+	tsoDiff = func(p *tsoprog.Program, m tsoprog.Model, c tso.Criterion, b tso.DiffBudget) (bool, string) {
+		return m != tsoprog.PSO, "fake"
 	}
 	out.Reset()
 	if code := run([]string{"difftest", "--tso", "--count", "3", "--json"}, &out, &errb); code != exitNotRobust {

@@ -9,13 +9,15 @@ import (
 	"pgasrob/pgas/oracle"
 	"pgasrob/pgas/translate"
 	"pgasrob/tso"
+	tsooracle "pgasrob/tso/oracle"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // difftest --instrumentation compares the two routes to PGAS robustness on
 // one program: the exact procedure (cycles.Decide, checked by the
 // brute-force oracle of X(P,N)) and the instrumentation route (the
 // translation run through tso.Check under the framework's semantics,
-// checked by tso.Oracle). What their answers must satisfy is
+// checked by tso/oracle.Robustness). What their answers must satisfy is
 // translate.Relate's; here they are only run.
 
 type routeBudget struct {
@@ -40,7 +42,7 @@ func compareRoutes(p *pgas.Program, n int, b routeBudget) translate.Comparison {
 	if err != nil {
 		return undecided("no translation: " + err.Error())
 	}
-	tp, err := tso.ParseProgram("translation", tr.Text)
+	tp, err := tsoprog.ParseProgram("translation", tr.Text)
 	if err != nil {
 		return broken("the translation does not parse: " + err.Error())
 	}
@@ -52,15 +54,18 @@ func compareRoutes(p *pgas.Program, n int, b routeBudget) translate.Comparison {
 	if d.Verdict == cycles.RunError || o.RangeErr != nil {
 		return undecided("a run-time error is reachable in X(P,N); the translation blocks there instead")
 	}
-	ir := tso.Check(tp, tso.PSO, tso.Options{Jobs: 1, MaxStates: b.states, Timeout: b.timeout, Context: b.ctx})
+	ir, err := tso.Check(tp, tsoprog.PSO, tso.Options{Jobs: 1, MaxStates: b.states, Timeout: b.timeout, Context: b.ctx})
+	if err != nil {
+		return broken("tso.Check: " + err.Error())
+	}
 	if ir.WitnessErr != nil {
 		return broken("tso.Check: a witness of the translation failed its replay: " + ir.WitnessErr.Error())
 	}
-	to := tso.Oracle(tp, tso.PSO, tso.OracleBudget{MaxNodes: b.nodes, Timeout: b.timeout, Context: b.ctx})
+	to := tsooracle.Robustness(tp, tsoprog.PSO, tsooracle.Budget{MaxNodes: b.nodes, Timeout: b.timeout, Context: b.ctx})
 	pg := [2]translate.Answer{{Who: "decide", NotRobust: d.Verdict == cycles.NotRobust, Known: d.Verdict != cycles.Unknown},
 		{Who: "the X(P,N) oracle", NotRobust: o.Violation != nil, Known: o.Violation != nil || o.Complete}}
-	fw := [2]translate.Answer{{Who: "tso.Check", NotRobust: ir.Verdict == tso.NotRobust, Known: ir.Verdict != tso.Unknown},
-		{Who: "tso.Oracle", NotRobust: to.Verdict == tso.NotRobust, Known: to.Verdict != tso.Unknown}}
+	fw := [2]translate.Answer{{Who: "tso.Check", NotRobust: ir.Verdict == tsoprog.NotRobust, Known: ir.Verdict != tsoprog.Unknown},
+		{Who: "tso.Oracle", NotRobust: to.Verdict == tsoprog.NotRobust, Known: to.Verdict != tsoprog.Unknown}}
 	violation := o.Violation
 	if violation == nil && d.Witness != nil {
 		violation = d.Witness.Computation

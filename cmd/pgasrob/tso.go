@@ -14,6 +14,7 @@ import (
 	"pgasrob/automata"
 	"pgasrob/pgas"
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 func init() {
@@ -124,7 +125,7 @@ var tsoModes = modeTable{
 type tsoRequest struct {
 	mode  string
 	files []string // the table's files and directories; one FILE otherwise
-	model tso.Model
+	model tsoprog.Model
 	crit  tso.Criterion // not for the table, which decides them all
 	opt   tso.Options   // without its context
 }
@@ -143,7 +144,7 @@ func (c *tsoCmd) resolve(getenv func(string) string) (*tsoRequest, error) {
 	case m.key != tsoTable && len(r.files) != 1:
 		return nil, fmt.Errorf("want exactly one FILE, got %d arguments", len(r.files))
 	}
-	if r.model, err = tso.ParseModel(*c.model); err != nil {
+	if r.model, err = tsoprog.ParseModel(*c.model); err != nil {
 		return nil, err
 	}
 	if *c.jobs < 1 || *c.maxMem < 1 || *c.maxStates < 0 || *c.timeout < 0 {
@@ -163,7 +164,7 @@ func (c *tsoCmd) resolve(getenv func(string) string) (*tsoRequest, error) {
 	switch {
 	case m.key == tsoFlatten && r.crit != tso.Persistence:
 		return nil, fmt.Errorf("--flatten wants --criterion persistence")
-	case r.crit != tso.Robustness && r.model != tso.TSO:
+	case r.crit != tso.Robustness && r.model != tsoprog.TSO:
 		return nil, fmt.Errorf("--criterion %s is defined for TSO only (not with --model %s)", r.crit, strings.ToLower(r.model.String()))
 	case *c.instances < 0:
 		return nil, fmt.Errorf("--instances wants a number of copies >= 0")
@@ -205,8 +206,14 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	opt.Progress = func(done, total int, states int64) {
 		progress.show("attacks searched %d/%d, states %d", done, total, states)
 	}
-	res := tso.Check(prog, r.model, opt)
+	res, err := tso.Check(prog, r.model, opt)
 	progress.clear()
+	if err != nil {
+		// The flags were checked in resolve; this is a request the
+		// checker knows it cannot take.
+		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		return exitUsage
+	}
 	var fo *fenceOutput
 	switch r.mode {
 	case tsoShard:
@@ -222,15 +229,15 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 
 // readTSOProgram reads and parses FILE; on failure it prints the error,
 // with a position, and returns the exit code.
-func readTSOProgram(file string, stderr io.Writer) ([]byte, *tso.Program, int) {
+func readTSOProgram(file string, stderr io.Writer) ([]byte, *tsoprog.Program, int) {
 	src, err := pgas.ReadSource(file)
 	if err != nil {
 		fmt.Fprintln(stderr, "pgasrob tso:", err)
 		return nil, nil, exitUsage
 	}
-	prog, err := tso.ParseProgram(file, src)
+	prog, err := tsoprog.ParseProgram(file, src)
 	if err != nil {
-		var pe *tso.Error
+		var pe *tsoprog.Error
 		if !errors.As(err, &pe) {
 			fmt.Fprintf(stderr, "%s:1:1: %v\n", file, err)
 		} else {
@@ -257,7 +264,7 @@ func writeTSOShard(stdout, stderr io.Writer, c *tsoCmd, r *tsoRequest, file stri
 
 // printTSO prints a check (and fence search) and returns the exit code,
 // for a live run and for a merge of shards alike.
-func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Model, res *tso.Result, fo *fenceOutput, asJSON bool, dot string) int {
+func printTSO(stdout, stderr io.Writer, file string, prog *tsoprog.Program, m tsoprog.Model, res *tso.Result, fo *fenceOutput, asJSON bool, dot string) int {
 	var fr *tso.FenceResult
 	if fo != nil {
 		fr = fo.fr
@@ -273,15 +280,15 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 	}
 	code := exitRobust
 	switch res.Verdict {
-	case tso.NotRobust:
+	case tsoprog.NotRobust:
 		code = exitNotRobust
 		if res.WitnessErr != nil {
 			code = exitInternal
 		}
-	case tso.Unknown:
+	case tsoprog.Unknown:
 		code = exitUnknown
 	}
-	if fr != nil && fr.Verdict != tso.Robust && code != exitInternal {
+	if fr != nil && fr.Verdict != tsoprog.Robust && code != exitInternal {
 		code = exitUnknown
 	}
 	if dotFailed && code != exitInternal {
@@ -299,7 +306,7 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 		return code
 	}
 	fmt.Fprintf(stdout, "%s: %s under %s\n", file, res.Criterion.VerdictString(res.Verdict), m)
-	if res.Verdict == tso.Unknown {
+	if res.Verdict == tsoprog.Unknown {
 		fmt.Fprintf(stdout, "reason: %s\n", res.Reason)
 	}
 	if res.Criterion == tso.Robustness {
@@ -327,8 +334,8 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 	return code
 }
 
-func printFences(w io.Writer, p *tso.Program, m tso.Model, fr *tso.FenceResult, costs *tso.Costs) {
-	if fr.Verdict != tso.Robust {
+func printFences(w io.Writer, p *tsoprog.Program, m tsoprog.Model, fr *tso.FenceResult, costs *tso.Costs) {
+	if fr.Verdict != tsoprog.Robust {
 		fmt.Fprintf(w, "fences: UNKNOWN after %d rounds: %s\n", fr.Rounds, fr.Reason)
 		return
 	}
@@ -354,7 +361,7 @@ func printFences(w io.Writer, p *tso.Program, m tso.Model, fr *tso.FenceResult, 
 
 // tsoDot renders each thread as a cluster of its control states; the
 // attack of a witness, if any, is drawn in red.
-func tsoDot(p *tso.Program, r *tso.Result) string {
+func tsoDot(p *tsoprog.Program, r *tso.Result) string {
 	var b strings.Builder
 	b.WriteString("digraph program {\n  rankdir=TB;\n  node [shape=circle, fontsize=10];\n  edge [fontsize=9];\n")
 	for ti, th := range p.Threads {

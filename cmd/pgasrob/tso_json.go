@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // The --json output of tso (schema pgasrob/tso/v1, docs/cli.md): its
@@ -131,9 +132,9 @@ type tsoJSONEdge struct {
 	To   string `json:"to"`
 }
 
-func tsoFencesJSON(p *tso.Program, fr *tso.FenceResult) *tsoJSONFences {
+func tsoFencesJSON(p *tsoprog.Program, fr *tso.FenceResult) *tsoJSONFences {
 	out := &tsoJSONFences{Verdict: strings.ToLower(fr.Verdict.String()), Reason: fr.Reason, Rounds: fr.Rounds, Fences: []tsoJSONFence{}}
-	if fr.Verdict != tso.Robust {
+	if fr.Verdict != tsoprog.Robust {
 		return out
 	}
 	out.Count, out.Cost = len(fr.Fences), fr.Cost
@@ -151,7 +152,7 @@ func tsoFencesJSON(p *tso.Program, fr *tso.FenceResult) *tsoJSONFences {
 	return out
 }
 
-func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
+func tsoResultJSON(p *tsoprog.Program, r *tso.Result) tsoJSON {
 	out := tsoJSON{File: p.File, Criterion: r.Criterion.String(), Model: r.Model.String(), Attacker: r.Attacker.String(), Verdict: strings.ToLower(r.Criterion.VerdictString(r.Verdict)), Reason: r.Reason,
 		Attacks: tsoJSONAttacks{Generated: r.Generated, RefutedSyntactically: r.RefutedSyntactic, RefutedBySearch: r.RefutedSearch,
 			Feasible: r.Found, Undecided: r.Undecided, NotStarted: r.Skipped},
@@ -159,13 +160,13 @@ func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
 			CPUMillis: r.Stats.Elapsed.Milliseconds(), WallMillis: r.Elapsed.Milliseconds(),
 			StatesPerSec: r.Stats.StatesPerSecond(), BytesPerState: r.Stats.BytesPerState()}}
 	for _, a := range r.FeasibleAttacks() {
-		out.Feasible = append(out.Feasible, p.AttackString(a))
+		out.Feasible = append(out.Feasible, a.Format(p))
 	}
 	if r.WitnessErr != nil {
 		out.Error = "internal error: " + r.WitnessErr.Error()
 	}
 	if w := r.Witness; w != nil {
-		jw := &tsoJSONWit{Attack: p.AttackString(w.Attack), Text: w.Format(p)}
+		jw := &tsoJSONWit{Attack: w.Attack.Format(p), Text: w.Format(p)}
 		for _, s := range w.Steps {
 			js := stepJSON(p, s, w.Events)
 			if s.Event >= 0 && s.Event < len(w.Events) {
@@ -197,7 +198,7 @@ func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
 	return out
 }
 
-func fragileJSON(p *tso.Program, w *tso.Witness) *tsoJSONFragile {
+func fragileJSON(p *tsoprog.Program, w *tso.Witness) *tsoJSONFragile {
 	f := w.Fragile
 	if f == nil {
 		return nil
@@ -219,7 +220,7 @@ func fragileJSON(p *tso.Program, w *tso.Witness) *tsoJSONFragile {
 }
 
 // raceJSON renders a triangular-race witness's own part.
-func raceJSON(p *tso.Program, w *tso.Witness) *tsoJSONRace {
+func raceJSON(p *tsoprog.Program, w *tso.Witness) *tsoJSONRace {
 	r := w.Race
 	if r == nil {
 		return nil
@@ -235,7 +236,7 @@ func raceJSON(p *tso.Program, w *tso.Witness) *tsoJSONRace {
 // stepJSON is one step of a relaxed computation whose events are evs:
 // its thread, action (isu, ld, st, adv, fence or the instruction's
 // operation), instruction, and the address and value of its event.
-func stepJSON(p *tso.Program, s tso.Step, evs []tso.Event) tsoJSONStep {
+func stepJSON(p *tsoprog.Program, s tso.Step, evs []tsoprog.Event) tsoJSONStep {
 	th := p.Threads[s.Thread]
 	js := tsoJSONStep{Thread: th.Name, Delayed: s.Delayed}
 	if s.Event >= 0 && s.Event < len(evs) {
@@ -248,9 +249,9 @@ func stepJSON(p *tso.Program, s tso.Step, evs []tso.Event) tsoJSONStep {
 		t := th.Trans[s.Trans]
 		js.Instr = th.Labels[t.From] + "->" + th.Labels[t.To] + " " + t.Text
 		switch t.Op {
-		case tso.OpWrite:
+		case tsoprog.OpWrite:
 			js.Action = "isu"
-		case tso.OpRead:
+		case tsoprog.OpRead:
 			js.Action = "ld"
 		default:
 			js.Action = t.Op.String()

@@ -1,4 +1,4 @@
-package automata
+package proofs_test
 
 import (
 	"math/rand/v2"

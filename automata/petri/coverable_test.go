@@ -1,10 +1,12 @@
-package automata
+package petri
 
 import (
 	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"pgasrob/automata"
 )
 
 func mk(pairs ...int32) Marking {
@@ -19,7 +21,7 @@ func mk(pairs ...int32) Marking {
 // a lock (place 2, one token): take moves idle+lock to critical (place 1),
 // release moves it back. Two processes are never critical at once, one is.
 func mutexNet() *Net {
-	return &Net{Places: 3, Initial: []int32{Omega, 0, 1}, Trans: []NetTransition{
+	return &Net{Places: 3, Initial: []int32{Omega, 0, 1}, Trans: []Transition{
 		{Pre: mk(0, 1, 2, 1), Post: mk(1, 1)},
 		{Pre: mk(1, 1), Post: mk(0, 1, 2, 1)},
 	}}
@@ -27,15 +29,15 @@ func mutexNet() *Net {
 
 func TestCoverableMutex(t *testing.T) {
 	n := mutexNet()
-	if r := Coverable(n, []Marking{mk(1, 2)}, Options{}); r.Outcome != Empty {
+	if r := Coverable(n, []Marking{mk(1, 2)}, automata.Options{}); r.Outcome != automata.Empty {
 		t.Fatalf("two critical processes: %v (%s), want empty", r.Outcome, r.Reason)
 	}
-	r := Coverable(n, []Marking{mk(1, 1)}, Options{})
-	if r.Outcome != NonEmpty || len(r.Run) != 1 || r.Start[0] != 1 || r.Start[2] != 1 {
+	r := Coverable(n, []Marking{mk(1, 1)}, automata.Options{})
+	if r.Outcome != automata.NonEmpty || len(r.Run) != 1 || r.Start[0] != 1 || r.Start[2] != 1 {
 		t.Fatalf("one critical process: %+v, want a run of one take from one idle process", r)
 	}
 	// The empty target is covered by every marking.
-	if r := Coverable(n, []Marking{nil}, Options{}); r.Outcome != NonEmpty || len(r.Run) != 0 {
+	if r := Coverable(n, []Marking{nil}, automata.Options{}); r.Outcome != automata.NonEmpty || len(r.Run) != 0 {
 		t.Fatalf("empty target: %+v", r)
 	}
 }
@@ -44,14 +46,14 @@ func TestCoverableMutex(t *testing.T) {
 // 1 and stops (place 2); the target asks for k tokens on place 1, so the
 // run starts from k idle processes.
 func TestCoverableCountsProcesses(t *testing.T) {
-	n := &Net{Places: 3, Initial: []int32{Omega, 0, 0}, Trans: []NetTransition{{Pre: mk(0, 1), Post: mk(1, 1, 2, 1)}}}
-	r := Coverable(n, []Marking{mk(1, 4)}, Options{})
-	if r.Outcome != NonEmpty || r.Start[0] != 4 || len(r.Run) != 4 {
+	n := &Net{Places: 3, Initial: []int32{Omega, 0, 0}, Trans: []Transition{{Pre: mk(0, 1), Post: mk(1, 1, 2, 1)}}}
+	r := Coverable(n, []Marking{mk(1, 4)}, automata.Options{})
+	if r.Outcome != automata.NonEmpty || r.Start[0] != 4 || len(r.Run) != 4 {
 		t.Fatalf("got %+v, want a run of 4 steps from 4 processes", r)
 	}
 	// With a bound of 3 tokens on place 1 the target is impossible.
 	n.Bounds = []PlaceBound{{Places: []int32{1}, Max: 3}}
-	if r := Coverable(n, []Marking{mk(1, 4)}, Options{}); r.Outcome != Empty {
+	if r := Coverable(n, []Marking{mk(1, 4)}, automata.Options{}); r.Outcome != automata.Empty {
 		t.Fatalf("bounded: %v", r.Outcome)
 	}
 }
@@ -60,20 +62,20 @@ func TestCoverableBudgets(t *testing.T) {
 	// Doubling: each step consumes one token on place 1 and produces two
 	// on place 2 ... the backward search needs many markings for large
 	// targets, so a budget of 2 stops it.
-	n := &Net{Places: 3, Initial: []int32{1, 0, 0}, Trans: []NetTransition{
+	n := &Net{Places: 3, Initial: []int32{1, 0, 0}, Trans: []Transition{
 		{Pre: mk(0, 1), Post: mk(0, 1, 1, 1)},
 		{Pre: mk(1, 2), Post: mk(2, 1)},
 	}}
-	r := Coverable(n, []Marking{mk(2, 50)}, Options{Budget: Budget{MaxStates: 2}})
-	if r.Outcome != Unknown || r.Reason == "" {
+	r := Coverable(n, []Marking{mk(2, 50)}, automata.Options{Budget: automata.Budget{MaxStates: 2}})
+	if r.Outcome != automata.Unknown || r.Reason == "" {
 		t.Fatalf("state budget: %+v", r)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if r := Coverable(n, []Marking{mk(2, 50)}, Options{Context: ctx}); r.Outcome != Unknown || r.Reason != "interrupted" {
+	if r := Coverable(n, []Marking{mk(2, 50)}, automata.Options{Context: ctx}); r.Outcome != automata.Unknown || r.Reason != "interrupted" {
 		t.Fatalf("cancelled: %v %q", r.Outcome, r.Reason)
 	}
-	if r := Coverable(n, []Marking{mk(2, 50)}, Options{}); r.Outcome != NonEmpty {
+	if r := Coverable(n, []Marking{mk(2, 50)}, automata.Options{}); r.Outcome != automata.NonEmpty {
 		t.Fatalf("unbounded: %v %q", r.Outcome, r.Reason)
 	}
 }
@@ -159,17 +161,17 @@ func TestCoverableRandom(t *testing.T) {
 			}
 		}
 		for k := 1 + r.IntN(5); k > 0; k-- {
-			n.Trans = append(n.Trans, NetTransition{Pre: randomMarking(r, places, 2), Post: randomMarking(r, places, 2)})
+			n.Trans = append(n.Trans, Transition{Pre: randomMarking(r, places, 2), Post: randomMarking(r, places, 2)})
 		}
 		targets := []Marking{randomMarking(r, places, 3)}
-		res := Coverable(n, targets, Options{Budget: Budget{MaxStates: 20000}})
+		res := Coverable(n, targets, automata.Options{Budget: automata.Budget{MaxStates: 20000}})
 		switch res.Outcome {
-		case NonEmpty:
+		case automata.NonEmpty:
 			if !bruteCover(n, res.Start, targets, 64) {
 				t.Fatalf("net %+v target %v: run %v from %v is not confirmed", n, targets, res.Run, res.Start)
 			}
 			agreeCov++
-		case Empty:
+		case automata.Empty:
 			omegas := []int{}
 			for p, c := range n.Initial {
 				if c == Omega {

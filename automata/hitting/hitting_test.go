@@ -1,4 +1,4 @@
-package automata
+package hitting
 
 import (
 	"math/rand/v2"
@@ -32,7 +32,7 @@ func TestMinHittingSet(t *testing.T) {
 			}
 			cons = append(cons, s)
 		}
-		got := MinCostHittingSet(cons, cost)
+		got := MinCost(cons, cost)
 		hits := func(set map[int]bool) bool {
 			for _, c := range cons {
 				ok := false

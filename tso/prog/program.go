@@ -1,4 +1,4 @@
-package tso
+package prog
 
 import (
 	"fmt"
@@ -256,4 +256,21 @@ func (p *Program) Describe(thread, trans int) string {
 	th := p.Threads[thread]
 	t := th.Trans[trans]
 	return fmt.Sprintf("%s %s->%s %s", th.Name, th.Labels[t.From], th.Labels[t.To], t.Text)
+}
+
+// Replicated reports whether some thread of p is marked replicated.
+func (p *Program) Replicated() bool {
+	for _, th := range p.Threads {
+		if th.Replicated {
+			return true
+		}
+	}
+	return false
+}
+
+// Empty returns a program with p's file, memory, cells and fences but no
+// threads, for the programs built from p's threads (instances of a
+// replicated program, the flattened programs of persistence).
+func (p *Program) Empty() *Program {
+	return &Program{File: p.File, MemorySize: p.MemorySize, Cells: p.Cells, cellOf: p.cellOf, HasFence: p.HasFence}
 }

@@ -1,4 +1,4 @@
-package tso
+package prog
 
 import "sort"
 

@@ -1,4 +1,4 @@
-package tso
+package prog
 
 import (
 	"fmt"
@@ -179,7 +179,7 @@ func Parse(name string, src []byte) (*File, error) {
 func (p *parser) errorf(pos Pos, format string, args ...any) error {
 	for i, a := range args {
 		if t, ok := a.(string); ok {
-			args[i] = clip(t)
+			args[i] = Clip(t)
 		}
 	}
 	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
@@ -429,9 +429,9 @@ func isDigits(s string) bool {
 	return true
 }
 
-// clip shortens a token quoted in an error message: a message must stay
+// Clip shortens a token quoted in an error message: a message must stay
 // readable when the offending token is a megabyte long.
-func clip(s string) string {
+func Clip(s string) string {
 	const max = 40
 	if len(s) <= max {
 		return s

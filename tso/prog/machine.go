@@ -1,4 +1,4 @@
-package tso
+package prog
 
 import "fmt"
 
@@ -18,20 +18,30 @@ type Machine struct {
 	Lock  int     // thread holding the lock, -1 if none
 	// all[t] is the all-addresses FIFO of thread t (the only buffer under
 	// TSO); per[t][c] the per-address FIFOs (PSO only).
-	all    [][]entry
-	per    [][][]entry
+	all    [][]Buffered
+	per    [][][]Buffered
 	last   []int // per cell: the event of the store that reached memory last, -1 initially
 	landed int
 	Events []Event
 }
 
-type entry struct {
-	fence bool
-	cells []int // fence
-	cell  int   // store
-	val   int64
-	ev    int
+// Buffered is an entry of a store buffer: a store, or under PSO an
+// address-list fence waiting in the all-addresses buffer.
+type Buffered struct {
+	Fence bool
+	Cells []int // of a fence
+	Cell  int   // of a store
+	Val   int64 // of a store
+	Event int   // the store's event; -1 for a fence
 }
+
+// Buffer is thread t's all-addresses buffer, oldest first (its only one
+// under TSO). It is the machine's own slice: read it, do not keep it.
+func (mc *Machine) Buffer(t int) []Buffered { return mc.all[t] }
+
+// CellBuffers are thread t's per-address buffers under PSO, indexed by
+// cell, oldest first; nil under TSO. Read them, do not keep them.
+func (mc *Machine) CellBuffers(t int) [][]Buffered { return mc.per[t] }
 
 // EventKind tells loads from stores.
 type EventKind uint8
@@ -59,11 +69,11 @@ type Event struct {
 func NewMachine(p *Program, m Model) *Machine {
 	n := len(p.Threads)
 	mc := &Machine{P: p, Model: m, PC: make([]int, n), Regs: make([][]int64, n), Mem: make([]int64, len(p.Cells)), Lock: -1,
-		all: make([][]entry, n), per: make([][][]entry, n), last: make([]int, len(p.Cells))}
+		all: make([][]Buffered, n), per: make([][][]Buffered, n), last: make([]int, len(p.Cells))}
 	for i, th := range p.Threads {
 		mc.PC[i] = th.Init
 		mc.Regs[i] = make([]int64, len(th.Regs))
-		mc.per[i] = make([][]entry, len(p.Cells))
+		mc.per[i] = make([][]Buffered, len(p.Cells))
 	}
 	for c := range mc.last {
 		mc.last[c] = -1
@@ -80,13 +90,13 @@ func (mc *Machine) Clone() *Machine {
 		c.Regs[i] = append([]int64(nil), mc.Regs[i]...)
 	}
 	c.Mem = append([]int64(nil), mc.Mem...)
-	c.all = make([][]entry, len(mc.all))
-	c.per = make([][][]entry, len(mc.per))
+	c.all = make([][]Buffered, len(mc.all))
+	c.per = make([][][]Buffered, len(mc.per))
 	for t := range mc.all {
-		c.all[t] = append([]entry(nil), mc.all[t]...)
-		c.per[t] = make([][]entry, len(mc.per[t]))
+		c.all[t] = append([]Buffered(nil), mc.all[t]...)
+		c.per[t] = make([][]Buffered, len(mc.per[t]))
 		for k := range mc.per[t] {
-			c.per[t][k] = append([]entry(nil), mc.per[t][k]...)
+			c.per[t][k] = append([]Buffered(nil), mc.per[t][k]...)
 		}
 	}
 	c.last = append([]int(nil), mc.last...)
@@ -94,7 +104,9 @@ func (mc *Machine) Clone() *Machine {
 	return &c
 }
 
-func (mc *Machine) cell(e *Expr, t int) (int, error) {
+// Cell evaluates address expression e with thread t's registers and
+// returns its cell, or an error if the address is outside the memory.
+func (mc *Machine) Cell(e *Expr, t int) (int, error) {
 	a := e.Eval(mc.Regs[t])
 	c, ok := mc.P.CellOf(a)
 	if !ok {
@@ -156,25 +168,25 @@ func (mc *Machine) Exec(t, k int) error {
 	regs := mc.Regs[t]
 	switch tr.Op {
 	case OpRead:
-		c, err := mc.cell(tr.Addr, t)
+		c, err := mc.Cell(tr.Addr, t)
 		if err != nil {
 			return err
 		}
 		ev := Event{Kind: EvLoad, Thread: t, Trans: k, Cell: c, Src: mc.last[c], Land: -1, Seq: mc.seq(t)}
 		ev.Val = mc.Mem[c]
 		if e, ok := mc.newest(t, c); ok {
-			ev.Val, ev.Src, ev.Early = e.val, e.ev, true
+			ev.Val, ev.Src, ev.Early = e.Val, e.Event, true
 		}
 		regs[tr.Reg] = ev.Val
 		mc.Events = append(mc.Events, ev)
 	case OpWrite:
-		c, err := mc.cell(tr.Addr, t)
+		c, err := mc.Cell(tr.Addr, t)
 		if err != nil {
 			return err
 		}
 		ev := Event{Kind: EvStore, Thread: t, Trans: k, Cell: c, Val: tr.Val.Eval(regs), Src: -1, Land: -1, Seq: mc.seq(t)}
 		mc.Events = append(mc.Events, ev)
-		e := entry{cell: c, val: ev.Val, ev: len(mc.Events) - 1}
+		e := Buffered{Cell: c, Val: ev.Val, Event: len(mc.Events) - 1}
 		if mc.Model == TSO {
 			mc.all[t] = append(mc.all[t], e)
 		} else {
@@ -199,7 +211,7 @@ func (mc *Machine) Exec(t, k int) error {
 	case OpFence:
 		var cells []int
 		for _, a := range tr.Addrs {
-			c, err := mc.cell(a, t)
+			c, err := mc.Cell(a, t)
 			if err != nil {
 				return err
 			}
@@ -209,7 +221,7 @@ func (mc *Machine) Exec(t, k int) error {
 			cells = append(cells, c)
 		}
 		if mc.Model == PSO {
-			mc.all[t] = append(mc.all[t], entry{fence: true, cells: cells, ev: -1})
+			mc.all[t] = append(mc.all[t], Buffered{Fence: true, Cells: cells, Event: -1})
 		}
 	case OpLocal:
 		regs[tr.Reg] = tr.Val.Eval(regs)
@@ -224,16 +236,16 @@ func (mc *Machine) Exec(t, k int) error {
 
 // newest finds thread t's most recent buffered store to cell c; per-address
 // buffers hold younger stores than the all-addresses buffer.
-func (mc *Machine) newest(t, c int) (entry, bool) {
+func (mc *Machine) newest(t, c int) (Buffered, bool) {
 	if q := mc.per[t][c]; len(q) > 0 {
 		return q[len(q)-1], true
 	}
 	for i := len(mc.all[t]) - 1; i >= 0; i-- {
-		if e := mc.all[t][i]; !e.fence && e.cell == c {
+		if e := mc.all[t][i]; !e.Fence && e.Cell == c {
 			return e, true
 		}
 	}
-	return entry{}, false
+	return Buffered{}, false
 }
 
 // Advance moves the oldest store of thread t's per-address buffer for
@@ -258,10 +270,10 @@ func (mc *Machine) Flush(t int) error {
 	}
 	e := mc.all[t][0]
 	mc.all[t] = mc.all[t][1:]
-	if !e.fence {
-		mc.Mem[e.cell] = e.val
-		mc.last[e.cell] = e.ev
-		mc.Events[e.ev].Land = mc.landed
+	if !e.Fence {
+		mc.Mem[e.Cell] = e.Val
+		mc.last[e.Cell] = e.Event
+		mc.Events[e.Event].Land = mc.landed
 		mc.landed++
 	}
 	return nil
@@ -284,7 +296,7 @@ func (mc *Machine) Drain(t int) error {
 		if len(mc.all[t]) == 0 {
 			best := -1
 			for c, q := range mc.per[t] {
-				if len(q) > 0 && (best < 0 || q[0].ev < mc.per[t][best][0].ev) {
+				if len(q) > 0 && (best < 0 || q[0].Event < mc.per[t][best][0].Event) {
 					best = c
 				}
 			}
@@ -297,4 +309,22 @@ func (mc *Machine) Drain(t int) error {
 		}
 	}
 	return nil
+}
+
+// DescribeEvent prints an event with names from the program.
+func (p *Program) DescribeEvent(e Event) string {
+	th := p.Threads[e.Thread]
+	t := th.Trans[e.Trans]
+	addr := p.Cells[e.Cell]
+	if e.Kind == EvLoad {
+		from := "initial value"
+		if e.Src >= 0 {
+			from = "a store"
+		}
+		if e.Early {
+			from = "own buffer"
+		}
+		return fmt.Sprintf("%s: ld [%d] = %d (%s)  %s->%s %s", th.Name, addr, e.Val, from, th.Labels[t.From], th.Labels[t.To], t.Text)
+	}
+	return fmt.Sprintf("%s: st [%d] := %d  %s->%s %s", th.Name, addr, e.Val, th.Labels[t.From], th.Labels[t.To], t.Text)
 }

@@ -1,4 +1,4 @@
-package tso
+package prog
 
 // xop is an instruction of the postfix code expressions compile to; postfix
 // keeps evaluation allocation-free inside the searches.

@@ -1,4 +1,4 @@
-package automata
+package shard
 
 import (
 	"fmt"

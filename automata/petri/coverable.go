@@ -1,10 +1,12 @@
-package automata
+package petri
 
 import (
 	"context"
 	"fmt"
 	"slices"
 	"time"
+
+	"pgasrob/automata"
 )
 
 // Coverability of Petri nets by backward reachability over upward-closed
@@ -69,10 +71,10 @@ func MarkingOf(dense []int32) Marking {
 	return m
 }
 
-// NetTransition consumes Pre and produces Post.
-type NetTransition struct {
+// Transition consumes Pre and produces Post.
+type Transition struct {
 	Pre, Post Marking
-	Label     Label
+	Label     automata.Label
 }
 
 // PlaceBound is an invariant the caller guarantees of every reachable
@@ -88,7 +90,7 @@ type PlaceBound struct {
 // Net is a Petri net with a generalized initial marking.
 type Net struct {
 	Places int
-	Trans  []NetTransition
+	Trans  []Transition
 	// Initial has one entry per place: a token count, or Omega.
 	Initial []int32
 	Bounds  []PlaceBound
@@ -99,8 +101,8 @@ type Net struct {
 	Reachable func(Marking) bool
 }
 
-// CoverStats describe a coverability search.
-type CoverStats struct {
+// Stats describe a coverability search.
+type Stats struct {
 	Basis     int   // live basis elements at the end
 	Generated int64 // markings stored over the whole search (the states of the search)
 	PreImages int64 // pre-images computed
@@ -108,18 +110,18 @@ type CoverStats struct {
 	Elapsed   time.Duration
 }
 
-// CoverResult is the answer of Coverable. Outcome NonEmpty means some
+// Result is the answer of Coverable. Outcome automata.NonEmpty means some
 // target is coverable: Start is an initial marking (Net.Initial with every
 // Omega replaced by a count) and Run a sequence of transition indices
 // enabled from Start in turn, ending in a marking that covers Target.
-type CoverResult struct {
-	Outcome Outcome
+type Result struct {
+	Outcome automata.Outcome
 	Reason  string
-	Limit   Limit
+	Limit   automata.Limit
 	Start   []int32
 	Run     []int
 	Target  int // index into the targets
-	Stats   CoverStats
+	Stats   Stats
 }
 
 // cover is one stored marking: how it was derived (transition trans from
@@ -147,20 +149,20 @@ type coverSearch struct {
 // Coverable decides whether some marking reachable from an initial
 // marking of net covers one of targets. Budget.MaxStates bounds the stored
 // markings, Budget.MaxBytes their memory; both, the timeout and the
-// context end the search with Unknown.
-func Coverable(net *Net, targets []Marking, opt Options) CoverResult {
+// context end the search with automata.Unknown.
+func Coverable(net *Net, targets []Marking, opt automata.Options) Result {
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	maxBytes := opt.MaxBytes
 	if maxBytes == 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = automata.DefaultMaxBytes
 	}
 	start := time.Now()
 	s := newCoverSearch(net)
-	res := CoverResult{Outcome: Unknown}
-	finish := func() CoverResult {
+	res := Result{Outcome: automata.Unknown}
+	finish := func() Result {
 		res.Stats.Basis, res.Stats.Generated, res.Stats.Bytes = s.live, int64(len(s.elems)), s.bytes
 		res.Stats.Elapsed = time.Since(start)
 		return res
@@ -216,7 +218,7 @@ func Coverable(net *Net, targets []Marking, opt Options) CoverResult {
 			}
 		}
 	}
-	res.Outcome = Empty
+	res.Outcome = automata.Empty
 	return finish()
 }
 
@@ -236,24 +238,24 @@ func newCoverSearch(net *Net) *coverSearch {
 	return s
 }
 
-func (s *coverSearch) over(ctx context.Context, opt Options, maxBytes int64, start time.Time) (string, Limit) {
+func (s *coverSearch) over(ctx context.Context, opt automata.Options, maxBytes int64, start time.Time) (string, automata.Limit) {
 	switch {
 	case opt.MaxStates > 0 && int64(len(s.elems)) > opt.MaxStates:
-		return fmt.Sprintf("state budget of %d markings reached", opt.MaxStates), OtherLimit
+		return fmt.Sprintf("state budget of %d markings reached", opt.MaxStates), automata.OtherLimit
 	case s.bytes > maxBytes:
-		return fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
+		return fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), automata.MemoryLimit
 	case ctx.Err() != nil:
-		return StopReason(ctx), OtherLimit
+		return automata.StopReason(ctx), automata.OtherLimit
 	case opt.Timeout > 0 && time.Since(start) > opt.Timeout:
-		return fmt.Sprintf("time budget of %v reached", opt.Timeout), OtherLimit
+		return fmt.Sprintf("time budget of %v reached", opt.Timeout), automata.OtherLimit
 	}
-	return "", OtherLimit
+	return "", automata.OtherLimit
 }
 
 // preImage is the least marking from which t can fire and then cover m:
 // max(m - post, 0) + pre. It returns nil, false for a marking that breaks
 // a bound, and a non-nil marking with false when a count overflows.
-func (s *coverSearch) preImage(m Marking, t *NetTransition) (Marking, bool) {
+func (s *coverSearch) preImage(m Marking, t *Transition) (Marking, bool) {
 	out := make(Marking, 0, len(m)+len(t.Pre))
 	i, j := 0, 0
 	post := t.Post
@@ -398,8 +400,8 @@ func (s *coverSearch) kill(k int32) {
 
 // success fills in the run of element k: its chain of transitions back to
 // a target, fired forward from the initial marking that covers it, and
-// checked on the way (a failure is reported as Unknown, never as a run).
-func (s *coverSearch) success(res *CoverResult, k int) {
+// checked on the way (a failure is reported as automata.Unknown, never as a run).
+func (s *coverSearch) success(res *Result, k int) {
 	st := slices.Clone(s.net.Initial)
 	for p, c := range st {
 		if c == Omega {
@@ -432,5 +434,5 @@ func (s *coverSearch) success(res *CoverResult, k int) {
 		res.Run = nil
 		return
 	}
-	res.Outcome, res.Start = NonEmpty, st
+	res.Outcome, res.Start = automata.NonEmpty, st
 }

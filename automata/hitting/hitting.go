@@ -1,15 +1,15 @@
-package automata
+package hitting
 
 import "sort"
 
-// MinCostHittingSet returns a set of elements of least total cost that meets
+// MinCost returns a set of elements of least total cost that meets
 // every constraint, sorted; constraints must be non-empty. Branch and
 // bound: branch on the elements of the shortest constraint not yet met,
 // cheapest first, and cut a branch once its cost reaches the best found.
 // Exact, and fast enough for the handfuls of elements that fence
 // insertion (tso) and repair (cycles/repair) collect; the result is the
 // same on every run.
-func MinCostHittingSet(cons [][]int, cost func(int) int64) []int {
+func MinCost(cons [][]int, cost func(int) int64) []int {
 	in := map[int]bool{}
 	var chosen, best []int
 	bestCost := int64(-1)

@@ -1,4 +1,4 @@
-package tso
+package prog
 
 import (
 	"strings"
@@ -177,39 +177,5 @@ func TestHappensBeforeMP(t *testing.T) {
 	evs[3].Src, evs[3].Val = 0, 1
 	if c := FindCycle(4, HappensBefore(evs), -1); c != nil {
 		t.Fatalf("acyclic trace reported cyclic: %v", c)
-	}
-}
-
-// TestOracleSmall: hand-analysed verdicts (see examples/tso for the
-// reasoning): SB is not robust under both models, MP only under PSO.
-func TestOracleSmall(t *testing.T) {
-	mp := `thread w
-initial q0
-transition q0 q1 write 1 0
-transition q1 q2 write 1 1
-end
-thread r
-initial q0
-transition q0 q1 read f 1
-transition q1 q2 read d 0
-end
-`
-	cases := []struct {
-		src  string
-		m    Model
-		want Verdict
-	}{
-		{sbSrc, TSO, NotRobust}, {sbSrc, PSO, NotRobust}, {mp, TSO, Robust}, {mp, PSO, NotRobust},
-	}
-	for _, c := range cases {
-		o := Oracle(mustParse(t, c.src), c.m, OracleBudget{MaxNodes: 100000})
-		if o.Verdict != c.want {
-			t.Errorf("%v: oracle %v, want %v", c.m, o.Verdict, c.want)
-		}
-	}
-	// Loops make the oracle give up, never answer.
-	o := Oracle(mustParse(t, Ring(2)), TSO, OracleBudget{MaxNodes: 100000})
-	if o.Verdict != Unknown {
-		t.Errorf("ring: oracle %v, want UNKNOWN", o.Verdict)
 	}
 }

@@ -1,13 +1,14 @@
-package tso
+package oracle
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
+
+	"pgasrob/tso/prog"
 )
 
-// TRFOracle decides triangular-race freedom by brute force from the
+// TRF decides triangular-race freedom by brute force from the
 // definition (trf.go), knowing nothing of patterns or instrumentation: it
 // enumerates the SC runs of p (the Machine with every store reaching
 // memory at once), keeps per thread the set of cells written since its
@@ -19,43 +20,48 @@ import (
 // order is tried: if w·r are adjacent, r was enabled before w too. The
 // model plays no part. Loop-free programs only: the budget (MaxEvents
 // bounds a run's length) turns anything else into Unknown.
-func TRFOracle(p *Program, m Model, b OracleBudget) OracleResult {
-	o := &trfOracle{p: p, b: b, seen: map[string]bool{}}
-	if b.Timeout > 0 {
-		o.deadline = time.Now().Add(b.Timeout)
+func TRF(p *prog.Program, m prog.Model, b Budget) Result {
+	o := &trfOracle{p: p, s: newSearch[trfNode](b, b.deadline(), "a run has more than %d steps (a loop?)")}
+	o.s.key = o.key
+	o.s.length = func(n trfNode) int { return n.depth }
+	o.s.visit = func(n trfNode) bool {
+		if n.mc.Lock < 0 {
+			o.findRace(n.mc, n.pend)
+		}
+		return o.race != ""
 	}
-	o.explore(NewMachine(p, TSO), make([]map[int]bool, len(p.Threads)), 0)
-	r := OracleResult{Nodes: o.nodes}
-	switch {
-	case o.race != "":
-		r.Verdict, r.Reason = NotRobust, o.race
-	case o.stop != "":
-		r.Verdict, r.Reason = Unknown, o.stop
-	default:
-		r.Verdict = Robust
+	o.s.moves = o.moves
+	o.s.explore(trfNode{prog.NewMachine(p, prog.TSO), make([]map[int]bool, len(p.Threads)), 0})
+	r := o.s.verdict()
+	if o.s.found {
+		r.Reason = o.race
 	}
 	return r
 }
 
 type trfOracle struct {
-	p        *Program
-	b        OracleBudget
-	deadline time.Time
-	seen     map[string]bool
-	nodes    int64
-	stop     string
-	race     string // description of the race found
+	p    *prog.Program
+	s    *search[trfNode]
+	race string // description of the race found
+}
+
+// trfNode is an SC state with, per thread, the cells it has written since
+// its last full fence, and the number of steps that led to it.
+type trfNode struct {
+	mc    *prog.Machine
+	pend  []map[int]bool
+	depth int
 }
 
 // step executes transition k of thread t under SC and returns t's new
 // pending set, or false if the transition is not enabled.
-func (o *trfOracle) step(mc *Machine, pend map[int]bool, t, k int) (map[int]bool, bool) {
+func (o *trfOracle) step(mc *prog.Machine, pend map[int]bool, t, k int) (map[int]bool, bool) {
 	tr := &o.p.Threads[t].Trans[k]
 	if mc.Exec(t, k) != nil {
 		return nil, false
 	}
 	switch {
-	case tr.Op == OpWrite:
+	case tr.Op == prog.OpWrite:
 		if mc.Flush(t) != nil {
 			return nil, false
 		}
@@ -71,51 +77,25 @@ func (o *trfOracle) step(mc *Machine, pend map[int]bool, t, k int) (map[int]bool
 	return pend, true
 }
 
-func (o *trfOracle) explore(mc *Machine, pend []map[int]bool, depth int) {
-	if o.race != "" || o.stop != "" {
-		return
-	}
-	key := o.key(mc, pend)
-	if o.seen[key] {
-		return
-	}
-	o.seen[key] = true
-	o.nodes++
-	limit := o.b.MaxEvents
-	if limit <= 0 {
-		limit = 64
-	}
-	if depth > limit {
-		o.stop = fmt.Sprintf("a run has more than %d steps (a loop?)", limit)
-		return
-	}
-	if o.stop = o.b.over(o.nodes, o.deadline); o.stop != "" {
-		return
-	}
-	if mc.Lock < 0 {
-		o.findRace(mc, pend)
-		if o.race != "" {
-			return
-		}
-	}
+func (o *trfOracle) moves(n trfNode, next func(trfNode)) {
 	for t, th := range o.p.Threads {
-		for _, k := range th.Out[mc.PC[t]] {
-			n := mc.Clone()
-			np := append([]map[int]bool(nil), pend...)
+		for _, k := range th.Out[n.mc.PC[t]] {
+			mc := n.mc.Clone()
+			pend := append([]map[int]bool(nil), n.pend...)
 			var ok bool
-			if np[t], ok = o.step(n, pend[t], t, k); ok {
-				o.explore(n, np, depth+1)
+			if pend[t], ok = o.step(mc, n.pend[t], t, k); ok {
+				next(trfNode{mc, pend, n.depth + 1})
 			}
 		}
 	}
 }
 
 // findRace looks for a triangular race whose read can be the next step.
-func (o *trfOracle) findRace(mc *Machine, pend []map[int]bool) {
+func (o *trfOracle) findRace(mc *prog.Machine, pend []map[int]bool) {
 	for t, th := range o.p.Threads {
 		for _, k := range th.Out[mc.PC[t]] {
 			tr := &th.Trans[k]
-			if tr.Op != OpRead {
+			if tr.Op != prog.OpRead {
 				continue
 			}
 			x, ok := o.p.CellOf(tr.Addr.Eval(mc.Regs[t]))
@@ -145,27 +125,27 @@ func (o *trfOracle) findRace(mc *Machine, pend []map[int]bool) {
 // nextWrites reports whether thread u's next step can write cell x: a
 // write of x, or (inLock > 0: inside the locked section it is running)
 // any path of the section up to its unlock that writes x.
-func (o *trfOracle) nextWrites(mc *Machine, u, x, inLock int) bool {
+func (o *trfOracle) nextWrites(mc *prog.Machine, u, x, inLock int) bool {
 	if inLock > 64 {
-		o.stop = "a locked section runs for more than 64 steps"
+		o.s.stop = "a locked section runs for more than 64 steps"
 		return false
 	}
 	for _, k := range o.p.Threads[u].Out[mc.PC[u]] {
 		tr := &o.p.Threads[u].Trans[k]
 		switch {
-		case inLock == 0 && tr.Op == OpWrite:
+		case inLock == 0 && tr.Op == prog.OpWrite:
 			n := mc.Clone()
 			if n.Exec(u, k) == nil && n.Events[len(n.Events)-1].Cell == x {
 				return true
 			}
-		case inLock == 0 && tr.Op != OpLock:
-		case tr.Op == OpUnlock:
+		case inLock == 0 && tr.Op != prog.OpLock:
+		case tr.Op == prog.OpUnlock:
 		default:
 			n := mc.Clone()
 			if n.Exec(u, k) != nil {
 				continue
 			}
-			if tr.Op == OpWrite {
+			if tr.Op == prog.OpWrite {
 				if n.Events[len(n.Events)-1].Cell == x {
 					return true
 				}
@@ -183,7 +163,8 @@ func (o *trfOracle) nextWrites(mc *Machine, u, x, inLock int) bool {
 
 // key encodes the machine state (the trace does not matter here, unlike
 // in the robustness oracle) and the pending sets.
-func (o *trfOracle) key(mc *Machine, pend []map[int]bool) string {
+func (o *trfOracle) key(n trfNode) string {
+	mc, pend := n.mc, n.pend
 	var b strings.Builder
 	w := func(v int64) { b.WriteString(strconv.FormatInt(v, 10)); b.WriteByte(',') }
 	for t := range mc.PC {

@@ -1,4 +1,4 @@
-package tso
+package gen
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// GenConfig shapes random programs. Zero fields take the defaults in
+// Config shapes random programs. Zero fields take the defaults in
 // brackets.
-type GenConfig struct {
+type Config struct {
 	Threads int  // maximum number of threads [3]
 	Instrs  int  // maximum instructions per thread [4]
 	Addrs   int  // addresses 0..Addrs-1 [3]
@@ -21,7 +21,7 @@ type GenConfig struct {
 // register (a pair of complementary checks) and an occasional locked
 // read-modify-write, so that control, data and locks all play a part; all
 // of it stays small enough for the oracle.
-func Generate(r *rand.Rand, c GenConfig) string {
+func Generate(r *rand.Rand, c Config) string {
 	if c.Threads <= 0 {
 		c.Threads = 3
 	}
