@@ -40,5 +40,8 @@
 // a list of searches into parts for separate processes). They import this
 // package, or nothing of pgasrob; it imports none of them.
 //
+// The ordered worker pool of the checkers (the cycle types of a decision,
+// the attacks of a TSO check) is the subpackage automata/pool.
+//
 // Imports: the standard library only.
 package automata

@@ -33,12 +33,6 @@ type TypeCounts struct {
 	Total, Searched, Feasible, Infeasible, Unknown, BySymmetry, Skipped int64
 }
 
-// streamed reports whether the decision walks the cycle types instead of
-// listing them.
-func (sd *typeSearch) streamed() bool {
-	return sd.opt.Only == nil && TypeCount(sd.n) > listLimit
-}
-
 // listTypes is listTypes for the decision.
 func (sd *typeSearch) listTypes() ([]CycleType, []int) { return listTypes(sd.p, sd.n, sd.opt) }
 
@@ -94,10 +88,8 @@ func (sd *typeSearch) runStream(ctx context.Context, res *Result) (*Result, erro
 	res.Procedure, res.Partial = "automata", true
 	res.Counts.Total = TypeCount(sd.n)
 	g := newSymGroup(sd.p, sd.n, sd.opt.NoSymmetry)
-	if sd.opt.Yardsticks {
-		res.Note = "yardsticks are measured only when the cycle types are listed"
-	}
-	if sd.opt.Exploration == Shared && !sd.opt.Yardsticks && sd.opt.Shard.Whole() {
+	res.Note = sd.plan.note
+	if sd.plan.driver == streamedShared {
 		reps, few := collectReps(ctx, g, sd.n, maxSharedTypes)
 		if few {
 			rep := make([]int, len(reps))

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/automata/pool"
 	"pgasrob/automata/shard"
 	"pgasrob/tso/prog"
 )
@@ -183,11 +183,9 @@ func check(p *prog.Program, m prog.Model, opt Options) *Result {
 	}
 	ctx, cancel := opt.context()
 	defer cancel()
-	run := &attackRun{ctx: ctx, todo: todo, own: own, bound: len(todo), cancels: map[int]context.CancelFunc{}, res: res,
-		search: func(ctx context.Context, i int) AttackResult {
-			return checkAttack(ctx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
-		}, opt: &opt}
-	run.all(jobs)
+	searchAttacks(ctx, res, todo, own, jobs, &opt, func(ctx context.Context, i int) AttackResult {
+		return checkAttack(ctx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
+	})
 
 	first := res.conclude(p, todo, ctx)
 	if first >= 0 {
@@ -198,102 +196,39 @@ func check(p *prog.Program, m prog.Model, opt Options) *Result {
 	return res
 }
 
-// attackRun hands a check's attacks to its workers in the order of todo.
-// Without All, the witness is that of the first feasible attack in that
-// order, whatever the scheduling: a feasible attack stops only the
-// searches of later attacks (bound); earlier ones run to the end.
-type attackRun struct {
-	ctx    context.Context
-	todo   []int
-	own    []bool
-	res    *Result
-	opt    *Options
-	search func(ctx context.Context, i int) AttackResult // of attack i
-	cursor atomic.Int64
-
-	mu       sync.Mutex
-	bound    int
-	cancels  map[int]context.CancelFunc
-	done     int
-	states   int64
-	finished bool
-}
-
-// all runs the attacks on jobs workers. The calling goroutine works
-// alone first: most checks end within a millisecond, and starting threads
-// for them would cost more than their searches. The other workers join
-// after helpDelay.
-func (r *attackRun) all(jobs int) {
-	var wg sync.WaitGroup
-	var helpers *time.Timer
-	if jobs > 1 {
-		helpers = time.AfterFunc(helpDelay, func() {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			if r.finished {
-				return
-			}
-			for w := 1; w < jobs; w++ {
-				wg.Add(1)
-				go func() { defer wg.Done(); r.work() }()
-			}
-		})
-	}
-	r.work()
-	r.mu.Lock()
-	r.finished = true
-	r.mu.Unlock()
-	if helpers != nil {
-		helpers.Stop()
-	}
-	wg.Wait()
-}
-
-// work takes the next attack in order until none is left or wanted.
-func (r *attackRun) work() {
-	for {
-		k := int(r.cursor.Add(1) - 1)
-		if k >= len(r.todo) || r.ctx.Err() != nil {
-			return
-		}
-		if !r.own[k] {
-			continue
-		}
-		i := r.todo[k]
-		r.mu.Lock()
-		if k > r.bound {
-			r.mu.Unlock()
-			return
-		}
-		actx, cancel := context.WithCancel(r.ctx)
-		r.cancels[k] = cancel
-		r.mu.Unlock()
-		ar := r.search(actx, i)
-		cancel()
-		r.record(k, i, ar)
-	}
-}
-
-// record stores attack k's result and, when it is the first feasible one
-// so far, cancels the searches of the attacks after it.
-func (r *attackRun) record(k, i int, ar AttackResult) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.cancels, k)
-	r.res.Attacks[i] = ar
-	r.done++
-	r.states += ar.Stats.States
-	if r.opt.Progress != nil {
-		r.opt.Progress(r.done, len(r.todo), r.states)
-	}
-	if ar.Outcome == Feasible && !r.opt.All && k < r.bound {
-		r.bound = k
-		for j, c := range r.cancels {
-			if j > r.bound {
-				c()
-			}
+// searchAttacks searches a check's own attacks in the order of todo on
+// jobs workers (automata/pool). Without All, the witness is that of the
+// first feasible attack in that order, whatever the scheduling: a
+// feasible attack stops only the searches of later attacks; earlier ones
+// run to the end. The calling goroutine works alone first: most checks
+// end within a millisecond, and starting threads for them would cost
+// more than their searches. The other workers join after helpDelay.
+func searchAttacks(ctx context.Context, res *Result, todo []int, own []bool, jobs int, opt *Options, search func(ctx context.Context, i int) AttackResult) {
+	var ks []int // the positions in todo of this shard's attacks
+	for k := range todo {
+		if own[k] {
+			ks = append(ks, k)
 		}
 	}
+	var mu sync.Mutex
+	done, states := 0, int64(0)
+	pl := &pool.Pool{Workers: jobs, Join: helpDelay}
+	pl.Run(ctx, len(ks), func(it pool.Item) bool {
+		if it.Skip {
+			return false // after a feasible attack: never started
+		}
+		i := todo[ks[it.Index]]
+		ar := search(it.Ctx, i)
+		mu.Lock()
+		defer mu.Unlock()
+		res.Attacks[i] = ar
+		done++
+		states += ar.Stats.States
+		if opt.Progress != nil {
+			opt.Progress(done, len(todo), states)
+		}
+		return ar.Outcome == Feasible && !opt.All
+	})
 }
 
 // newResult lists the attacks of p under m, with the syntactically refuted

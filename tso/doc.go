@@ -82,6 +82,6 @@
 // instrumentation, so the two can be tested against each other (DiffTest).
 //
 // Imports: the standard library, pgasrob/automata and its sub-packages
-// automata/petri, automata/hitting and automata/shard, pgasrob/tso/prog and
-// pgasrob/tso/oracle only (tests also pgasrob/tso/gen).
+// automata/pool, automata/petri, automata/hitting and automata/shard,
+// pgasrob/tso/prog and pgasrob/tso/oracle only (tests also pgasrob/tso/gen).
 package tso

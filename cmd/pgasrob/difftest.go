@@ -56,9 +56,9 @@ type difftestCase struct {
 	Source   string `json:"source"`          // the shrunken reproducer
 }
 
-// compare is gen.Compare; tests replace it to exercise the disagreement
+// compare is cycles.Compare; tests replace it to exercise the disagreement
 // path, which a correct decision procedure never takes.
-var compare = gen.Compare
+var compare = cycles.Compare
 
 const difftestDescription = `Generate small random .pgas programs (or read every .pgas file in --dir) and
 decide each with the automata procedure (Theorem 16) and with the
@@ -107,9 +107,9 @@ func newDifftestCmd(stderr io.Writer) *difftestCmd {
 	c.dir = fs.String("dir", "", "check every .pgas file in `DIR` instead of random programs")
 	c.out = fs.String("out", "", "write each shrunken reproducer to `DIR`")
 	c.loops = fs.Bool("loops", false, "also generate programs with loops (the oracle may then be incomplete)")
-	c.states = fs.Int64("max-states", gen.DefaultBudget.DecideStates, "decision procedure: states per cycle type and program")
-	c.nodes = fs.Int64("oracle-nodes", gen.DefaultBudget.Oracle.MaxNodes, "oracle: states per program")
-	c.timeout = fs.Duration("timeout", gen.DefaultBudget.DecideTime, "per side and program")
+	c.states = fs.Int64("max-states", cycles.DefaultCompareBudget.DecideStates, "decision procedure: states per cycle type and program")
+	c.nodes = fs.Int64("oracle-nodes", cycles.DefaultCompareBudget.Oracle.MaxNodes, "oracle: states per program")
+	c.timeout = fs.Duration("timeout", cycles.DefaultCompareBudget.DecideTime, "per side and program")
 	c.noSym = fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
 	fs.Var(c.explore, "exploration", "decision procedure: shared (the default of decide) or per-type")
 	c.depthFirst = fs.Bool("depth-first", false, "decision procedure: search each cycle type depth-first (decide --depth-first)")
@@ -199,7 +199,7 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 	case "tso":
 		return difftestTSO(ctx, run, crits, *c.seed, *c.count, *c.dir, *c.out, *c.states, *c.nodes, *c.timeout, stdout, stderr)
 	}
-	return difftestPGAS(ctx, run, a, decideComparer(gen.Budget{
+	return difftestPGAS(ctx, run, a, decideComparer(cycles.CompareBudget{
 		DecideStates: *c.states, DecideTime: *c.timeout,
 		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *c.nodes, Timeout: *c.timeout},
 		NoSymmetry: *c.noSym, Exploration: *c.explore, DepthFirst: *c.depthFirst, Workers: *c.workers,

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"pgasrob/automata"
+	"pgasrob/cycles"
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 )
@@ -52,15 +53,15 @@ type pgasComparer struct {
 }
 
 // decideComparer is plain difftest: cycles.Decide against the oracle.
-func decideComparer(budget gen.Budget) pgasComparer {
+func decideComparer(budget cycles.CompareBudget) pgasComparer {
 	return pgasComparer{shrinkTries: 500,
 		report: difftestJSON{TSO: "not applicable: the TSO/PSO checker reads Trencher programs, not .pgas (see --tso)"},
 		compare: func(name string, p *pgas.Program, n int) pgasVerdict {
 			c := compare(p, n, budget)
 			switch c.Status {
-			case gen.Skipped:
+			case cycles.Skipped:
 				return pgasVerdict{status: diffSkipped}
-			case gen.Agree:
+			case cycles.Agree:
 				return pgasVerdict{status: diffAgree, verdict: c.Decide}
 			}
 			return pgasVerdict{status: diffDisagree,

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"pgasrob/automata/shard"
+	"pgasrob/cycles"
 	"pgasrob/pgas/gen"
 	tsogen "pgasrob/tso/gen"
 )
@@ -303,7 +304,7 @@ func TestMergeEqualsUnshardedDifftest(t *testing.T) {
 	checkMergeDifftest(t, "--instrumentation", "--count", "40", "--seed", "79")
 	// Disagreements (from a fake comparison, as in
 	// TestDifftestDisagreement) come out in program order.
-	defer func() { compare = gen.Compare }()
+	defer func() { compare = cycles.Compare }()
 	compare = barrierDisagrees
 	checkMergeDifftest(t, "--count", "30")
 }

@@ -12,7 +12,7 @@ import (
 // per entry made the garbage collector scan them all at every cycle.
 //
 // The tables are shared by the shared system and its forks (the parallel
-// frontier, Fork in sharedfork.go): set numbers are part of the states,
+// frontier, Fork in shared_fork.go): set numbers are part of the states,
 // so every goroutine must give a set the same number. They are only ever
 // appended to, and an entry never changes once written. So a goroutine
 // interns under the tables' mutex and reads through a view of its own:
@@ -56,14 +56,14 @@ type tables struct {
 	ctlIdx *memoTable // packed control states → number, when they fit a word
 	ctlVec *interner  // the same, when they do not
 	// The memos of steps and prunings, read and written without mu
-	// (sharedcmemo.go): (set, event or barrier marks) → set, (set,
+	// (shared_memo.go): (set, event or barrier marks) → set, (set,
 	// control states) → set, and (set, control states and stuck ranks)
 	// → set.
 	memo, pruned, stuckPruned *sharedMemo
 	// The numbers of move signatures and of (signature, control states)
 	// keys, under mu (each goroutine caches them), and the stores of the
 	// markings and of the successors they give, by set and signature or
-	// key (sharedmarks.go, sharedy.go).
+	// key (shared_marks.go, shared_y.go).
 	sigs, keyIdx *memoTable
 	marks, succ  results
 }

@@ -2,6 +2,7 @@ package cycles
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"pgasrob/automata"
@@ -9,17 +10,13 @@ import (
 	"pgasrob/pgas"
 )
 
-// MoveMemoOver is moveMemoOver for the external tests.
-var MoveMemoOver = moveMemoOver
-
-// TestMoveMemoChangesNothing: the memo of move outcomes (perstatememo.go)
+// TestMoveMemoChangesNothing: the memo of move outcomes (product_memo.go)
 // changes the cost of a per-type search, not its result. On every example
 // at N = 2 and 3, for every cycle type, the search with the memo visits as
 // many states over as many transitions as the search that enumerates
 // every move's markings afresh, reaches the same outcome and returns the
 // same witness; and the memo is used (it replays moves). The random
-// programs are in TestMoveMemoRandom (an external test: the generator
-// imports this package).
+// programs are in TestMoveMemoRandom.
 func TestMoveMemoChangesNothing(t *testing.T) {
 	moveMemoOver(t, examplePrograms(t), 10)
 }
@@ -181,4 +178,12 @@ func ring4(t *testing.T) (*pgas.Program, *normalform.Y, *moveTable) {
 		t.Fatal(err)
 	}
 	return p, y, newMoveTable(y, 1<<26)
+}
+
+// TestMoveMemoRandom is TestMoveMemoChangesNothing on random programs of
+// the generator, at N = 2 and 3: the memo of move outcomes changes no
+// search of any cycle type (states, transitions, outcome, witness).
+func TestMoveMemoRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	moveMemoOver(t, randomPrograms(t, r, 16, mixedConfig), 5)
 }

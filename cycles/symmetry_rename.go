@@ -7,7 +7,7 @@ import (
 	"pgasrob/automata"
 )
 
-// The turns of a type's symmetry (symtype.go) are fixed renamings, applied
+// The turns of a type's symmetry (symmetry_type.go) are fixed renamings, applied
 // to every successor the search emits: rank r's block of Y and its μ go to
 // rank perm[r]'s. Done field by field, that was a tenth of the CPU of the
 // per-type search on the ring at N = 6. A turn is therefore compiled once

@@ -61,7 +61,7 @@ type typeSym struct {
 	// (perm[c[i]] = c[i+k]); they move pair i to pair i+k.
 	turns             []turn
 	out, turned, best automata.State
-	// turnMoves[j] is turns[j] compiled for Y and μ (symrename.go).
+	// turnMoves[j] is turns[j] compiled for Y and μ (symmetry_rename.go).
 	turnMoves [][]bitMove
 }
 

@@ -5,11 +5,85 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"testing"
 
 	"pgasrob/automata"
 	"pgasrob/normalform"
 	"pgasrob/pgas"
 )
+
+// symPrograms are the examples and random programs, whose rank arguments
+// (rank, 1, N, N - rank + 1, rank % N + 1) give every kind of group: all
+// permutations, every rank but a constant one, rotations, none.
+func symPrograms(t *testing.T, random int) []*pgas.Program {
+	t.Helper()
+	return append(examplePrograms(t), randomPrograms(t, rand.New(rand.NewPCG(23, 2026)), random, mixedConfig)...)
+}
+
+// TestTypeSymCanon: the canonical form of the symmetry inside a cycle
+// type is a fixed point and the same for every member of an orbit (the
+// state renamed by random permutations of the free ranks, turned or not).
+func TestTypeSymCanon(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 2026))
+	checked, differ := 0, 0
+	for _, p := range symPrograms(t, 30) {
+		for n := 3; n <= 4; n++ {
+			if pgas.CheckN(p, n) != nil {
+				continue
+			}
+			c, d, err := typeSymOrbits(p, n, rng)
+			if err != nil {
+				t.Fatalf("%s N = %d: %v", p.File, n, err)
+			}
+			checked, differ = checked+c, differ+d
+		}
+	}
+	t.Logf("%d renamed states checked, %d of them differ from the original", checked, differ)
+	if differ < 1000 {
+		t.Errorf("only %d renamed states differ from their original: the test exercises too little", differ)
+	}
+}
+
+// TestTypeSymAgrees: every cycle type has the same outcome searched up
+// to the symmetry inside it as without, on the examples and random
+// programs; a violation found up to symmetry comes with a witness that
+// certifies (searched again without the symmetry).
+func TestTypeSymAgrees(t *testing.T) {
+	reduced, feasible, fewer := 0, 0, 0
+	for _, p := range symPrograms(t, 120) {
+		for n := 2; n <= 3; n++ {
+			if pgas.CheckN(p, n) != nil {
+				continue
+			}
+			for _, c := range CycleTypes(n) {
+				with, active, err := typeSymSearch(p, n, c, true, 30_000)
+				if err != nil || !active {
+					continue
+				}
+				reduced++
+				without, _, _ := typeSymSearch(p, n, c, false, 30_000)
+				if with.Outcome == automata.Unknown || without.Outcome == automata.Unknown {
+					continue
+				}
+				if with.Outcome != without.Outcome {
+					t.Fatalf("%s N = %d %v: %v up to symmetry, %v without", p.File, n, c, with.Outcome, without.Outcome)
+				}
+				if with.Outcome == automata.NonEmpty {
+					feasible++
+					if err := with.Witness.certify(p, n); err != nil {
+						t.Fatalf("%s N = %d %v: witness: %v", p.File, n, c, err)
+					}
+				} else if with.Stats.States < without.Stats.States {
+					fewer++
+				}
+			}
+		}
+	}
+	t.Logf("%d cycle types with a symmetry inside, %d feasible, %d infeasible ones with fewer states", reduced, feasible, fewer)
+	if reduced < 200 || feasible < 20 || fewer < 50 {
+		t.Errorf("the test exercises too little: %d types, %d feasible, %d with fewer states", reduced, feasible, fewer)
+	}
+}
 
 // reachable returns up to max states of prod reachable from its initial
 // state, without any reduction: the first levels breadth first, then
@@ -54,12 +128,12 @@ func key(s automata.State) string {
 	return string(b)
 }
 
-// TypeSymOrbits checks the canonical form of the symmetry inside each
+// typeSymOrbits checks the canonical form of the symmetry inside each
 // cycle type of p at N = n on up to 300 reachable states per type: it is
 // a fixed point, and the same for the state renamed by random permutations
 // of the free ranks, turned or not. It returns the renamed states checked
 // and how many differ from their original.
-func TypeSymOrbits(p *pgas.Program, n int, rng *rand.Rand) (checked, differ int, err error) {
+func typeSymOrbits(p *pgas.Program, n int, rng *rand.Rand) (checked, differ int, err error) {
 	y, err := normalform.New(p, n)
 	if err != nil {
 		return 0, 0, nil
@@ -119,9 +193,9 @@ func TypeSymOrbits(p *pgas.Program, n int, rng *rand.Rand) (checked, differ int,
 	return checked, differ, nil
 }
 
-// TypeSymSearch searches cycle type c of p at N = n with the symmetry
+// typeSymSearch searches cycle type c of p at N = n with the symmetry
 // inside it (sym) or without, reporting whether there is such a symmetry.
-func TypeSymSearch(p *pgas.Program, n int, c CycleType, sym bool, maxStates int64) (tr TypeResult, active bool, err error) {
+func typeSymSearch(p *pgas.Program, n int, c CycleType, sym bool, maxStates int64) (tr TypeResult, active bool, err error) {
 	y, err := normalform.New(p, n)
 	if err != nil {
 		return tr, false, err
@@ -131,15 +205,6 @@ func TypeSymSearch(p *pgas.Program, n int, c CycleType, sym bool, maxStates int6
 	opt := Options{MaxStates: maxStates, Workers: 1, NoSymmetry: !sym}
 	return searchType(p, y, c, cache, opt, context.Background(), 1<<30, nil, nil), active, nil
 }
-
-// Certify replays a witness in the plain semantics.
-func (w *Witness) Certify(p *pgas.Program, n int) error { return w.certify(p, n) }
-
-var _ = automata.Unknown
-
-// PacedOracles is the number of portfolio oracles that took turns with a
-// shared search so far.
-func PacedOracles() int64 { return pacedOracles.Load() }
 
 // equivariant checks that other, which is s renamed by perm and then
 // possibly turned, has as successors exactly the successors of s renamed

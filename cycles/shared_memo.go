@@ -8,7 +8,7 @@ import (
 )
 
 // sharedMemo is a memo from 64-bit keys to 32-bit values that the shared
-// system and its forks use at once (sharedfork.go): the step of a set
+// system and its forks use at once (shared_fork.go): the step of a set
 // over an event or a barrier, and the pruning of a set, whose keys and
 // values are numbers every goroutine agrees on. Without it each fork
 // recomputed, and interned again, every step the others had already
@@ -186,7 +186,7 @@ func (m *sharedMemo) replace(t *cmemo) *cmemo {
 }
 
 // resultStore remembers, per 64-bit key, a run of markResults: the
-// outcomes of every marking of a move from a set (sharedmarks.go), and
+// outcomes of every marking of a move from a set (shared_marks.go), and
 // the same pruned (succMemo). Like sharedMemo it is shared by the forks
 // and a cache, and it is read without a lock. A run is written into a
 // chunk that its goroutine holds alone, after a header that gives its

@@ -16,7 +16,7 @@ import (
 // control states), the rest being the words of the state after Y's (μ and
 // the tracker), and replays them in the order the enumeration made them,
 // so the search sees the same successors in the same order. The shared
-// exploration does the same over its sets (sharedmarks.go).
+// exploration does the same over its sets (shared_marks.go).
 //
 // On the ring at N = 6 the markings with their tracker steps and prune
 // were over half of the CPU of a per-type search; most moves meet a

@@ -1,4 +1,4 @@
-package cycles_test
+package cycles
 
 import (
 	"math/rand/v2"
@@ -6,11 +6,10 @@ import (
 	"testing"
 
 	"pgasrob/automata"
-	"pgasrob/cycles"
 )
 
 // TestSharedForkAgrees: the shared exploration on the parallel frontier
-// (forks of the shared system, sharedfork.go) against the same search on
+// (forks of the shared system, shared_fork.go) against the same search on
 // one goroutine, without the per-type helper so that every outcome is
 // the shared search's own. With All no type is dropped, and the parallel
 // search must visit exactly the sequential one's states (set numbers
@@ -23,20 +22,20 @@ import (
 func TestSharedForkAgrees(t *testing.T) {
 	defer func(n int) { automata.ParallelAfter = n }(automata.ParallelAfter)
 	automata.ParallelAfter = 0
-	progs := loadExamples(t)
+	progs := examplePrograms(t)
 	progs = append(progs, randomPrograms(t, rand.New(rand.NewPCG(23, 2026)), 30, mixedConfig)...)
 	var states int64
 	feasible := 0
 	for _, p := range progs {
 		for n := 2; n <= 3; n++ {
 			for _, all := range []bool{true, false} {
-				opt := cycles.WithoutHelper(cycles.Options{Exploration: cycles.Shared, Jobs: 1, Workers: 1, MaxStates: 30_000, All: all})
-				seq, err := cycles.Decide(p, n, opt)
+				opt := withoutHelper(Options{Exploration: Shared, Jobs: 1, Workers: 1, MaxStates: 30_000, All: all})
+				seq, err := Decide(p, n, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
 				opt.Workers = 3
-				par, err := cycles.Decide(p, n, opt)
+				par, err := Decide(p, n, opt)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -4,18 +4,43 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"testing"
 
 	"pgasrob/automata"
 	"pgasrob/normalform"
 	"pgasrob/pgas"
 )
 
-// TurnRenames checks the compiled turns of every cycle type of p at N = n
-// (symrename.go) against rename, field by field, on reachable states and
+// TestTurnCompiled: a turn compiled into moves of bit ranges renames
+// exactly as the field-by-field renaming does, on the examples and
+// random programs at N = 3..5.
+func TestTurnCompiled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 2026))
+	total := 0
+	for _, p := range symPrograms(t, 20) {
+		for n := 3; n <= 5; n++ {
+			if pgas.CheckN(p, n) != nil {
+				continue
+			}
+			k, err := turnRenames(p, n, rng)
+			if err != nil {
+				t.Fatalf("%s N = %d: %v", p.File, n, err)
+			}
+			total += k
+		}
+	}
+	t.Logf("%d renamings compared", total)
+	if total < 1000 {
+		t.Errorf("only %d renamings compared: the test exercises too little", total)
+	}
+}
+
+// turnRenames checks the compiled turns of every cycle type of p at N = n
+// (symmetry_rename.go) against rename, field by field, on reachable states and
 // on such states with random values in the fields of Y, μ and the
 // written-cell bits (the renamings only move bits, so any values will
 // do). It returns the number of renamings compared.
-func TurnRenames(p *pgas.Program, n int, rng *rand.Rand) (int, error) {
+func turnRenames(p *pgas.Program, n int, rng *rand.Rand) (int, error) {
 	y, err := normalform.New(p, n)
 	if err != nil {
 		return 0, nil

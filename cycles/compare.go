@@ -1,4 +1,4 @@
-package gen
+package cycles
 
 import (
 	"errors"
@@ -6,56 +6,55 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/cycles"
 	"pgasrob/pgas"
 	"pgasrob/pgas/oracle"
 )
 
-// Budget bounds one comparison, so that one slow program cannot stall a
+// CompareBudget bounds one comparison, so that one slow program cannot stall a
 // long differential run.
-type Budget struct {
-	DecideStates int64         // cycles.Options.MaxStates (per cycle type)
-	DecideTime   time.Duration // cycles.Options.Timeout
+type CompareBudget struct {
+	DecideStates int64         // Options.MaxStates (per cycle type)
+	DecideTime   time.Duration // Options.Timeout
 	Oracle       oracle.Bounds
-	NoSymmetry   bool // cycles.Options.NoSymmetry
-	// Exploration and DepthFirst are those of cycles.Options; the zero
+	NoSymmetry   bool // Options.NoSymmetry
+	// Exploration and DepthFirst are those of Options; the zero
 	// values are the per-type, breadth-first search.
-	Exploration cycles.Exploration
+	Exploration Exploration
 	DepthFirst  bool
-	// Workers is cycles.Options.Workers: above 1, every search of the
+	// Workers is Options.Workers: above 1, every search of the
 	// decision runs on that many goroutines (the parallel frontier).
 	Workers int
 }
 
-// DefaultBudget suits the programs Generate makes with its defaults.
-var DefaultBudget = Budget{
+// DefaultCompareBudget suits the programs pgas/gen.Generate makes with its defaults.
+var DefaultCompareBudget = CompareBudget{
 	DecideStates: 200_000,
 	DecideTime:   10 * time.Second,
 	Oracle:       oracle.Bounds{MaxQueue: 4, MaxNodes: 200_000, Timeout: 10 * time.Second},
 }
 
-// Status is the outcome of a comparison.
-type Status int
+// CompareStatus is the outcome of a comparison.
+type CompareStatus int
 
 const (
-	Agree    Status = iota // both sides decided and agree
-	Disagree               // both decided and disagree, or a side failed internally
-	Skipped                // a side ran out of budget: no evidence either way
+	Agree    CompareStatus = iota // both sides decided and agree
+	Disagree                      // both decided and disagree, or a side failed internally
+	Skipped                       // a side ran out of budget: no evidence either way
 )
 
-func (s Status) String() string { return [...]string{"agree", "DISAGREE", "skipped"}[s] }
+func (s CompareStatus) String() string { return [...]string{"agree", "DISAGREE", "skipped"}[s] }
 
 // Comparison is what Compare found.
 type Comparison struct {
-	Status   Status
+	Status   CompareStatus
 	Decide   string // cycles verdict: ROBUST, NOT ROBUST, UNKNOWN, RUN-TIME ERROR, or "error"
 	Oracle   string // ROBUST, NOT ROBUST, RUN-TIME ERROR, or INCOMPLETE
 	Detail   string // why it disagrees or was skipped
-	Internal bool   // a side reported an internal error (cycles.ErrInternal, oracle.Err)
+	Internal bool   // a side reported an internal error (ErrInternal, oracle.Err)
 	Elapsed  time.Duration
 }
 
-// Compare decides (p, n) with cycles.Decide and with the brute-force
+// Compare decides (p, n) with Decide and with the brute-force
 // oracle, and compares the answers. The rules follow from the two
 // definitions:
 //
@@ -67,7 +66,7 @@ type Comparison struct {
 //     oracle range error or violation (the oracle stops at a violation);
 //   - an oracle that is incomplete and found nothing, or a Decide that ran
 //     out of budget, gives no evidence: Skipped.
-func Compare(p *pgas.Program, n int, b Budget) Comparison {
+func Compare(p *pgas.Program, n int, b CompareBudget) Comparison {
 	start := time.Now()
 	var c Comparison
 	defer func() { c.Elapsed = time.Since(start) }()
@@ -76,20 +75,20 @@ func Compare(p *pgas.Program, n int, b Budget) Comparison {
 	case o.Err != nil:
 		c.Oracle = "error"
 	case o.Violation != nil:
-		c.Oracle = cycles.NotRobust.String()
+		c.Oracle = NotRobust.String()
 	case o.RangeErr != nil:
-		c.Oracle = cycles.RunError.String()
+		c.Oracle = RunError.String()
 	case o.Complete:
-		c.Oracle = cycles.Robust.String()
+		c.Oracle = Robust.String()
 	default:
 		c.Oracle = "INCOMPLETE"
 	}
-	d, err := cycles.Decide(p, n, cycles.Options{Jobs: 1, MaxStates: b.DecideStates, Timeout: b.DecideTime, CacheBytes: -1, NoSymmetry: b.NoSymmetry,
+	d, err := Decide(p, n, Options{Jobs: 1, MaxStates: b.DecideStates, Timeout: b.DecideTime, CacheBytes: -1, NoSymmetry: b.NoSymmetry,
 		Exploration: b.Exploration, DepthFirst: b.DepthFirst, Workers: b.Workers})
 	if err != nil {
 		c.Decide = "error"
 		c.Status, c.Detail = Disagree, "decide: "+err.Error()
-		c.Internal = errors.Is(err, cycles.ErrInternal)
+		c.Internal = errors.Is(err, ErrInternal)
 		return c
 	}
 	c.Decide = d.Verdict.String()
@@ -99,10 +98,10 @@ func Compare(p *pgas.Program, n int, b Budget) Comparison {
 	}
 	var why string
 	switch d.Verdict {
-	case cycles.Unknown:
+	case Unknown:
 		c.Status, c.Detail = Skipped, "decide: "+d.Reason
 		return c
-	case cycles.NotRobust:
+	case NotRobust:
 		if o.Violation == nil && o.RangeErr == nil && !o.Complete {
 			c.Status, c.Detail = Skipped, "oracle incomplete: "+o.Truncated
 			return c
@@ -110,7 +109,7 @@ func Compare(p *pgas.Program, n int, b Budget) Comparison {
 		if o.Violation == nil {
 			why = "decide found a certified violation the oracle missed\n" + describeWitness(p, d.Witness)
 		}
-	case cycles.Robust:
+	case Robust:
 		if o.Violation != nil {
 			why = "the oracle found a violation:\n" + formatEvents(p, o.Violation, o.Cycle)
 		} else if o.RangeErr != nil {
@@ -119,7 +118,7 @@ func Compare(p *pgas.Program, n int, b Budget) Comparison {
 			c.Status, c.Detail = Skipped, "oracle incomplete: "+o.Truncated
 			return c
 		}
-	case cycles.RunError:
+	case RunError:
 		if o.Violation == nil && o.RangeErr == nil {
 			if !o.Complete {
 				c.Status, c.Detail = Skipped, "oracle incomplete: "+o.Truncated
@@ -134,7 +133,7 @@ func Compare(p *pgas.Program, n int, b Budget) Comparison {
 	return c
 }
 
-func describeWitness(p *pgas.Program, w *cycles.Witness) string {
+func describeWitness(p *pgas.Program, w *Witness) string {
 	if w == nil {
 		return ""
 	}

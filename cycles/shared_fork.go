@@ -8,7 +8,7 @@ import (
 
 // The shared exploration on the parallel frontier (automata.Forker). A
 // fork shares with the system only what states carry, the numbers of the
-// interned elements and sets (sharedtables.go: appended under a mutex,
+// interned elements and sets (shared_tables.go: appended under a mutex,
 // read through each goroutine's view), and what never changes (the
 // program, Y, the move table, the stuck-rank analysis). Everything else is
 // its own: the products of the types (their trackers are scratch), the

@@ -11,8 +11,8 @@ import (
 	"pgasrob/pgas"
 )
 
-// examplePrograms compiles every program of examples/ (loadExamples in
-// the external tests).
+// examplePrograms compiles every program of examples/, the fixed inputs
+// most tests of this package run beside their random ones.
 func examplePrograms(tb testing.TB) []*pgas.Program {
 	tb.Helper()
 	files, _ := filepath.Glob("../examples/*.pgas")
