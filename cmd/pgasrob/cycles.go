@@ -69,9 +69,23 @@ func (c *cyclesCmd) checkTypes(lo, hi int) error {
 	return nil
 }
 
+// cyclesModes: a shard writes its part for merge; otherwise every cycle
+// type is searched (the decision of decide --all, which never goes
+// depth-first).
+var cyclesModes = modeTable{
+	cmd:     "cycles",
+	needs:   map[string]string{"shard-costs": "shard"},
+	choices: []string{"exploration"},
+	modes: []mode{
+		{key: "shard", when: "shard", name: "--shard", uses: flagList("shard shard-costs type", budgetFlagNames), ignores: flagList("depth-first"),
+			hints: map[string]string{"yardsticks": "it measures one whole run"}},
+		{key: "all", name: "cycles", uses: flagList("type yardsticks", budgetFlagNames), ignores: flagList("depth-first")},
+	},
+}
+
 func runCycles(args []string, stdout, stderr io.Writer) int {
 	c := newCyclesCmd(stderr)
-	j, ie, code := prepare("cycles", c.fs, c.b, args, stderr)
+	j, ie, code := prepare("cycles", c.fs, c.b, cyclesModes, args, stderr)
 	if j == nil {
 		return code
 	}
@@ -93,11 +107,7 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 	}
 	j.opt.All = true
 	j.opt.Yardsticks = *c.yard
-	if *c.yard && j.shard.Count > 0 {
-		fmt.Fprintf(stderr, "pgasrob cycles: --yardsticks measures one whole run; it does not go with --shard\n%s\n", usageHint("cycles"))
-		return exitUsage
-	}
-	if j.shard.Count > 0 {
+	if j.mode == "shard" {
 		return j.runShard(stdout, stderr)
 	}
 	pr.out.Program = j.prog.Name
@@ -227,6 +237,10 @@ func ratio(a, b int64) float64 {
 	}
 	return float64(a) / float64(b)
 }
+
+// cyclesSchema names the version of the --json output: a change that
+// removes or renames a field, or changes its meaning, bumps it.
+const cyclesSchema = "pgasrob/cycles/v1"
 
 // cyclesJSON is the --json output of "pgasrob cycles" (docs/cli.md).
 type cyclesJSON struct {

@@ -55,14 +55,6 @@ type viaStepJSON struct {
 }
 
 func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
-	if *c.via != "instrumentation" {
-		fmt.Fprintf(stderr, "pgasrob decide: --via must be exact or instrumentation, not %q\n%s\n", *c.via, usageHint("decide"))
-		return exitUsage
-	}
-	if j.shard.Count > 0 || *c.dot != "" || *c.all {
-		fmt.Fprintf(stderr, "pgasrob decide: --via instrumentation takes no --shard, --dot or --all\n%s\n", usageHint("decide"))
-		return exitUsage
-	}
 	ctx, stop := interruptContext()
 	defer stop()
 	ctx, unguard := memoryGuard(ctx, j.opt.BudgetBytes>>20)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"pgasrob/automata"
 	"pgasrob/cycles"
 	"pgasrob/pgas"
@@ -58,9 +60,7 @@ type difftestCase struct {
 // path, which a correct decision procedure never takes.
 var compare = cycles.Compare
 
-func runDifftest(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("difftest", "difftest [--seed S] [--count K] [--ranks N] [--dir DIR] [--out DIR] [--loops] [--no-symmetry] [--tso] [--json]",
-		`Generate small random .pgas programs (or read every .pgas file in --dir) and
+const difftestDescription = `Generate small random .pgas programs (or read every .pgas file in --dir) and
 decide each with the automata procedure (Theorem 16) and with the
 brute-force oracle over the plain semantics X(P,N). Print every
 disagreement with a shrunken reproducer, written to --out.
@@ -81,172 +81,129 @@ With --instrumentation, each .pgas program is also translated
 of both sides run too. A violation of the translation that X(P,N) lacks,
 a PGAS violation that no documented cause explains, or the tso checker
 disagreeing with its oracle is a disagreement (a bug); a PGAS violation
-the translation misses is counted under its cause (docs/translate.md).`, exitsDifftest, stderr)
-	seed := fs.Uint64("seed", 1, "first `seed`; program i uses seed+i")
-	count := fs.Int("count", 100, "number of random programs")
-	ranks := fs.Int("ranks", 2, "number of ranks N")
-	dir := fs.String("dir", "", "check every .pgas file in `DIR` instead of random programs")
-	out := fs.String("out", "", "write each shrunken reproducer to `DIR`")
-	loops := fs.Bool("loops", false, "also generate programs with loops (the oracle may then be incomplete)")
-	states := fs.Int64("max-states", cycles.DefaultCompareBudget.DecideStates, "decision procedure: states per cycle type and program")
-	nodes := fs.Int64("oracle-nodes", cycles.DefaultCompareBudget.Oracle.MaxNodes, "oracle: states per program")
-	timeout := fs.Duration("timeout", cycles.DefaultCompareBudget.DecideTime, "per side and program")
-	noSym := fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
-	explore := ptr(cycles.Shared)
-	fs.Var(explore, "exploration", "decision procedure: shared (the default of decide) or per-type")
-	depthFirst := fs.Bool("depth-first", false, "decision procedure: search each cycle type depth-first (decide --depth-first)")
-	workers := fs.Int("workers", 0, "decision procedure: run every search on this many goroutines from its first state (the parallel frontier; 0 or 1: one)")
-	useTSO := fs.Bool("tso", false, "Trencher-format programs: compare the TSO/PSO checker with its oracle")
-	criterion := fs.String("criterion", "robustness", "with --tso: the criterion compared, robustness (under TSO and PSO), persistence or trf (under TSO), or all")
-	useInstr := fs.Bool("instrumentation", false, "compare decide with the instrumentation route (pgasrob translate + tso --model pso), and both oracles")
-	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
-	maxMem := fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp)
-	shardFlag := addShardFlags(fs, false)
-	if done, code := parseFlags(fs, args); done {
-		if code != exitRobust {
-			fmt.Fprintln(stderr, `Run "pgasrob difftest --help" for usage.`)
+the translation misses is counted under its cause (docs/translate.md).`
+
+// difftestCmd is the flag set of difftest.
+type difftestCmd struct {
+	fs                                   *pflag.FlagSet
+	seed                                 *uint64
+	count, ranks, workers                *int
+	dir, out, criterion                  *string
+	loops, noSym, depthFirst, tso, instr *bool
+	asJSON                               *bool
+	states, nodes, maxMem                *int64
+	timeout                              *time.Duration
+	explore                              *cycles.Exploration
+	shard                                *shardFlags
+}
+
+func newDifftestCmd(stderr io.Writer) *difftestCmd {
+	fs := newFlags("difftest", "difftest [--seed S] [--count K] [--ranks N] [--dir DIR] [--out DIR] [--loops] [--no-symmetry] [--tso] [--json]",
+		difftestDescription, exitsDifftest, stderr)
+	c := &difftestCmd{fs: fs, explore: ptr(cycles.Shared)}
+	c.seed = fs.Uint64("seed", 1, "first `seed`; program i uses seed+i")
+	c.count = fs.Int("count", 100, "number of random programs")
+	c.ranks = fs.Int("ranks", 2, "number of ranks N")
+	c.dir = fs.String("dir", "", "check every .pgas file in `DIR` instead of random programs")
+	c.out = fs.String("out", "", "write each shrunken reproducer to `DIR`")
+	c.loops = fs.Bool("loops", false, "also generate programs with loops (the oracle may then be incomplete)")
+	c.states = fs.Int64("max-states", cycles.DefaultCompareBudget.DecideStates, "decision procedure: states per cycle type and program")
+	c.nodes = fs.Int64("oracle-nodes", cycles.DefaultCompareBudget.Oracle.MaxNodes, "oracle: states per program")
+	c.timeout = fs.Duration("timeout", cycles.DefaultCompareBudget.DecideTime, "per side and program")
+	c.noSym = fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
+	fs.Var(c.explore, "exploration", "decision procedure: shared (the default of decide) or per-type")
+	c.depthFirst = fs.Bool("depth-first", false, "decision procedure: search each cycle type depth-first (decide --depth-first)")
+	c.workers = fs.Int("workers", 0, "decision procedure: run every search on this many goroutines from its first state (the parallel frontier; 0 or 1: one)")
+	c.tso = fs.Bool("tso", false, "Trencher-format programs: compare the TSO/PSO checker with its oracle")
+	c.criterion = fs.String("criterion", "robustness", "with --tso: the criterion compared, robustness (under TSO and PSO), persistence or trf (under TSO), or all")
+	c.instr = fs.Bool("instrumentation", false, "compare decide with the instrumentation route (pgasrob translate + tso --model pso), and both oracles")
+	c.asJSON = fs.Bool("json", false, "print one JSON object instead of text")
+	c.maxMem = fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp)
+	c.shard = addShardFlags(fs, false)
+	return c
+}
+
+// difftestModes: .pgas programs against the oracle, Trencher programs
+// against the tso oracles, or the two routes to PGAS robustness. The
+// flags of the decision procedure mean nothing to the other two, which
+// accept them as before (docs/cli.md).
+const difftestCommon = "seed count dir out max-states oracle-nodes timeout json max-memory shard"
+
+var difftestModes = modeTable{
+	cmd:     "difftest",
+	needs:   map[string]string{"criterion": "tso"},
+	choices: []string{"criterion", "exploration"},
+	modes: []mode{
+		{key: "instrumentation", when: "instrumentation", name: "--instrumentation", uses: flagList("instrumentation ranks loops", difftestCommon),
+			ignores: flagList("no-symmetry exploration depth-first workers")},
+		{key: "tso", when: "tso", name: "--tso", uses: flagList("tso criterion", difftestCommon),
+			ignores: flagList("ranks loops no-symmetry exploration depth-first workers")},
+		{key: "pgas", name: "difftest", uses: flagList("ranks loops no-symmetry exploration depth-first workers", difftestCommon)},
+	},
+}
+
+// resolve checks the flags against the mode they select and reads the
+// criteria --tso compares; an error is a usage error.
+func (c *difftestCmd) resolve() (mode string, crits []tso.Criterion, err error) {
+	m, err := difftestModes.resolve(c.fs)
+	if err != nil {
+		return "", nil, err
+	}
+	if c.fs.NArg() != 0 || *c.count < 1 || *c.maxMem < 1 || *c.ranks < 1 || *c.ranks > maxDecideRanks || *c.states < 0 || *c.nodes < 0 || *c.timeout < 0 {
+		return "", nil, fmt.Errorf("bad arguments (need --count >= 1, 1 <= --ranks <= %d, non-negative budgets, no positional arguments)", maxDecideRanks)
+	}
+	crits = tso.Criteria()
+	if m.key == "tso" && *c.criterion != "all" {
+		crit, err := tso.ParseCriterion(*c.criterion)
+		if err != nil {
+			return "", nil, err
 		}
+		crits = []tso.Criterion{crit}
+	}
+	return m.key, crits, nil
+}
+
+func runDifftest(args []string, stdout, stderr io.Writer) int {
+	c := newDifftestCmd(stderr)
+	if done, code := parseFlags(c.fs, args); done {
 		return code
 	}
-	if fs.NArg() != 0 || *count < 1 || *maxMem < 1 || *ranks < 1 || *ranks > maxDecideRanks || *states < 0 || *nodes < 0 || *timeout < 0 {
-		fmt.Fprintf(stderr, "pgasrob difftest: bad arguments (need --count >= 1, 1 <= --ranks <= %d, non-negative budgets, no positional arguments)\n%s\n", maxDecideRanks, usageHint("difftest"))
-		return exitUsage
-	}
-	sh, err := shardFlag.parse(os.Getenv)
+	mode, crits, err := c.resolve()
 	if err != nil {
-		fmt.Fprintf(stderr, "pgasrob difftest: %v\n%s\n", err, usageHint("difftest"))
-		return exitUsage
+		return usageError(stderr, "difftest", err)
 	}
-	run := &diffRun{shard: sh, settings: settingsOf(fs, "out"), start: time.Now(), asJSON: *asJSON || sh.Count > 0}
-	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
+	sh, err := c.shard.parse(os.Getenv)
+	if err != nil {
+		return usageError(stderr, "difftest", err)
+	}
+	if *c.out != "" {
+		if err := os.MkdirAll(*c.out, 0o755); err != nil {
 			fmt.Fprintln(stderr, "pgasrob difftest:", err)
 			return exitUsage
 		}
 	}
-	budget := cycles.CompareBudget{
-		DecideStates: *states, DecideTime: *timeout,
-		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *nodes, Timeout: *timeout},
-		NoSymmetry: *noSym, Exploration: *explore, DepthFirst: *depthFirst, Workers: *workers,
-	}
-	if *workers > 1 {
+	run := &diffRun{shard: sh, settings: settingsOf(c.fs, "out"), start: time.Now(), asJSON: *c.asJSON || sh.Count > 0}
+	ctx, stop := interruptContext()
+	defer stop()
+	ctx, unguard := memoryGuard(ctx, *c.maxMem)
+	defer unguard()
+	if *c.workers > 1 {
 		// Small programs' searches would otherwise end before the
 		// workers start (automata.ParallelAfter).
 		automata.ParallelAfter = 0
 	}
-
-	ctx, stop := interruptContext()
-	defer stop()
-	ctx, unguard := memoryGuard(ctx, *maxMem)
-	defer unguard()
-	if fs.Changed("criterion") && !*useTSO {
-		fmt.Fprintf(stderr, "pgasrob difftest: --criterion goes with --tso\n%s\n", usageHint("difftest"))
-		return exitUsage
+	a := pgasArgs{seed: *c.seed, count: *c.count, ranks: *c.ranks, dir: *c.dir, out: *c.out, loops: *c.loops}
+	switch mode {
+	case "instrumentation":
+		return difftestPGAS(ctx, run, a, routesComparer(routeBudget{states: *c.states, nodes: *c.nodes, timeout: *c.timeout, ctx: ctx}), stdout, stderr)
+	case "tso":
+		return difftestTSO(ctx, run, crits, *c.seed, *c.count, *c.dir, *c.out, *c.states, *c.nodes, *c.timeout, stdout, stderr)
 	}
-	if *useInstr && *useTSO {
-		fmt.Fprintf(stderr, "pgasrob difftest: --tso and --instrumentation exclude each other\n%s\n", usageHint("difftest"))
-		return exitUsage
-	}
-	if *useInstr {
-		return difftestInstr(ctx, run, instrArgs{seed: *seed, count: *count, ranks: *ranks, dir: *dir, out: *out, loops: *loops,
-			budget: routeBudget{states: *states, nodes: *nodes, timeout: *timeout, ctx: ctx}}, stdout, stderr)
-	}
-	if *useTSO {
-		crits := tso.Criteria()
-		if *criterion != "all" {
-			c, err := tso.ParseCriterion(*criterion)
-			if err != nil {
-				fmt.Fprintf(stderr, "pgasrob difftest: %v\n", err)
-				return exitUsage
-			}
-			crits = []tso.Criterion{c}
-		}
-		return difftestTSO(ctx, run, crits, *seed, *count, *dir, *out, *states, *nodes, *timeout, stdout, stderr)
-	}
-	// A case is a program with a source text and a way to shrink it.
-	type tcase struct {
-		name string
-		src  string
-		gp   *gen.Program // nil for a user's file
-	}
-	var cases []tcase
-	if *dir != "" {
-		files, ok := readSources(*dir, ".pgas", ".pgas", stderr)
-		if !ok {
-			return exitUsage
-		}
-		for _, f := range files {
-			cases = append(cases, tcase{name: f.name, src: f.src})
-		}
-		run.files = files
-	}
-	res := difftestJSON{Schema: "pgasrob/difftest/v1", Seed: *seed, Ranks: *ranks, Verdicts: map[string]int{}, Disagreements: []difftestCase{},
-		TSO: "not applicable: the TSO/PSO checker reads Trencher programs, not .pgas (see --tso)"}
-	prog := newProgress(stderr)
-	total := *count
-	if *dir != "" {
-		total = len(cases)
-	}
-	for i := 0; i < total; i++ {
-		if !run.keep(i) {
-			continue
-		}
-		if ctx.Err() != nil {
-			res.Interrupted, res.Reason = true, automata.StopReason(ctx)
-			break
-		}
-		var tc tcase
-		if *dir != "" {
-			tc = cases[i]
-		} else {
-			gp := generated(*seed, i, *loops)
-			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
-		}
-		prog.step(progressStep{cmd: "difftest", what: "programs", done: i, total: total, states: -1, extra: fmt.Sprintf("%d disagreements", res.Disagree)})
-		p, code := compileCase(tc.name, tc.src, *ranks, *dir != "", stderr)
-		if p == nil {
-			return code
-		}
-		res.Programs++
-		c := compare(p, *ranks, budget)
-		switch c.Status {
-		case cycles.Skipped:
-			res.Skipped++
-			continue
-		case cycles.Agree:
-			res.Agree++
-			res.Verdicts[c.Decide]++
-			continue
-		}
-		res.Disagree++
-		still := func(src string) bool {
-			q, err := pgas.Compile("repro.pgas", []byte(src))
-			return err == nil && pgas.CheckN(q, *ranks) == nil && compare(q, *ranks, budget).Status == cycles.Disagree
-		}
-		small := tc.src
-		if tc.gp != nil {
-			small = gen.Shrink(tc.gp, func(g *gen.Program) bool { return still(g.String()) }, 500).String()
-		} else {
-			small = gen.ShrinkSource(tc.src, still, 500)
-		}
-		dc := difftestCase{Program: tc.name, Decide: c.Decide, Oracle: c.Oracle, Detail: c.Detail, Internal: c.Internal, Source: small}
-		if *out != "" {
-			base := strings.TrimSuffix(filepath.Base(tc.name), ".pgas")
-			dc.Repro = filepath.Join(*out, base+".repro.pgas")
-			header := fmt.Sprintf("# difftest reproducer for %s, N=%d: decide %s, oracle %s\n", tc.name, *ranks, c.Decide, c.Oracle)
-			if err := writeAtomic(dc.Repro, []byte(header+small)); err != nil {
-				fmt.Fprintln(stderr, "pgasrob difftest:", err)
-				dc.Repro = ""
-			}
-		}
-		res.Disagreements = append(res.Disagreements, dc)
-		run.index = append(run.index, i)
-		if !run.asJSON {
-			printDisagreement(stdout, dc, *ranks)
-		}
-	}
-	prog.clear()
-	return run.finish(stdout, res, total, false)
+	return difftestPGAS(ctx, run, a, decideComparer(cycles.CompareBudget{
+		DecideStates: *c.states, DecideTime: *c.timeout,
+		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *c.nodes, Timeout: *c.timeout},
+		NoSymmetry: *c.noSym, Exploration: *c.explore, DepthFirst: *c.depthFirst, Workers: *c.workers,
+	}), stdout, stderr)
 }
 
 // generated is program i of a generated run, reproducible from seed+i.

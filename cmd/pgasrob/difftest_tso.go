@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -114,13 +113,8 @@ func difftestTSO(ctx context.Context, run *diffRun, crits []tso.Criterion, seed 
 			})
 			dc := difftestCase{Program: tc.name + " " + pr.name, Detail: report, Source: small}
 			if out != "" {
-				if err := os.MkdirAll(out, 0o755); err == nil {
-					base := strings.TrimSuffix(filepath.Base(tc.name), ".txt")
-					dc.Repro = filepath.Join(out, base+"."+strings.ReplaceAll(strings.ToLower(pr.name), " ", ".")+".repro.txt")
-					if err := writeAtomic(dc.Repro, []byte(small)); err != nil {
-						dc.Repro = ""
-					}
-				}
+				base := strings.TrimSuffix(filepath.Base(tc.name), ".txt")
+				dc.Repro = writeRepro(filepath.Join(out, base+"."+strings.ReplaceAll(strings.ToLower(pr.name), " ", ".")+".repro.txt"), small, stderr)
 			}
 			res.Disagreements = append(res.Disagreements, dc)
 			run.index = append(run.index, index[k])

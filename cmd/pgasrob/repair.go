@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"pgasrob/cycles"
 	"pgasrob/cycles/repair"
 	"pgasrob/pgas"
@@ -96,18 +98,44 @@ type oracleCheckJSON struct {
 	States    int64  `json:"states"`
 }
 
-func runRepair(args []string, stdout, stderr io.Writer) int {
+// repairModes: repair has one mode. It decides many programs in turn,
+// so the shard flags it shares with decide are refused (and hidden).
+var repairModes = modeTable{
+	cmd:     "repair",
+	needs:   map[string]string{"shard-costs": "shard"},
+	choices: []string{"exploration"},
+	modes: []mode{{key: "repair", name: "repair", uses: flagList("depth-first write cost proof-sets oracle-nodes", budgetFlagNames),
+		hints: map[string]string{"shard": "it decides many programs in turn: there are no parts to shard"}}},
+}
+
+// repairCmd is the flag set of repair.
+type repairCmd struct {
+	fs              *pflag.FlagSet
+	b               *budgetFlags
+	asJSON          *bool
+	write, costFile *string
+	proofSets       *int
+	oracleNodes     *int64
+}
+
+func newRepairCmd(stderr io.Writer) *repairCmd {
 	fs := newFlags("repair", "repair FILE -n N|LO..HI [flags]", repairDescription, exitsRepair, stderr)
-	b := addBudgetFlags(fs)
+	c := &repairCmd{fs: fs, b: addBudgetFlags(fs)}
 	// Repair decides many programs in turn; it has no parts to shard.
 	_ = fs.MarkHidden("shard")
 	_ = fs.MarkHidden("shard-costs")
-	asJSON := fs.Bool("json", false, "print one JSON object (schema "+repairSchema+", docs/cli.md) instead of text")
-	write := fs.String("write", "", "write the repaired program to `FILE`")
-	costFile := fs.String("cost", "", "costs per kind or per source line from `FILE` (lines KIND COST or KIND LINE COST)")
-	proofSets := fs.Int("proof-sets", 500, "cheaper sets of insertions to decide for the minimality proof")
-	oracleNodes := fs.Int64("oracle-nodes", oracle.DefaultMaxNodes, "states the oracle may explore per N in the final check")
-	j, ie, code := prepare("repair", fs, b, args, stderr)
+	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+repairSchema+", docs/cli.md) instead of text")
+	c.write = fs.String("write", "", "write the repaired program to `FILE`")
+	c.costFile = fs.String("cost", "", "costs per kind or per source line from `FILE` (lines KIND COST or KIND LINE COST)")
+	c.proofSets = fs.Int("proof-sets", 500, "cheaper sets of insertions to decide for the minimality proof")
+	c.oracleNodes = fs.Int64("oracle-nodes", oracle.DefaultMaxNodes, "states the oracle may explore per N in the final check")
+	return c
+}
+
+func runRepair(args []string, stdout, stderr io.Writer) int {
+	c := newRepairCmd(stderr)
+	fs, b, asJSON, write, costFile, proofSets, oracleNodes := c.fs, c.b, c.asJSON, c.write, c.costFile, c.proofSets, c.oracleNodes
+	j, ie, code := prepare("repair", fs, b, repairModes, args, stderr)
 	if j == nil {
 		return code
 	}
@@ -126,9 +154,8 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	if j.shard.Count > 0 || *proofSets < 0 || *oracleNodes < 1 {
-		fmt.Fprintf(stderr, "pgasrob repair: --shard is not for repair; --proof-sets must not be negative, --oracle-nodes positive\n%s\n", usageHint("repair"))
-		return exitUsage
+	if *proofSets < 0 || *oracleNodes < 1 {
+		return usageError(stderr, "repair", fmt.Errorf("--proof-sets must not be negative, --oracle-nodes positive"))
 	}
 	costs := repair.DefaultCosts()
 	if *costFile != "" {

@@ -33,8 +33,8 @@ func TestDifferences(t *testing.T) {
 		}
 		c := compareRoutes(p, 2, testRouteBudget)
 		want := translate.Cause(strings.TrimSuffix(filepath.Base(f), ".pgas"))
-		if c.Status != routesDiffer || c.Cause != want || c.PGAS != "NOT ROBUST" || c.Instr != "ROBUST" {
-			t.Errorf("%s: status %d, cause %q, PGAS %s, instrumentation %s (%s); want cause %q", f, c.Status, c.Cause, c.PGAS, c.Instr, c.Detail, want)
+		if c.Status != translate.RoutesDiffer || c.Cause != want || c.PGAS != "NOT ROBUST" || c.Framework != "ROBUST" {
+			t.Errorf("%s: status %d, cause %q, PGAS %s, instrumentation %s (%s); want cause %q", f, c.Status, c.Cause, c.PGAS, c.Framework, c.Detail, want)
 		}
 		seen[c.Cause] = true
 	}
@@ -118,11 +118,11 @@ func causeNames() []string {
 // TestRoutesCatchBug: a disagreement on the instrumentation side is
 // reported with a shrunken reproducer and exit 1.
 func TestRoutesCatchBug(t *testing.T) {
-	defer func(f func(*pgas.Program, int, routeBudget) routeComparison) { compareRoutesFunc = f }(compareRoutesFunc)
-	compareRoutesFunc = func(p *pgas.Program, n int, b routeBudget) routeComparison {
+	defer func(f func(*pgas.Program, int, routeBudget) translate.Comparison) { compareRoutesFunc = f }(compareRoutesFunc)
+	compareRoutesFunc = func(p *pgas.Program, n int, b routeBudget) translate.Comparison {
 		c := compareRoutes(p, n, b)
-		if c.Status == routesDiffer {
-			c.Status, c.Detail = routesBug, "pretend"
+		if c.Status == translate.RoutesDiffer {
+			c.Status, c.Detail = translate.RoutesBroken, "pretend"
 		}
 		return c
 	}

@@ -52,130 +52,6 @@ has a triangular data race). --fences then makes the program satisfy that
 criterion. --criterion all takes files and directories and prints one
 table of every criterion on every file.`
 
-type tsoJSON struct {
-	Schema    string         `json:"schema,omitempty"` // set on the top-level object
-	File      string         `json:"file"`
-	Criterion string         `json:"criterion"`
-	Model     string         `json:"model"`
-	Attacker  string         `json:"attacker"`
-	Verdict   string         `json:"verdict"`
-	Reason    string         `json:"reason,omitempty"`
-	Attacks   tsoJSONAttacks `json:"attacks"`
-	Stats     tsoJSONStats   `json:"stats"`
-	Feasible  []string       `json:"feasible_attacks,omitempty"`
-	Witness   *tsoJSONWit    `json:"witness,omitempty"`
-	Error     string         `json:"error,omitempty"`
-	Fences    *tsoJSONFences `json:"fences,omitempty"`
-	Param     *tsoJSONParam  `json:"parameterized,omitempty"` // --parameterized
-	// Abstraction: --flatten (tso_flatten.go).
-	Abstraction *tsoJSONAbstraction `json:"abstraction,omitempty"`
-	ExitCode    *int                `json:"exit_code,omitempty"` // set on the top-level object
-
-	// WitnessWithheld: NOT ROBUST without a witness, which would not fit
-	// the memory budget; it names the attack and says why.
-	WitnessWithheld string `json:"witness_withheld,omitempty"`
-}
-
-// tsoSchema names the version of the --json output (docs/cli.md).
-const tsoSchema = "pgasrob/tso/v1"
-
-// tsoJSONFences is the --fences result; Fences is set only when certified.
-type tsoJSONFences struct {
-	Verdict     string         `json:"verdict"` // robust: certified; unknown
-	Reason      string         `json:"reason,omitempty"`
-	Count       int            `json:"count"`
-	Cost        int64          `json:"cost"`                // total cost (the count with --cost uniform)
-	CostFile    string         `json:"cost_file,omitempty"` // --cost FILE
-	Written     string         `json:"written,omitempty"`   // --write FILE`
-	Fences      []tsoJSONFence `json:"fences"`
-	Rounds      int            `json:"rounds"`
-	Certificate *tsoJSON       `json:"certificate,omitempty"` // the check of the fenced program
-}
-
-type tsoJSONFence struct {
-	thread, label int
-	Thread        string `json:"thread"`
-	Location      string `json:"location"`
-	Line          int    `json:"line,omitempty"` // of the first instruction the fence precedes
-	Col           int    `json:"col,omitempty"`
-	Before        string `json:"before,omitempty"`
-}
-
-type tsoJSONAttacks struct {
-	Generated            int `json:"generated"`
-	RefutedSyntactically int `json:"refuted_syntactically"`
-	RefutedBySearch      int `json:"refuted_by_search"`
-	Feasible             int `json:"feasible"`
-	Undecided            int `json:"undecided"`
-	NotStarted           int `json:"not_started"`
-}
-
-type tsoJSONStats struct {
-	States        int64   `json:"visited_states"`
-	Transitions   int64   `json:"transitions"`
-	Bytes         int64   `json:"bytes"`
-	CPUMillis     int64   `json:"search_cpu_ms"`
-	WallMillis    int64   `json:"wall_ms"`
-	StatesPerSec  float64 `json:"states_per_second"`
-	BytesPerState float64 `json:"bytes_per_state"`
-}
-
-type tsoJSONWit struct {
-	Attack  string          `json:"attack"`
-	Steps   []tsoJSONStep   `json:"steps"`
-	Cycle   []tsoJSONEdge   `json:"cycle"`
-	Text    string          `json:"text"`
-	Fragile *tsoJSONFragile `json:"fragile,omitempty"` // --criterion persistence
-	Race    *tsoJSONRace    `json:"race,omitempty"`    // --criterion trf
-}
-
-// tsoJSONRace is the triangular-race part of a witness (tso.TriangularRace):
-// steps are then the SC run, and TSO the computation that keeps the
-// pending write buffered (absent, with a note, when none has the run's values).
-type tsoJSONRace struct {
-	PendingWrite string        `json:"pending_write"`
-	Read         string        `json:"read"`
-	Write        string        `json:"write"`
-	TSO          []tsoJSONStep `json:"tso,omitempty"`
-	Note         string        `json:"note,omitempty"`
-}
-
-// tsoJSONFragile is the persistence part of a witness (tso.FragileRun):
-// the pattern's events and the trace of the replayed run.
-type tsoJSONFragile struct {
-	Pivot        string               `json:"pivot"`
-	Y            int64                `json:"y"`
-	X            int64                `json:"x"`
-	V            int64                `json:"v"`
-	V2           int64                `json:"v2"`
-	E1           string               `json:"e1"`
-	E            string               `json:"e"`
-	E2           string               `json:"e2"`
-	ProgramOrder []tsoJSONThreadOrder `json:"program_order"`
-	StoreOrder   []string             `json:"store_order"`
-}
-
-type tsoJSONThreadOrder struct {
-	Thread string   `json:"thread"`
-	Events []string `json:"events"`
-}
-
-type tsoJSONStep struct {
-	Thread  string `json:"thread"`
-	Action  string `json:"action"` // isu, ld, st, adv, local
-	Instr   string `json:"instruction,omitempty"`
-	Addr    *int64 `json:"address,omitempty"`
-	Value   *int64 `json:"value,omitempty"`
-	Delayed bool   `json:"delayed,omitempty"`
-	Attack  string `json:"attack_role,omitempty"`
-}
-
-type tsoJSONEdge struct {
-	From string `json:"from"`
-	Kind string `json:"kind"`
-	To   string `json:"to"`
-}
-
 // tsoCmd is the flag set of tso; merge parses a shard's settings with it
 // again.
 type tsoCmd struct {
@@ -215,71 +91,156 @@ func newTSOCmd(stderr io.Writer) *tsoCmd {
 	}
 }
 
+// The modes of tso, by precedence. Every mode reads the budgets and
+// --json; what else each reads is listed here and nowhere else.
+const (
+	tsoTable   = "table"   // --criterion all: every criterion on every file (tso_criteria.go)
+	tsoParam   = "param"   // --parameterized: every number of copies (tso_param.go)
+	tsoFlatten = "flatten" // --flatten: persistence by the flattening abstraction (tso_flatten.go)
+	tsoShard   = "shard"   // --shard: part of the attacks, as a shard file
+	tsoFences  = "fences"  // --fences: the check, then a minimum certified fence set (tso_fences.go)
+	tsoCheck   = "check"   // the check of one criterion
+)
+
+const tsoBudgets = "json max-states timeout max-memory jobs"
+
+var tsoModes = modeTable{
+	cmd:     "tso",
+	needs:   map[string]string{"cost": "fences", "write": "fences", "instances": "parameterized"},
+	choices: []string{"model", "criterion"},
+	modes: []mode{
+		{key: tsoTable, when: "criterion=all", name: "--criterion all", uses: flagList("criterion model fences", tsoBudgets)},
+		{key: tsoParam, when: "parameterized", name: "--parameterized", uses: flagList("parameterized instances", tsoBudgets)},
+		{key: tsoFlatten, when: "flatten", name: "--flatten", uses: flagList("flatten criterion all", tsoBudgets)},
+		{key: tsoShard, when: "shard", name: "--shard", uses: flagList("shard model all", tsoBudgets),
+			hints: map[string]string{"dot": "give --dot to pgasrob merge"}},
+		{key: tsoFences, when: "fences", name: "--fences", uses: flagList("fences cost write model criterion all dot", tsoBudgets)},
+		{key: tsoCheck, name: "the check", uses: flagList("model criterion all dot", tsoBudgets)},
+	},
+}
+
+// tsoRequest is a tso command line once its mode is resolved and its
+// values are checked.
+type tsoRequest struct {
+	mode  string
+	files []string // the table's files and directories; one FILE otherwise
+	model tsoprog.Model
+	crit  tso.Criterion // not for the table, which decides them all
+	opt   tso.Options   // without its context
+}
+
+// resolve checks the flags against the mode they select and reads their
+// values; an error is a usage error.
+func (c *tsoCmd) resolve(getenv func(string) string) (*tsoRequest, error) {
+	m, err := tsoModes.resolve(c.fs)
+	if err != nil {
+		return nil, err
+	}
+	r := &tsoRequest{mode: m.key, files: c.fs.Args()}
+	switch {
+	case m.key == tsoTable && len(r.files) == 0:
+		return nil, fmt.Errorf("--criterion all wants FILE or DIR arguments, got none")
+	case m.key != tsoTable && len(r.files) != 1:
+		return nil, fmt.Errorf("want exactly one FILE, got %d arguments", len(r.files))
+	}
+	if r.model, err = tsoprog.ParseModel(*c.model); err != nil {
+		return nil, err
+	}
+	if *c.jobs < 1 || *c.maxMem < 1 || *c.maxStates < 0 || *c.timeout < 0 {
+		return nil, fmt.Errorf("--jobs and --max-memory must be positive, --max-states and --timeout not negative")
+	}
+	r.opt = tso.Options{MaxStates: *c.maxStates, MaxBytes: searchBytes(*c.maxMem), BudgetBytes: *c.maxMem << 20,
+		Timeout: *c.timeout, Jobs: *c.jobs, All: *c.all}
+	if r.opt.Shard, err = c.shard.parse(getenv); err != nil {
+		return nil, err
+	}
+	if m.key != tsoTable {
+		if r.crit, err = tso.ParseCriterion(*c.criterion); err != nil {
+			return nil, err
+		}
+	}
+	r.opt.Criterion = r.crit
+	switch {
+	case m.key == tsoFlatten && r.crit != tso.Persistence:
+		return nil, fmt.Errorf("--flatten wants --criterion persistence")
+	case r.crit != tso.Robustness && r.model != tsoprog.TSO:
+		return nil, fmt.Errorf("--criterion %s is defined for TSO only (not with --model %s)", r.crit, strings.ToLower(r.model.String()))
+	case *c.instances < 0:
+		return nil, fmt.Errorf("--instances wants a number of copies >= 0")
+	}
+	return r, nil
+}
+
 func runTSO(args []string, stdout, stderr io.Writer) int {
 	c := newTSOCmd(stderr)
-	fs, model, asJSON, dot, maxStates, timeout, maxMem, jobs, all, fences := c.fs, c.model, c.asJSON, c.dot, c.maxStates, c.timeout, c.maxMem, c.jobs, c.all, c.fence
-	if done, code := parseFlags(fs, args); done {
+	if done, code := parseFlags(c.fs, args); done {
 		return code
 	}
-	table := *c.criterion == "all"
-	if table && fs.NArg() >= 1 {
-		return runTSOCriteriaCmd(c, stdout, stderr)
-	}
-	if fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "pgasrob tso: want exactly one FILE, got %d arguments\nRun \"pgasrob tso --help\" for usage.\n", fs.NArg())
-		return exitUsage
-	}
-	m, err := tsoprog.ParseModel(*model)
+	r, err := c.resolve(os.Getenv)
 	if err != nil {
-		fmt.Fprintf(stderr, "pgasrob tso: %v\n%s\n", err, usageHint("tso"))
-		return exitUsage
+		return usageError(stderr, "tso", err)
 	}
-	if *jobs < 1 || *maxMem < 1 || *maxStates < 0 || *timeout < 0 {
-		fmt.Fprintf(stderr, "pgasrob tso: --jobs and --max-memory must be positive, --max-states and --timeout not negative\n%s\n", usageHint("tso"))
-		return exitUsage
-	}
-	sh, err := c.shard.parse(os.Getenv)
-	if err == nil && sh.Count > 0 && (*fences || *dot != "") {
-		err = fmt.Errorf("--shard does not go with --fences or --dot (give --dot to pgasrob merge)")
-	}
-	if err == nil && !*fences && (*c.cost != "uniform" || *c.write != "") {
-		err = fmt.Errorf("--cost and --write go with --fences")
-	}
-	if err == nil && *c.param && (sh.Count > 0 || *fences || m != tsoprog.TSO || *dot != "" || *all) {
-		err = fmt.Errorf("--parameterized does not go with --shard, --fences, --dot, --all or --model pso")
-	}
-	crit, cerr := tso.ParseCriterion(*c.criterion)
-	switch {
-	case err != nil:
-	case cerr != nil:
-		err = cerr
-	case crit != tso.Robustness && (*c.param || sh.Count > 0):
-		err = fmt.Errorf("--criterion %s does not go with --parameterized or --shard", crit)
-	case crit != tso.Robustness && m != tsoprog.TSO:
-		err = fmt.Errorf("--criterion %s is defined for TSO only (not with --model %s)", crit, strings.ToLower(m.String()))
-	}
-	if err == nil && *c.flatten && (crit != tso.Persistence || *fences || *c.param || sh.Count > 0 || *dot != "" || m != tsoprog.TSO) {
-		err = fmt.Errorf("--flatten wants --criterion persistence, and does not go with --fences, --parameterized, --shard, --dot or --model pso")
-	}
-	if err == nil && (*c.instances < 0 || !*c.param && fs.Changed("instances")) {
-		err = fmt.Errorf("--instances wants --parameterized and a number of copies >= 0")
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "pgasrob tso: %v\nRun \"pgasrob tso --help\" for usage.\n", err)
-		return exitUsage
-	}
-	// The budgets hold from here on: reading and compiling a large file
-	// take time and memory too (issue 29).
 	ctx, stop := interruptContext()
 	defer stop()
-	ctx, unguard := memoryGuard(ctx, *maxMem)
+	ctx, unguard := memoryGuard(ctx, *c.maxMem)
 	defer unguard()
+	r.opt.Context = ctx
+	// The budgets hold from here on: reading and compiling a large file
+	// take time and memory too (issue 29).
 	begun := time.Now()
-	file := inputName(fs.Arg(0))
-	src, err := readSource(fs.Arg(0))
+	if r.mode == tsoTable {
+		return runTSOCriteria(stdout, stderr, r, *c.fence, *c.asJSON)
+	}
+	file := inputName(r.files[0])
+	src, prog, code := readTSOProgram(r.files[0], stderr)
+	if prog == nil {
+		return code
+	}
+	if r.opt.Timeout > 0 {
+		// The check's time counts from the start, reading included.
+		r.opt.Timeout = max(r.opt.Timeout-time.Since(begun), time.Nanosecond)
+	}
+	switch r.mode {
+	case tsoFlatten:
+		return runTSOFlatten(stdout, stderr, file, prog, r.opt, *c.asJSON)
+	case tsoParam:
+		return runTSOParam(stdout, stderr, file, prog, r.opt, *c.instances, *c.asJSON)
+	}
+	start := time.Now()
+	progress := newProgress(stderr)
+	opt := r.opt
+	opt.Progress = func(done, total int, states int64) {
+		progress.step(progressStep{cmd: "tso", what: "attacks searched", done: done, total: total, states: states})
+	}
+	res, err := tso.Check(prog, r.model, opt)
+	progress.clear()
 	if err != nil {
+		// The flags were checked in resolve; this is a request the
+		// checker knows it cannot take.
 		fmt.Fprintln(stderr, "pgasrob tso:", err)
 		return exitUsage
+	}
+	var fo *fenceOutput
+	switch r.mode {
+	case tsoShard:
+		return writeTSOShard(stdout, stderr, c, r, file, src, res, start)
+	case tsoFences:
+		fo = &fenceOutput{costFile: *c.cost}
+		if code := fo.search(prog, src, r.model, res, opt, *c.write, progress, stderr); code != 0 {
+			return code
+		}
+	}
+	return printTSO(stdout, stderr, file, prog, r.model, res, fo, *c.asJSON, *c.dot)
+}
+
+// readTSOProgram reads and parses FILE; on failure it prints the error,
+// with a position, and returns the exit code.
+func readTSOProgram(arg string, stderr io.Writer) ([]byte, *tsoprog.Program, int) {
+	file := inputName(arg)
+	src, err := readSource(arg)
+	if err != nil {
+		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		return nil, nil, exitUsage
 	}
 	prog, err := tsoprog.ParseProgram(file, src)
 	if err != nil {
@@ -289,52 +250,23 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintln(stderr, err)
 		}
-		return exitUsage
+		return nil, nil, exitUsage
 	}
-	opt := tso.Options{MaxStates: *maxStates, MaxBytes: searchBytes(*maxMem), BudgetBytes: *maxMem << 20, Timeout: *timeout, Jobs: *jobs, All: *all, Context: ctx, Shard: sh, Criterion: crit}
-	if *timeout > 0 {
-		// The check's time counts from the start, reading included.
-		opt.Timeout = max(*timeout-time.Since(begun), time.Nanosecond)
+	return src, prog, 0
+}
+
+// writeTSOShard writes the shard file of a check of part of the attacks.
+func writeTSOShard(stdout, stderr io.Writer, c *tsoCmd, r *tsoRequest, file string, src []byte, res *tso.Result, start time.Time) int {
+	s := newShardJSON("tso", r.opt.Shard, file, src, settingsOf(c.fs))
+	s.TSO = encodeTSO(res)
+	stopped := ""
+	if r.opt.Context.Err() != nil {
+		stopped = automata.StopReason(r.opt.Context)
 	}
-	if *c.flatten {
-		return runTSOFlatten(stdout, stderr, file, prog, opt, *asJSON)
+	if res.WitnessErr != nil {
+		fmt.Fprintf(stderr, "pgasrob tso: internal error: %v\n", res.WitnessErr)
 	}
-	if *c.param {
-		return runTSOParam(stdout, stderr, file, prog, opt, *c.instances, *asJSON)
-	}
-	start := time.Now()
-	progress := newProgress(stderr)
-	opt.Progress = func(done, total int, states int64) {
-		progress.step(progressStep{cmd: "tso", what: "attacks searched", done: done, total: total, states: states})
-	}
-	res, err := tso.Check(prog, m, opt)
-	progress.clear()
-	if err != nil {
-		// The flags were checked above; this is a request the checker
-		// knows it cannot take.
-		fmt.Fprintln(stderr, "pgasrob tso:", err)
-		return exitUsage
-	}
-	if sh.Count > 0 {
-		s := newShardJSON("tso", sh, file, src, settingsOf(fs))
-		s.TSO = encodeTSO(res)
-		stopped := ""
-		if ctx.Err() != nil {
-			stopped = automata.StopReason(ctx)
-		}
-		if res.WitnessErr != nil {
-			fmt.Fprintf(stderr, "pgasrob tso: internal error: %v\n", res.WitnessErr)
-		}
-		return s.finish(stdout, start, stopped, res.WitnessErr != nil)
-	}
-	var fo *fenceOutput
-	if *fences {
-		fo = &fenceOutput{costFile: *c.cost}
-		if code := fo.search(prog, src, m, res, opt, *c.write, progress, stderr); code != 0 {
-			return code
-		}
-	}
-	return printTSO(stdout, stderr, file, prog, m, res, fo, *asJSON, *dot)
+	return s.finish(stdout, start, stopped, res.WitnessErr != nil)
 }
 
 // printTSO prints a check (and fence search) and returns the exit code,
@@ -437,94 +369,6 @@ func printFences(w io.Writer, p *tsoprog.Program, m tsoprog.Model, fr *tso.Fence
 		c.Criterion.VerdictString(c.Verdict), m, c.Generated, patternNoun(c.Criterion), c.RefutedSyntactic, c.RefutedSearch, c.Stats.States)
 }
 
-func tsoFencesJSON(p *tsoprog.Program, fr *tso.FenceResult) *tsoJSONFences {
-	out := &tsoJSONFences{Verdict: strings.ToLower(fr.Verdict.String()), Reason: fr.Reason, Rounds: fr.Rounds, Fences: []tsoJSONFence{}}
-	if fr.Verdict != tsoprog.Robust {
-		return out
-	}
-	out.Count, out.Cost = len(fr.Fences), fr.Cost
-	for _, f := range fr.Fences {
-		th := p.Threads[f.Thread]
-		jf := tsoJSONFence{thread: f.Thread, label: f.Label, Thread: th.Name, Location: th.Labels[f.Label]}
-		if outs := th.Out[f.Label]; len(outs) > 0 {
-			t := th.Trans[outs[0]]
-			jf.Line, jf.Col, jf.Before = t.Pos.Line, t.Pos.Col, t.Text
-		}
-		out.Fences = append(out.Fences, jf)
-	}
-	cert := tsoResultJSON(fr.Fenced, fr.Certificate)
-	out.Certificate = &cert
-	return out
-}
-
-func tsoResultJSON(p *tsoprog.Program, r *tso.Result) tsoJSON {
-	out := tsoJSON{File: p.File, Criterion: r.Criterion.String(), Model: r.Model.String(), Attacker: r.Attacker.String(), Verdict: strings.ToLower(r.Criterion.VerdictString(r.Verdict)), Reason: r.Reason,
-		Attacks: tsoJSONAttacks{Generated: r.Generated, RefutedSyntactically: r.RefutedSyntactic, RefutedBySearch: r.RefutedSearch,
-			Feasible: r.Found, Undecided: r.Undecided, NotStarted: r.Skipped},
-		Stats: tsoJSONStats{States: r.Stats.States, Transitions: r.Stats.Transitions, Bytes: r.Stats.Bytes,
-			CPUMillis: r.Stats.Elapsed.Milliseconds(), WallMillis: r.Elapsed.Milliseconds(),
-			StatesPerSec: r.Stats.StatesPerSecond(), BytesPerState: r.Stats.BytesPerState()}}
-	for _, a := range r.FeasibleAttacks() {
-		out.Feasible = append(out.Feasible, a.Format(p))
-	}
-	if r.WitnessErr != nil {
-		out.Error = "internal error: " + r.WitnessErr.Error()
-	}
-	out.WitnessWithheld = r.WitnessWithheld
-	if w := r.Witness; w != nil {
-		jw := &tsoJSONWit{Attack: w.Attack.Format(p), Text: w.Format(p)}
-		for _, s := range w.Steps {
-			js := stepJSON(p, s, w.Events)
-			if s.Event >= 0 && s.Event < len(w.Events) {
-				store, last := "attacking store", "last action"
-				if w.Fragile != nil {
-					store, last = "e1", "complementary read"
-				}
-				if w.Race != nil {
-					store, last = "pending write", "racing read"
-					if s.Event == w.Race.Write && s.Kind == tso.StepExec {
-						js.Attack = "racing write"
-					}
-				}
-				if s.Event == w.StoreEvent {
-					js.Attack = store
-				} else if s.Event == w.LastEvent && s.Kind == tso.StepExec {
-					js.Attack = last
-				}
-			}
-			jw.Steps = append(jw.Steps, js)
-		}
-		for _, e := range w.Cycle {
-			jw.Cycle = append(jw.Cycle, tsoJSONEdge{From: p.DescribeEvent(w.Events[e.From]), Kind: e.Kind.String(), To: p.DescribeEvent(w.Events[e.To])})
-		}
-		jw.Fragile = fragileJSON(p, w)
-		jw.Race = raceJSON(p, w)
-		out.Witness = jw
-	}
-	return out
-}
-
-func fragileJSON(p *tsoprog.Program, w *tso.Witness) *tsoJSONFragile {
-	f := w.Fragile
-	if f == nil {
-		return nil
-	}
-	ev := func(i int) string { return p.DescribeEvent(w.Events[i]) }
-	out := &tsoJSONFragile{Pivot: p.Threads[f.Pivot].Name, Y: f.Y, X: f.X, V: f.V, V2: f.V2,
-		E1: ev(f.E1), E: ev(f.E), E2: ev(f.E2), ProgramOrder: []tsoJSONThreadOrder{}, StoreOrder: []string{}}
-	for t, evs := range f.ProgOrder {
-		po := tsoJSONThreadOrder{Thread: p.Threads[t].Name, Events: []string{}}
-		for _, i := range evs {
-			po.Events = append(po.Events, ev(i))
-		}
-		out.ProgramOrder = append(out.ProgramOrder, po)
-	}
-	for _, i := range f.StoreOrder {
-		out.StoreOrder = append(out.StoreOrder, ev(i))
-	}
-	return out
-}
-
 // tsoDot renders each thread as a cluster of its control states; the
 // attack of a witness, if any, is drawn in red.
 func tsoDot(p *tsoprog.Program, r *tso.Result) string {
@@ -572,20 +416,6 @@ func tsoDot(p *tsoprog.Program, r *tso.Result) string {
 	return b.String()
 }
 
-// raceJSON renders a triangular-race witness's own part.
-func raceJSON(p *tsoprog.Program, w *tso.Witness) *tsoJSONRace {
-	r := w.Race
-	if r == nil {
-		return nil
-	}
-	ev := func(i int) string { return p.DescribeEvent(w.Events[i]) }
-	out := &tsoJSONRace{PendingWrite: ev(w.StoreEvent), Read: ev(w.LastEvent), Write: ev(r.Write), Note: r.Note}
-	for _, s := range r.TSO {
-		out.TSO = append(out.TSO, stepJSON(p, s, r.TSOEvents))
-	}
-	return out
-}
-
 // patternNoun names a criterion's patterns in the text output: attacks for
 // robustness (the papers' word), patterns otherwise.
 func patternNoun(c tso.Criterion) string {
@@ -593,40 +423,4 @@ func patternNoun(c tso.Criterion) string {
 		return "attacks"
 	}
 	return "patterns"
-}
-
-// stepJSON is one step of a relaxed computation whose events are evs:
-// its thread, action (isu, ld, st, adv, fence or the instruction's
-// operation), instruction, and the address and value of its event.
-func stepJSON(p *tsoprog.Program, s tso.Step, evs []tsoprog.Event) tsoJSONStep {
-	th := p.Threads[s.Thread]
-	js := tsoJSONStep{Thread: th.Name, Delayed: s.Delayed}
-	if s.Event >= 0 && s.Event < len(evs) {
-		e := evs[s.Event]
-		a, v := p.Cells[e.Cell], e.Val
-		js.Addr, js.Value = &a, &v
-	}
-	switch s.Kind {
-	case tso.StepExec:
-		t := th.Trans[s.Trans]
-		js.Instr = th.Labels[t.From] + "->" + th.Labels[t.To] + " " + t.Text
-		switch t.Op {
-		case tsoprog.OpWrite:
-			js.Action = "isu"
-		case tsoprog.OpRead:
-			js.Action = "ld"
-		default:
-			js.Action = t.Op.String()
-		}
-	case tso.StepAdvance:
-		js.Action = "adv"
-		a := p.Cells[s.Cell]
-		js.Addr = &a
-	case tso.StepFlush:
-		js.Action = "st"
-		if js.Value == nil {
-			js.Action = "fence"
-		}
-	}
-	return js
 }

@@ -43,37 +43,6 @@ type tsoCriteriaCell struct {
 	WallMillis int64  `json:"wall_ms"`        // the check and the fence search
 }
 
-// runTSOCriteriaCmd is tso --criterion all FILE|DIR...: the flags that
-// make sense for a table are --model, --fences, --json and the budgets.
-func runTSOCriteriaCmd(c *tsoCmd, stdout, stderr io.Writer) int {
-	fs := c.fs
-	for _, f := range []string{"parameterized", "instances", "shard", "dot", "write", "cost", "all"} {
-		if fs.Changed(f) {
-			fmt.Fprintf(stderr, "pgasrob tso: --%s does not go with --criterion all\nRun \"pgasrob tso --help\" for usage.\n", f)
-			return exitUsage
-		}
-	}
-	m, err := tsoprog.ParseModel(*c.model)
-	if err == nil && (*c.jobs < 1 || *c.maxMem < 1 || *c.maxStates < 0 || *c.timeout < 0) {
-		err = fmt.Errorf("--jobs and --max-memory must be positive, --max-states and --timeout not negative")
-	}
-	var files []string
-	if err == nil {
-		files, err = criteriaFiles(fs.Args())
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "pgasrob tso:", err)
-		return exitUsage
-	}
-	ctx, stop := interruptContext()
-	defer stop()
-	ctx, unguard := memoryGuard(ctx, *c.maxMem)
-	defer unguard()
-	opt := tso.Options{MaxStates: *c.maxStates, MaxBytes: searchBytes(*c.maxMem), BudgetBytes: *c.maxMem << 20,
-		Timeout: *c.timeout, Jobs: *c.jobs, Context: ctx}
-	return runTSOCriteria(stdout, stderr, files, m, opt, *c.fence, *c.asJSON)
-}
-
 // criteriaFiles expands the arguments: a directory stands for its *.txt
 // files, sorted.
 func criteriaFiles(args []string) ([]string, error) {
@@ -97,10 +66,17 @@ func criteriaFiles(args []string) ([]string, error) {
 	return out, nil
 }
 
-// runTSOCriteria decides every criterion on every file. Exit codes: 0
-// every cell decided (whatever the verdicts), 2 a file does not parse, 3
-// some cell UNKNOWN, 4 a witness failed its replay.
-func runTSOCriteria(stdout, stderr io.Writer, files []string, m tsoprog.Model, opt tso.Options, fences, asJSON bool) int {
+// runTSOCriteria decides every criterion on every file of the request
+// (a directory stands for its *.txt files). Exit codes: 0 every cell
+// decided (whatever the verdicts), 2 a file does not parse, 3 some cell
+// UNKNOWN, 4 a witness failed its replay.
+func runTSOCriteria(stdout, stderr io.Writer, r *tsoRequest, fences, asJSON bool) int {
+	files, err := criteriaFiles(r.files)
+	if err != nil {
+		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		return exitUsage
+	}
+	m, opt := r.model, r.opt
 	out := tsoCriteriaJSON{Schema: tsoCriteriaSchema, Model: m.String()}
 	totals := make([]tsoCriteriaCell, len(tso.Criteria()))
 	code := exitRobust

@@ -128,8 +128,8 @@ func TestTSOCost(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"tso", file, "--cost", costs}, "--cost and --write go with --fences"},
-		{[]string{"tso", file, "--write", "x.txt"}, "--cost and --write go with --fences"},
+		{[]string{"tso", file, "--cost", costs}, "--cost goes with --fences"},
+		{[]string{"tso", file, "--write", "x.txt"}, "--write goes with --fences"},
 		{[]string{"tso", file, "--fences", "--cost", bad}, "bad.costs:2:1: no thread"},
 		{[]string{"tso", file, "--fences", "--cost", "/nonexistent"}, "--cost"},
 		{[]string{"tso", file, "--fences", "--write", "/nonexistent/dir/f.txt"}, "--write"},

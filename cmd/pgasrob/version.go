@@ -18,6 +18,11 @@ const version = "0.1.0"
 // modulePath is the fallback when the binary carries no build information.
 const modulePath = "pgasrob"
 
+// versionSchema names the version of the --json output; like every
+// schema name, it changes when a field is removed, renamed or changes
+// its meaning.
+const versionSchema = "pgasrob/version/v1"
+
 type versionJSON struct {
 	Schema   string `json:"schema"`
 	Version  string `json:"version"`

@@ -25,7 +25,9 @@
 // through the translation is a violation of the PGAS program (Explain and
 // the differential tests check this on random programs), while the
 // converse fails. Explain names, for a PGAS violation the translation
-// misses, the difference that hides it.
+// misses, the difference that hides it; Relate checks that relation on the
+// answers of the two routes' deciders (pgasrob difftest --instrumentation
+// runs them).
 //
 // Imports: pgasrob/pgas and the standard library only; the text it writes
 // is read by package tso in the command layer.

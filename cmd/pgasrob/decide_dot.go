@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"pgasrob/cycles"
+	"pgasrob/pgas"
+)
+
+// Graphviz output of decide --dot: the happens-before cycle of a witness.
+
+// dotQuote makes s a Graphviz double-quoted string.
+func dotQuote(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, `"`, `\"`)
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	return `"` + s + `"`
+}
+
+// witnessDot draws the happens-before cycle of a witness: one node per
+// event on the cycle, one edge per step, ↔ steps dashed. Events of one
+// ↔-class sit in one cluster so the classes the cycle passes through are
+// visible.
+func witnessDot(p *pgas.Program, file string, n int, w *cycles.Witness) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "digraph witness {\n")
+	title := fmt.Sprintf("%s, N = %d: happens-before cycle of type %v", file, n, w.Cycle)
+	if w.Direct {
+		title = fmt.Sprintf("%s, N = %d: happens-before cycle found by the oracle", file, n)
+	}
+	fmt.Fprintf(&b, "  label=%s;\n", dotQuote(title))
+	fmt.Fprintf(&b, "  labelloc=t;\n  node [shape=box, fontname=\"monospace\"];\n")
+	hb := pgas.HappensBefore(w.Computation)
+	onCycle := map[int]bool{}
+	var order []int
+	for _, e := range w.HB {
+		for _, x := range []int{e.From, e.To} {
+			if !onCycle[x] && x >= 0 && x < len(w.Computation) {
+				onCycle[x] = true
+				order = append(order, x)
+			}
+		}
+	}
+	part := make([]int, len(w.Computation))
+	i := 0
+	for k, ls := range w.Parts {
+		for range ls {
+			if i < len(part) {
+				part[i] = k + 1
+			}
+			i++
+		}
+	}
+	byClass := map[int][]int{}
+	var classes []int
+	for _, x := range order {
+		c := hb.Class[x]
+		if _, ok := byClass[c]; !ok {
+			classes = append(classes, c)
+		}
+		byClass[c] = append(byClass[c], x)
+	}
+	for _, c := range classes {
+		xs := byClass[c]
+		indent := "  "
+		if len(xs) > 1 {
+			fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=\"↔\";\n    style=dashed;\n", c)
+			indent = "    "
+		}
+		for _, x := range xs {
+			e := w.Computation[x]
+			label := fmt.Sprintf("#%d %s rank %d", x, e.Kind, e.Rank)
+			if e.HasCell {
+				label += " " + cellText(p, e)
+			}
+			label += fmt.Sprintf("\nτ%d", part[x])
+			if t, ok := transOf(p, e); ok {
+				label += fmt.Sprintf(", line %d: %s", t.Pos.Line, t.Text)
+			}
+			fmt.Fprintf(&b, "%se%d [label=%s];\n", indent, x, dotQuote(label))
+		}
+		if len(xs) > 1 {
+			fmt.Fprintf(&b, "  }\n")
+		}
+	}
+	for _, e := range w.HB {
+		style := ""
+		if e.Rel == pgas.RelID {
+			style = ", style=dashed, arrowhead=none"
+		}
+		fmt.Fprintf(&b, "  e%d -> e%d [label=%s%s];\n", e.From, e.To, dotQuote(e.Rel.String()), style)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// dotPath is where the graph for N goes: FILE itself for a single N, FILE
+// with "-N" before its extension for a range ("cyc.dot" -> "cyc-3.dot").
+func dotPath(file string, n int, isRange bool) string {
+	if !isRange || file == "-" { // "-": standard output, every graph
+		return file
+	}
+	slash := strings.LastIndexAny(file, `/\`)
+	dot := strings.LastIndex(file, ".")
+	if dot <= slash+1 { // no extension, or a dot file such as ".x"
+		return fmt.Sprintf("%s-%d", file, n)
+	}
+	return fmt.Sprintf("%s-%d%s", file[:dot], n, file[dot:])
+}
