@@ -2,11 +2,11 @@ package cycles
 
 import (
 	"math/rand/v2"
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 	"reflect"
 	"testing"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // TestParallelFrontierAgrees: the per-type searches with two frontier

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // walkCF is the conflict relation as HappensBefore computed it before

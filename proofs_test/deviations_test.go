@@ -2,12 +2,12 @@ package proofs_test
 
 import (
 	"os"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/normalform"
 	"testing"
 
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // Regression tests for docs/deviations.md. Each names the item it covers.

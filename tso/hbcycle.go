@@ -3,7 +3,7 @@ package tso
 import (
 	"sort"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // hbCycle is FindCycle(len(evs), HappensBefore(evs), via), the same cycle

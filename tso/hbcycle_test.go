@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // randomTrace is a complete computation's trace in shape only: events of a

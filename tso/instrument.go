@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Attack is the syntactic object of Definition 1 of tso-robustness-attacks.md

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // TestMemorySizeInferred: a program in the reference format, which has no

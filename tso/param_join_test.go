@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // joinOnly runs f with the join taking over at once (absLimit 0), as it

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"unsafe"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // The pattern lists of every criterion (attacks of robustness, patterns of

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // matrixPatterns is the pattern list as it was computed before issue 29:

@@ -3,10 +3,10 @@ package tso
 import (
 	"context"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Persistence (persistence-fences.md, Sections 6-8).

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"pgasrob/cycles"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Graphviz output of decide --dot: the happens-before cycle of a witness.

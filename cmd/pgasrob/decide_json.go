@@ -3,10 +3,10 @@ package main
 import (
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The --json output of decide (docs/cli.md): its types, and how a result

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The text output of decide and cycles (docs/cli.md): a line per N, the

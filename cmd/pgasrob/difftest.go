@@ -12,12 +12,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
-	"pgasrob/pgas/oracle"
-	"pgasrob/tso"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/tso"
 )
 
 func init() {

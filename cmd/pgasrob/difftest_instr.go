@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/translate"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/translate"
 )
 
 // compareRoutesFunc is compareRoutes; tests replace it to reach the

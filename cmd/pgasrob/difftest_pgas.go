@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
 // The .pgas runs of difftest: plain (decide against the X(P,N) oracle)

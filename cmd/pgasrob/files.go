@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // stdinName stands for "-" in messages, positions and JSON.

@@ -40,6 +40,9 @@ import (
 // Direct imports are checked; what a package reaches through them is
 // checked at their own lines.
 
+// thisModule is the module's short name, by which the Imports lines name
+// its packages ("pgasrob/pgas/oracle"); go list names them by the module
+// path of go.mod, which goList maps to the short name.
 const thisModule = "pgasrob"
 
 // allowance is what one Imports line allows.
@@ -158,11 +161,23 @@ func goList(t *testing.T) []listedPackage {
 	if err != nil {
 		t.Skipf("the go command is not available (%v): the layers cannot be listed", err)
 	}
-	cmd := exec.Command(gocmd, "list", "-deps", "-json=ImportPath,Dir,Standard,GoFiles,Imports", thisModule+"/...")
 	var stderr bytes.Buffer
+	cmd := exec.Command(gocmd, "list", "-m")
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
+		t.Fatalf("go list -m: %v\n%s", err, stderr.String())
+	}
+	modulePath := strings.TrimSpace(string(out))
+	short := func(p string) string {
+		if rest, ok := strings.CutPrefix(p, modulePath); ok && (rest == "" || rest[0] == '/') {
+			return thisModule + rest
+		}
+		return p
+	}
+	cmd = exec.Command(gocmd, "list", "-deps", "-json=ImportPath,Dir,Standard,GoFiles,Imports", modulePath+"/...")
+	cmd.Stderr = &stderr
+	if out, err = cmd.Output(); err != nil {
 		t.Fatalf("go list: %v\n%s", err, stderr.String())
 	}
 	var pkgs []listedPackage
@@ -173,6 +188,10 @@ func goList(t *testing.T) []listedPackage {
 			break
 		} else if err != nil {
 			t.Fatalf("go list output: %v", err)
+		}
+		p.ImportPath = short(p.ImportPath)
+		for i, imp := range p.Imports {
+			p.Imports[i] = short(imp)
 		}
 		pkgs = append(pkgs, p)
 	}

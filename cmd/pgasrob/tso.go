@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"pgasrob/automata"
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 func init() {

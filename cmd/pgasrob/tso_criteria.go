@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // tso --criterion all: every criterion on every file, as one table

@@ -3,8 +3,8 @@ package main
 import (
 	"strings"
 
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // The --json output of tso (schema pgasrob/tso/v1, docs/cli.md): its

@@ -16,7 +16,7 @@ func init() {
 const version = "0.1.0"
 
 // modulePath is the fallback when the binary carries no build information.
-const modulePath = "pgasrob"
+const modulePath = "github.com/pgasrob/pgasrob"
 
 // versionSchema names the version of the --json output; like every
 // schema name, it changes when a field is removed, renamed or changes

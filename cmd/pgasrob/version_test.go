@@ -9,7 +9,7 @@ import (
 
 func TestVersionCommand(t *testing.T) {
 	code, out, errs := runCmd("version")
-	if code != exitRobust || errs != "" || !strings.Contains(out, "pgasrob "+version) || !strings.Contains(out, runtime.Version()) || !strings.Contains(out, "module pgasrob") {
+	if code != exitRobust || errs != "" || !strings.Contains(out, "pgasrob "+version) || !strings.Contains(out, runtime.Version()) || !strings.Contains(out, "module "+modulePath) {
 		t.Errorf("exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
 	code, out, _ = runCmd("version", "--json")

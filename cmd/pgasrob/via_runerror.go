@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"pgasrob/cycles"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // viaRunError runs, for decide --via instrumentation, the run-time error

@@ -3,7 +3,7 @@ package translate
 import (
 	"fmt"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The relation between the two routes to PGAS robustness

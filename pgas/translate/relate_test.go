@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // TestRelate: the relation between the routes on answers made up for
