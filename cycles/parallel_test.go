@@ -1,8 +1,8 @@
 package cycles
 
 import (
-	"math/rand/v2"
 	"github.com/pgasrob/pgasrob/automata"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 

@@ -1,8 +1,8 @@
 package proofs_test
 
 import (
-	"os"
 	"github.com/pgasrob/pgasrob/normalform"
+	"os"
 	"testing"
 
 	"github.com/pgasrob/pgasrob/cycles"
