@@ -9,7 +9,8 @@
 // words (see Layout). The search keeps the visited set the way
 // regexp/backtrack.go keeps its bit vector over (instruction, position): as
 // flat arrays of packed words, never as Go maps of structs, in pages of 4 Ki
-// states that never move (store.go). Its cost is width*8 bytes for the
+// states that never move (store.go), with an index of their numbers
+// (table.Index, the tables' shared package automata/table). Its cost is width*8 bytes for the
 // state, 4 bytes for the parent link and 5 to 11 bytes of hash table per
 // visited state. A System whose states are two parts that each repeat (a
 // product: the state of Y beside a tracker) can ask for collapse
@@ -45,6 +46,7 @@
 // the reference against which the specialised on-the-fly products of the
 // checkers are tested (proofs_test).
 //
-// Imports: the standard library only. Every other package of pgasrob may
-// import this one; it imports none of them.
+// Imports: the standard library and automata/table (the hash tables, a
+// leaf). Every other package of pgasrob may import this one; it imports
+// none of them.
 package automata

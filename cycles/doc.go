@@ -59,13 +59,14 @@
 // search also prunes with the ranks blocked for good at a wait (stuck.go).
 // It runs on automata's parallel frontier when it has idle jobs: its
 // forks share the interned sets and the memo tables, which are read
-// without locks (sharedfork.go, sharedtables.go, sharedcmemo.go).
+// without locks (sharedfork.go, sharedtables.go, sharedcmemo.go; the
+// tables themselves are automata/table's).
 //
 // The rules HB1–HB8 are used in their intended form (docs/deviations.md):
 // HB1 waits in init until the leave-marked event of r1; the two barrier
 // events matched by HB6–HB8 must belong to the same barrier; and a cycle
 // that never leaves one ↔-class is not a violation.
 //
-// Imports: pgas, pgas/oracle (the portfolio of portfolio.go), normalform
-// and automata.
+// Imports: pgas, pgas/oracle (the portfolio of portfolio.go), normalform,
+// automata and automata/table.
 package cycles

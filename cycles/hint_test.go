@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pgasrob/automata"
+	"pgasrob/automata/table"
 	"pgasrob/pgas"
 )
 
@@ -64,7 +65,7 @@ type expansionOrder struct {
 }
 
 func (e *expansionOrder) Successors(s automata.State, emit func(automata.Label, automata.State)) {
-	e.seq = e.seq*0x100000001B3 ^ hashWords(s)
+	e.seq = e.seq*0x100000001B3 ^ table.Hash(s)
 	e.PartHinter.Successors(s, emit)
 }
 

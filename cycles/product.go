@@ -197,7 +197,7 @@ func (p *product) each(s automata.State, f func(mv *normalform.Move, marks []nor
 	var rest uint32
 	var sigs []uint32
 	if m != nil {
-		rest = m.rests.id(s[m.yw:])
+		rest = m.rests.Add(s[m.yw:])
 		sigs = p.moveSigs(m, moves, e)
 	}
 	p.hintW, p.hintSlot = nil, nil
