@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/bits-and-blooms/bitset"
+
 	"pgasrob/automata"
 	"pgasrob/automata/table"
 )
@@ -259,7 +261,7 @@ func (sh *sharedSystem) internSet(ids []uint32) uint32 {
 				if started == nil {
 					started = make([]uint64, st.words)
 				}
-				started[pr.cell/64] |= 1 << (pr.cell % 64)
+				bitset.From(started).Set(uint(pr.cell))
 			}
 		}
 		if all {
