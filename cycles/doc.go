@@ -68,5 +68,5 @@
 // that never leaves one ↔-class is not a violation.
 //
 // Imports: pgas, pgas/oracle (the portfolio of portfolio.go), normalform,
-// automata and automata/table.
+// automata, automata/table and github.com/bits-and-blooms/bitset.
 package cycles

@@ -73,5 +73,6 @@
 // for happens-before cycles directly. The oracle shares no code with the
 // instrumentation, so the two can be tested against each other (DiffTest).
 //
-// Imports: the standard library and pgasrob/automata only.
+// Imports: the standard library, pgasrob/automata and
+// github.com/bits-and-blooms/bitset (the counter abstraction's sets).
 package tso
