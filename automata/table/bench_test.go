@@ -2,7 +2,9 @@ package table
 
 import (
 	"math/rand/v2"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // The benchmarks compare the tables with those they replaced (commit
@@ -10,6 +12,10 @@ import (
 // its cycles.memoTable and cycles.interner, which differed from Map and
 // Seqs in their hash only (automata's visited set kept its hash, and
 // cycles' lock-free memo its code).
+//
+// Besides sec/op each reports cpu-ns/op, the CPU time of the process per
+// operation: on a machine shared with other work, wall time measures the
+// load more than the table.
 //
 //	go test ./automata/table -run '^$' -bench . -count 6 | benchstat -col /impl -
 
@@ -48,38 +54,50 @@ var sink uint64
 func BenchmarkHash(b *testing.B) {
 	x := []uint64{0x1234, 0x5678_0000_0000, 3}
 	b.Run("word/impl=old", func(b *testing.B) {
+		c0 := cpuTime()
 		for i := range b.N {
 			sink += oldMix(uint64(i))
 		}
+		reportCPU(b, c0)
 	})
 	b.Run("word/impl=new", func(b *testing.B) {
+		c0 := cpuTime()
 		for i := range b.N {
 			sink += Word(uint64(i))
 		}
+		reportCPU(b, c0)
 	})
 	b.Run("seq3/impl=old", func(b *testing.B) {
+		c0 := cpuTime()
 		for i := range b.N {
 			x[0] = uint64(i)
 			sink += oldSeqHash(x)
 		}
+		reportCPU(b, c0)
 	})
 	b.Run("seq3/impl=new", func(b *testing.B) {
+		c0 := cpuTime()
 		for i := range b.N {
 			x[0] = uint64(i)
 			sink += Hash(x)
 		}
+		reportCPU(b, c0)
 	})
 	b.Run("vec3/impl=old", func(b *testing.B) {
+		c0 := cpuTime()
 		for i := range b.N {
 			x[0] = uint64(i)
 			sink += oldWordsHash(x)
 		}
+		reportCPU(b, c0)
 	})
 	b.Run("vec3/impl=new", func(b *testing.B) {
+		c0 := cpuTime()
 		for i := range b.N {
 			x[0] = uint64(i)
 			sink += Hash(x)
 		}
+		reportCPU(b, c0)
 	})
 }
 
@@ -145,6 +163,7 @@ func mapKeys(n int) []uint64 {
 func BenchmarkMap(b *testing.B) {
 	keys := mapKeys(1 << 20)
 	b.Run("impl=old", func(b *testing.B) {
+		c0 := cpuTime()
 		for range b.N {
 			t := newOldMap()
 			for _, k := range keys {
@@ -153,8 +172,10 @@ func BenchmarkMap(b *testing.B) {
 				}
 			}
 		}
+		reportCPU(b, c0)
 	})
 	b.Run("impl=new", func(b *testing.B) {
+		c0 := cpuTime()
 		for range b.N {
 			t := NewMap()
 			for _, k := range keys {
@@ -163,6 +184,7 @@ func BenchmarkMap(b *testing.B) {
 				}
 			}
 		}
+		reportCPU(b, c0)
 	})
 }
 
@@ -221,20 +243,24 @@ func seqKeys(n int) [][]uint64 {
 func BenchmarkSeqs(b *testing.B) {
 	keys := seqKeys(1 << 19)
 	b.Run("impl=old", func(b *testing.B) {
+		c0 := cpuTime()
 		for range b.N {
 			t := &oldSeqs{off: []uint32{0}, table: make([]uint32, 1<<10), mask: 1<<10 - 1}
 			for _, k := range keys {
 				t.intern(k)
 			}
 		}
+		reportCPU(b, c0)
 	})
 	b.Run("impl=new", func(b *testing.B) {
+		c0 := cpuTime()
 		for range b.N {
 			t := NewSeqs()
 			for _, k := range keys {
 				t.Add(k)
 			}
 		}
+		reportCPU(b, c0)
 	})
 }
 
@@ -254,4 +280,18 @@ func BenchmarkCache(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// cpuTime is the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per operation since c0.
+func reportCPU(b *testing.B, c0 time.Duration) {
+	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
 }
