@@ -1,6 +1,6 @@
 package automata
 
-import "pgasrob/automata/table"
+import "github.com/pgasrob/pgasrob/automata/table"
 
 // store is the visited set and, at the same time, the breadth-first queue:
 // states live in an arena in the order they were discovered, so the

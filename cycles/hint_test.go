@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/automata/table"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // TestHintChangesNothing: the hints of the move table (a successor's Y

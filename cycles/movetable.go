@@ -4,9 +4,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"pgasrob/automata"
-	"pgasrob/automata/table"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // moveTable shares Y's moves between the products of the cycle types

@@ -5,8 +5,8 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // product is the 4-headed automaton Y^M(P,N) × Z^cyc as an on-the-fly

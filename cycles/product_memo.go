@@ -1,10 +1,10 @@
 package cycles
 
 import (
-	"pgasrob/automata"
-	"pgasrob/automata/table"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The successors of a per-type product state (Y, μ, tracker) along a move

@@ -4,9 +4,9 @@ import (
 	"context"
 	"sync/atomic"
 
-	"pgasrob/automata"
-	"pgasrob/automata/table"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // The shared exploration (Options.Exploration == Shared) walks Y^M once

@@ -1,9 +1,9 @@
 package cycles
 
 import (
-	"pgasrob/automata/table"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata/table"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The markings of a move of one rank depend, for the shared exploration,

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"pgasrob/automata/table"
+	"github.com/pgasrob/pgasrob/automata/table"
 )
 
 // resultStore remembers, per 64-bit key, a run of markResults: the

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"pgasrob/automata/table"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata/table"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // TestSharedMemoConcurrent: goroutines that put and get random keys at

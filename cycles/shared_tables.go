@@ -6,8 +6,8 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 
-	"pgasrob/automata"
-	"pgasrob/automata/table"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
 )
 
 // The interned elements and sets of the shared exploration, kept in flat

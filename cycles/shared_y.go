@@ -1,9 +1,9 @@
 package cycles
 
 import (
-	"pgasrob/automata"
-	"pgasrob/automata/table"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // What the shared exploration needs of a state of Y, kept per Y state

@@ -3,7 +3,7 @@ package cycles
 import (
 	"github.com/bits-and-blooms/bitset"
 
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // Which written bits prune keeps (product.pruneChanged, with lateCell and

@@ -3,7 +3,7 @@ package normalform
 import (
 	"github.com/bits-and-blooms/bitset"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Future summarises, for every rank and control state, which cells the

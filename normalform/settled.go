@@ -3,7 +3,7 @@ package normalform
 import (
 	"github.com/bits-and-blooms/bitset"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 )
 
 // Settled popas. A remote command guesses the parts m ≤ n of its popa and

@@ -5,8 +5,8 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 
-	"pgasrob/automata"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Heads is the number of heads of Y: the parts τ1..τ4 of a normal-form

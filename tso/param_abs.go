@@ -8,8 +8,8 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 
-	"pgasrob/automata"
-	"pgasrob/automata/petri"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/petri"
 )
 
 // The forward exploration that finds the net. Its states abstract a

@@ -5,7 +5,7 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Why memoising on a summary of the history is sound.
