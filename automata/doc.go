@@ -9,7 +9,8 @@
 // words (see Layout). The search keeps the visited set the way
 // regexp/backtrack.go keeps its bit vector over (instruction, position): as
 // flat arrays of packed words, never as Go maps of structs, in pages of 4 Ki
-// states that never move (store.go). Its cost is width*8 bytes for the
+// states that never move (store.go), with an index of their numbers
+// (table.Index, the tables' shared package automata/table). Its cost is width*8 bytes for the
 // state, 4 bytes for the parent link and 5 to 11 bytes of hash table per
 // visited state. A System whose states are two parts that each repeat (a
 // product: the state of Y beside a tracker) can ask for collapse
@@ -38,10 +39,12 @@
 // state spaces of the parameterized TSO check), automata/hitting (the
 // cheapest hitting set both repairs end in) and automata/shard (splitting
 // a list of searches into parts for separate processes). They import this
-// package, or nothing of pgasrob; it imports none of them.
+// package, or nothing of pgasrob; it imports none of them but
+// automata/table, the hash tables of its visited sets (and of cycles), a
+// leaf.
 //
 // The ordered worker pool of the checkers (the cycle types of a decision,
 // the attacks of a TSO check) is the subpackage automata/pool.
 //
-// Imports: the standard library only.
+// Imports: the standard library and automata/table.
 package automata

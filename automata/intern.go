@@ -134,22 +134,6 @@ func (in *Interner) Bytes() int64 {
 // the parent link the store keeps, and a hash slot at a load of a half.
 func (in *Interner) entryBytes() int64 { return int64(in.width)*8 + 4 + 8 }
 
-// findHashed is the index of st in an uncollapsed store, or -1, with
-// hash(st) given.
-func (s *store) findHashed(st State, full uint64) int {
-	h := full & s.mask
-	for {
-		slot := s.table[h]
-		if slot == 0 {
-			return -1
-		}
-		if s.equal(int(slot-1), st) {
-			return int(slot - 1)
-		}
-		h = (h + 1) & s.mask
-	}
-}
-
 // Lookup is Find with the value attached to x (nil if none).
 func (in *Interner) Lookup(x State) (n uint32, v any, ok bool) {
 	h := hash(x)

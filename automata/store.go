@@ -1,5 +1,7 @@
 package automata
 
+import "github.com/pgasrob/pgasrob/automata/table"
+
 // store is the visited set and, at the same time, the breadth-first queue:
 // states live in an arena in the order they were discovered, so the
 // frontier is just a cursor into the arena. A parent index per state lets the
@@ -22,8 +24,7 @@ type store struct {
 	pages   [][]uint64 // ew words per state, in discovery order
 	parents [][]uint32 // index of the predecessor; noParent for initial states
 	n       int        // states stored
-	table   []uint32   // open addressing: state index + 1, 0 = empty
-	mask    uint64
+	index   table.Index
 	// parts, when the store is collapsed (collapse.go), hold the distinct
 	// values of the two parts of a state, and an entry is the pair of
 	// their indices; scratch then holds the state that state() decodes,
@@ -68,8 +69,7 @@ const (
 const initialSlots = 1 << 6
 
 func newStore(width int) *store {
-	s := &store{width: width, ew: width, table: make([]uint32, initialSlots)}
-	s.mask = uint64(len(s.table) - 1)
+	s := &store{width: width, ew: width, index: table.MakeIndex(initialSlots)}
 	s.pages = [][]uint64{make([]uint64, 0, firstPageStates*width)}
 	s.parents = [][]uint32{make([]uint32, 0, firstPageStates)}
 	return s
@@ -99,7 +99,7 @@ func (s *store) parent(i int) uint32 { return s.parents[i>>pageShift][i&pageMask
 func (s *store) bytes() int64 {
 	k := len(s.pages) - 1
 	full := int64(k) * pageStates * int64(s.ew*8+4)
-	b := full + int64(cap(s.pages[k]))*8 + int64(cap(s.parents[k]))*4 + int64(cap(s.table))*4
+	b := full + int64(cap(s.pages[k]))*8 + int64(cap(s.parents[k]))*4 + s.index.Bytes()
 	if s.parts != nil {
 		b += s.parts[1].bytes()
 		if s.shared != nil {
@@ -119,10 +119,7 @@ func (s *store) full() bool { return s.shared != nil && s.shared.Full() }
 // are still held: a doubled table, or the next page (or the last page's
 // doubling). Zero when nothing grows.
 func (s *store) growthBytes() int64 {
-	var g int64
-	if uint64(s.len()+1)*4 > uint64(len(s.table))*3 {
-		g += int64(len(s.table)) * 2 * 4
-	}
+	g := s.index.GrowthBytes()
 	last := s.parents[len(s.parents)-1]
 	if len(last) == cap(last) {
 		c := int64(newPageStates)
@@ -177,19 +174,8 @@ func (s *store) appendState(st State, parent uint32) {
 	s.n++
 }
 
-func hash(st State) uint64 {
-	// A 64-bit multiply-xorshift mix per word (wyhash-like); good enough for
-	// packed states, whose low bits vary most.
-	h := uint64(0x9E3779B97F4A7C15)
-	for _, w := range st {
-		h ^= w
-		h *= 0xBF58476D1CE4E5B9
-		h ^= h >> 31
-		h *= 0x94D049BB133111EB
-		h ^= h >> 29
-	}
-	return h
-}
+// hash is the tables' hash function (automata/table).
+func hash(st State) uint64 { return table.Hash(st) }
 
 func (s *store) equal(i int, st State) bool {
 	base := s.entry(i)
@@ -214,23 +200,15 @@ func (s *store) insertHashed(st State, full uint64, parent uint32) (int, bool) {
 		st = s.encode(st)
 		full = hash(st)
 	}
-	if uint64(s.len()+1)*4 > uint64(len(s.table))*3 {
-		s.grow()
+	if s.index.Crowded() {
+		s.index.Grow(func(i uint32) uint64 { return hash(s.entry(int(i))) })
 	}
-	h := full & s.mask
-	for {
-		slot := s.table[h]
-		if slot == 0 {
-			idx := s.len()
-			s.appendState(st, parent)
-			s.table[h] = uint32(idx + 1)
-			return idx, true
-		}
-		if s.equal(int(slot-1), st) {
-			return int(slot - 1), false
-		}
-		h = (h + 1) & s.mask
+	i, slot, ok := s.index.Find(full, func(i uint32) bool { return s.equal(int(i), st) })
+	if ok {
+		return int(i), false
 	}
+	s.appendState(st, parent)
+	return int(s.index.Add(slot)), true
 }
 
 // contains reports whether st is stored.
@@ -241,30 +219,17 @@ func (s *store) contains(st State) bool {
 			return false
 		}
 	}
-	h := hash(st) & s.mask
-	for {
-		slot := s.table[h]
-		if slot == 0 {
-			return false
-		}
-		if s.equal(int(slot-1), st) {
-			return true
-		}
-		h = (h + 1) & s.mask
-	}
+	return s.findHashed(st, hash(st)) >= 0
 }
 
-func (s *store) grow() {
-	n := len(s.table) * 2
-	s.table = make([]uint32, n)
-	s.mask = uint64(n - 1)
-	for i := 0; i < s.len(); i++ {
-		h := hash(s.entry(i)) & s.mask
-		for s.table[h] != 0 {
-			h = (h + 1) & s.mask
-		}
-		s.table[h] = uint32(i + 1)
+// findHashed is the index of st in an uncollapsed store, or -1, with
+// hash(st) given.
+func (s *store) findHashed(st State, full uint64) int {
+	i, _, ok := s.index.Find(full, func(i uint32) bool { return s.equal(int(i), st) })
+	if !ok {
+		return -1
 	}
+	return int(i)
 }
 
 // path returns the indices from an initial state to i.

@@ -34,7 +34,7 @@ func TestStorePages(t *testing.T) {
 	}
 	// Three full pages of 12 bytes per state, the last page and the table.
 	min := int64(3*pageStates*12 + 1234*12 + len(want)*4)
-	if b := st.bytes(); b < min || b > min+int64(pageStates*12+len(st.table)*4) {
+	if b := st.bytes(); b < min || b > min+int64(pageStates*12+int(st.index.Bytes())) {
 		t.Errorf("bytes() = %d, want about %d", b, min)
 	}
 	if p := st.path(len(want) - 1); len(p) < 2 || p[0] != 0 || p[len(p)-1] != len(want)-1 {

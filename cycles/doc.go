@@ -74,7 +74,8 @@
 // search also prunes with the ranks blocked for good at a wait (stuck.go).
 // It runs on automata's parallel frontier when it has idle jobs: its
 // forks share the interned sets and the memo tables, which are read
-// without locks (shared_fork.go, shared_tables.go, shared_memo.go).
+// without locks (shared_fork.go, shared_tables.go, shared_memo.go; the
+// tables themselves are automata/table's).
 //
 // The rules HB1–HB8 are used in their intended form (docs/deviations.md):
 // HB1 waits in init until the leave-marked event of r1; the two barrier
@@ -82,6 +83,7 @@
 // that never leaves one ↔-class is not a violation.
 //
 // Imports: pgas, pgas/oracle (the portfolio of portfolio.go and
-// compare.go), normalform, automata, automata/pool, automata/shard and the
-// standard library.
+// compare.go), normalform, automata, automata/pool, automata/shard,
+// automata/table, github.com/bits-and-blooms/bitset and the standard
+// library.
 package cycles

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
 	"github.com/pgasrob/pgasrob/pgas"
 )
 
@@ -62,7 +63,7 @@ type expansionOrder struct {
 }
 
 func (e *expansionOrder) Successors(s automata.State, emit func(automata.Label, automata.State)) {
-	e.seq = e.seq*0x100000001B3 ^ hashWords(s)
+	e.seq = e.seq*0x100000001B3 ^ table.Hash(s)
 	e.PartHinter.Successors(s, emit)
 }
 

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
 	"github.com/pgasrob/pgasrob/normalform"
 )
 
@@ -31,7 +32,7 @@ type moveTable struct {
 	// sigIDs numbers move signatures (product_memo.go) for all the
 	// products of the decision.
 	sigMu  sync.Mutex
-	sigIDs map[uint64]uint32
+	sigIDs *table.Map
 }
 
 // tableEntry is a Y state's moves and, once a product with the table
@@ -155,7 +156,7 @@ func (c *candidateList) ample(started []uint64) int {
 }
 
 func newMoveTable(y *normalform.Y, maxBytes int64) *moveTable {
-	return &moveTable{y: y, maxBytes: maxBytes, ys: automata.NewInterner(y.Words()), sigIDs: map[uint64]uint32{}}
+	return &moveTable{y: y, maxBytes: maxBytes, ys: automata.NewInterner(y.Words()), sigIDs: table.NewMap()}
 }
 
 // moves returns Y's moves from the Y part of a state. Range errors are
@@ -239,11 +240,7 @@ func (t *moveTable) stats() (hits, misses int64) { return t.hits.Load(), t.misse
 func (t *moveTable) sigNumber(sig uint64) uint32 {
 	t.sigMu.Lock()
 	defer t.sigMu.Unlock()
-	id, ok := t.sigIDs[sig]
-	if !ok {
-		id = uint32(len(t.sigIDs))
-		t.sigIDs[sig] = id
-	}
+	id, _ := t.sigIDs.Number(sig)
 	return id
 }
 

@@ -12,16 +12,6 @@ type moveEntry struct {
 	moves []normalform.Move
 }
 
-func hashWords(s automata.State) uint64 {
-	h := uint64(0xcbf29ce484222325)
-	for _, w := range s {
-		h ^= w
-		h *= 0x100000001b3
-		h ^= h >> 32
-	}
-	return h
-}
-
 // entryCost estimates the bytes an entry holds, allocator rounding and
 // map overhead included: the entry and its key with the map's share
 // (about 96 bytes), and per move the Move itself (88), its event and

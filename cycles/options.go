@@ -3,8 +3,9 @@ package cycles
 import (
 	"context"
 	"fmt"
-	"github.com/pgasrob/pgasrob/automata/shard"
 	"time"
+
+	"github.com/pgasrob/pgasrob/automata/shard"
 )
 
 // Options configure Decide. Zero values mean: all cores, no state or time

@@ -1,10 +1,11 @@
 package cycles
 
 import (
-	"github.com/pgasrob/pgasrob/automata"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/pgasrob/pgasrob/automata"
 
 	"github.com/pgasrob/pgasrob/pgas"
 )

@@ -3,6 +3,7 @@ package cycles
 import (
 	"sync/atomic"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/normalform"
 )
@@ -36,8 +37,9 @@ type product struct {
 	eligibleF func(int) bool
 	future    *normalform.Future
 	relevant  []uint64
-	late      []lateCell // prune's scratch: the cells of started pairs (waits.go)
-	reduce    *reducer   // nil: explore every move (no partial-order reduction)
+	kept      bitset.BitSet // forgetWritten's scratch: the written bits one part keeps
+	late      []lateCell    // prune's scratch: the cells of started pairs (waits.go)
+	reduce    *reducer      // nil: explore every move (no partial-order reduction)
 	// stuck, while the shared exploration prunes with it, is the set of
 	// ranks blocked for good (stuck.go), free their analysis.
 	stuck uint64
@@ -108,6 +110,7 @@ func newProduct(y *normalform.Y, cyc CycleType, moves func(automata.State) []nor
 	p.eligibleF = func(r int) bool { return p.eligible[r] }
 	p.future = y.Future()
 	p.relevant = make([]uint64, p.future.Words)
+	p.kept.SetBitsetFrom(make([]uint64, p.future.Words))
 	return p
 }
 
@@ -132,7 +135,7 @@ func (p *product) newTracker() tracker {
 	}
 	words := (p.cells + 63) / 64
 	for h := 2; h <= normalform.Heads; h++ {
-		t.written[h] = make([]uint64, words)
+		t.written[h].SetBitsetFrom(make([]uint64, words))
 	}
 	return t
 }
@@ -197,7 +200,7 @@ func (p *product) each(s automata.State, f func(mv *normalform.Move, marks []nor
 	var rest uint32
 	var sigs []uint32
 	if m != nil {
-		rest = m.rests.id(s[m.yw:])
+		rest = m.rests.Add(s[m.yw:])
 		sigs = p.moveSigs(m, moves, e)
 	}
 	p.hintW, p.hintSlot = nil, nil
@@ -259,7 +262,7 @@ func (p *product) step(i int, mk normalform.Mark) bool {
 		}
 		next := &p.buf[i+1]
 		next.copyFrom(cur)
-		next.written[h][cell/64] |= 1 << (cell % 64)
+		next.written[h].Set(uint(cell))
 		p.level[i+1] = next
 		return true
 	}
@@ -301,7 +304,7 @@ func (p *product) emit(marks []normalform.Mark, mu2 []normalform.Mu) {
 func (t *tracker) copyFrom(o *tracker) {
 	copy(t.pairs, o.pairs)
 	for h := 2; h <= normalform.Heads; h++ {
-		copy(t.written[h], o.written[h])
+		copy(t.written[h].Words(), o.written[h].Words())
 	}
 }
 
@@ -377,7 +380,7 @@ func (p *product) pruneChanged(t *tracker, y automata.State) (keep, changed bool
 			if pr.st == stA {
 				other = p.cellsAt(r1, q1) // the leave event of r1 is missing
 			}
-			if other[pr.cell/64]&(1<<(pr.cell%64)) == 0 {
+			if !bitset.From(other).Test(uint(pr.cell)) {
 				return false, false
 			}
 			p.lateCell(pr, r2, q2)
@@ -476,10 +479,11 @@ func (p *product) movesAmple(ys automata.State) ([]normalform.Move, int, *tableE
 // of their events.
 func (p *product) startedCells(t *tracker, started []uint64) []uint64 {
 	clear(started)
+	set := bitset.From(started)
 	for k := range t.pairs {
 		pr := &t.pairs[k]
 		if pr.st == stD || pr.st == stA || pr.st == stWatch {
-			started[pr.cell/64] |= 1 << (pr.cell % 64)
+			set.Set(uint(pr.cell))
 		}
 	}
 	return started

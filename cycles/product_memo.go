@@ -2,6 +2,7 @@ package cycles
 
 import (
 	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
 	"github.com/pgasrob/pgasrob/normalform"
 	"github.com/pgasrob/pgasrob/pgas"
 )
@@ -25,9 +26,9 @@ import (
 // moveMemo is a product's memory of move outcomes.
 type moveMemo struct {
 	yw       int
-	rests    *wordIDs   // rests (μ and tracker words) → number
-	sigs     *memoTable // move signature → number (without a move table)
-	spans    *spanTable // (rest, signature, control states) → index in ranges
+	rests    *table.Vecs    // rests (μ and tracker words) → number
+	sigs     *table.Map     // move signature → number (without a move table)
+	spans    *table.PairMap // (rest, signature, control states) → index in ranges
 	ranges   [][2]uint32
 	outs     []uint32 // the outcomes' rests, by number
 	scratch  []uint32 // the outcomes of the enumeration under way
@@ -68,8 +69,8 @@ func newMoveMemo(p *product) *moveMemo {
 	if bits*len(p.cyc) > 62 {
 		return nil
 	}
-	m := &moveMemo{yw: p.y.Words(), ctrlBits: bits, rests: newWordIDs(p.width - p.y.Words()),
-		sigs: newMemoTable(), spans: newSpanTable()}
+	m := &moveMemo{yw: p.y.Words(), ctrlBits: bits, rests: table.NewVecs(p.width - p.y.Words()),
+		sigs: table.NewMap(), spans: table.NewPairMap()}
 	if _, ok := ctrlPacking(p.y); ok {
 		m.byRank = true
 		for _, r := range p.cyc {
@@ -80,7 +81,7 @@ func newMoveMemo(p *product) *moveMemo {
 }
 
 func (m *moveMemo) bytes() int64 {
-	return m.rests.bytes() + m.sigs.bytes() + m.spans.bytes() +
+	return m.rests.Bytes() + m.sigs.Bytes() + m.spans.Bytes() +
 		int64(cap(m.ranges))*8 + int64(cap(m.outs))*4
 }
 
@@ -157,7 +158,7 @@ func (p *product) moveSigs(m *moveMemo, moves []normalform.Move, e *tableEntry) 
 			if p.table != nil {
 				id = p.table.sigNumber(sig)
 			} else {
-				id = memoNumber(m.sigs, sig)
+				id, _ = m.sigs.Number(sig)
 			}
 		}
 		m.sigBuf = append(m.sigBuf, id)
@@ -176,16 +177,6 @@ func (p *product) ctrl(m *moveMemo, ys automata.State) uint64 {
 		}
 	}
 	return k
-}
-
-// memoNumber is k's number in t, the next one if k is new.
-func memoNumber(t *memoTable, k uint64) uint32 {
-	id, ok := t.get(k)
-	if !ok {
-		id = uint32(t.n)
-		t.put(k, id)
-	}
-	return id
 }
 
 // memoMove emits the successors of p.mv (a move of one rank, whose
@@ -207,7 +198,7 @@ func (p *product) memoMove(m *moveMemo, rest, sig uint32, e *tableEntry, i int, 
 		b = p.ctrl(m, mv.Target)
 	}
 	a := uint64(rest)<<32 | uint64(sig)
-	v, ok := m.spans.get(a, b)
+	v, ok := m.spans.Get(a, b)
 	if ok {
 		m.hits++
 		p.replay(m, v)
@@ -223,7 +214,7 @@ func (p *product) memoMove(m *moveMemo, rest, sig uint32, e *tableEntry, i int, 
 	v = uint32(len(m.ranges))
 	m.ranges = append(m.ranges, [2]uint32{uint32(len(m.outs)), uint32(len(m.scratch))})
 	m.outs = append(m.outs, m.scratch...)
-	m.spans.put(a, b, v)
+	m.spans.Put(a, b, v)
 	p.replay(m, v)
 	return true
 }
@@ -233,7 +224,7 @@ func (p *product) memoMove(m *moveMemo, rest, sig uint32, e *tableEntry, i int, 
 // has them; it reports false when it does not (then the caller goes on
 // as usual). It reads the move only when there are successors to emit.
 func (p *product) memoKnown(m *moveMemo, rest, sig uint32, e *tableEntry, i int, moves []normalform.Move) bool {
-	v, ok := m.spans.get(uint64(rest)<<32|uint64(sig), e.ctrl(i)&m.ctrlMask)
+	v, ok := m.spans.Get(uint64(rest)<<32|uint64(sig), e.ctrl(i)&m.ctrlMask)
 	if !ok {
 		return false
 	}
@@ -253,7 +244,7 @@ func (p *product) replay(m *moveMemo, v uint32) {
 	target := p.target
 	for _, o := range m.outs[rg[0] : rg[0]+rg[1]] {
 		copy(target, mv.Target)
-		copy(target[m.yw:], m.rests.get(o))
+		copy(target[m.yw:], m.rests.Get(o))
 		p.f(mv, nil, target)
 	}
 }
@@ -261,112 +252,5 @@ func (p *product) replay(m *moveMemo, v uint32) {
 // collect is p.f while a memo entry is enumerated: it keeps the rest.
 func (p *product) collect(_ *normalform.Move, _ []normalform.Mark, t automata.State) {
 	m := p.memo
-	m.scratch = append(m.scratch, m.rests.id(t[m.yw:]))
+	m.scratch = append(m.scratch, m.rests.Add(t[m.yw:]))
 }
-
-// wordIDs numbers word vectors of one width, in one goroutine.
-type wordIDs struct {
-	w     int
-	words []uint64
-	table []uint32 // number + 1; 0 = empty
-	n     int
-	mask  uint64
-}
-
-func newWordIDs(w int) *wordIDs {
-	t := &wordIDs{w: w, table: make([]uint32, 1<<10)}
-	t.mask = uint64(len(t.table) - 1)
-	return t
-}
-
-func (t *wordIDs) get(i uint32) []uint64 {
-	return t.words[int(i)*t.w : int(i+1)*t.w]
-}
-
-// id is the number of x, the next one if x is new.
-func (t *wordIDs) id(x []uint64) uint32 {
-	if (t.n+1)*4 > len(t.table)*3 {
-		t.grow()
-	}
-	for h := hashWords(x) & t.mask; ; h = (h + 1) & t.mask {
-		slot := t.table[h]
-		if slot == 0 {
-			t.words = append(t.words, x...)
-			t.n++
-			t.table[h] = uint32(t.n)
-			return uint32(t.n - 1)
-		}
-		if automata.Equal(t.get(slot-1), x) {
-			return slot - 1
-		}
-	}
-}
-
-func (t *wordIDs) grow() {
-	t.table = make([]uint32, 2*len(t.table))
-	t.mask = uint64(len(t.table) - 1)
-	for i := 0; i < t.n; i++ {
-		h := hashWords(t.get(uint32(i))) & t.mask
-		for t.table[h] != 0 {
-			h = (h + 1) & t.mask
-		}
-		t.table[h] = uint32(i + 1)
-	}
-}
-
-func (t *wordIDs) bytes() int64 { return int64(cap(t.words))*8 + int64(len(t.table))*4 }
-
-// spanTable maps a key of two words to a 32-bit value by open addressing:
-// one probe where numbering the pair first would take two.
-type spanTable struct {
-	keys []uint64 // two words per slot
-	vals []uint32 // value + 1; 0 marks an empty slot
-	n    int
-	mask uint64
-}
-
-func newSpanTable() *spanTable {
-	t := &spanTable{keys: make([]uint64, 2<<10), vals: make([]uint32, 1<<10)}
-	t.mask = uint64(len(t.vals) - 1)
-	return t
-}
-
-func (t *spanTable) get(a, b uint64) (uint32, bool) {
-	for h := mix(a^mix(b)) & t.mask; ; h = (h + 1) & t.mask {
-		v := t.vals[h]
-		if v == 0 {
-			return 0, false
-		}
-		if t.keys[2*h] == a && t.keys[2*h+1] == b {
-			return v - 1, true
-		}
-	}
-}
-
-// put sets the value of a key that is not in the table.
-func (t *spanTable) put(a, b uint64, v uint32) {
-	if (t.n+1)*4 > len(t.vals)*3 {
-		t.grow()
-	}
-	h := mix(a^mix(b)) & t.mask
-	for t.vals[h] != 0 {
-		h = (h + 1) & t.mask
-	}
-	t.keys[2*h], t.keys[2*h+1], t.vals[h] = a, b, v+1
-	t.n++
-}
-
-func (t *spanTable) grow() {
-	keys, vals := t.keys, t.vals
-	t.keys = make([]uint64, 2*len(keys))
-	t.vals = make([]uint32, 2*len(vals))
-	t.mask = uint64(len(t.vals) - 1)
-	t.n = 0
-	for i, v := range vals {
-		if v != 0 {
-			t.put(keys[2*i], keys[2*i+1], v-1)
-		}
-	}
-}
-
-func (t *spanTable) bytes() int64 { return int64(len(t.vals)) * 20 }

@@ -1,6 +1,7 @@
 package cycles
 
 import (
+	"github.com/bits-and-blooms/bitset"
 	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/normalform"
 	"github.com/pgasrob/pgasrob/pgas"
@@ -144,7 +145,7 @@ func (rd *reducer) candidates(y *normalform.Y, fut *normalform.Future, s automat
 			for _, he := range moves[i].Events {
 				if he.Event.HasCell {
 					c := (he.Event.Cell.Rank-1)*addrs + he.Event.Cell.Addr
-					rd.mine[c/64] |= 1 << (c % 64)
+					bitset.From(rd.mine).Set(uint(c))
 				}
 			}
 			// A move past r's last store to a cell makes other ranks'

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
 	"github.com/pgasrob/pgasrob/normalform"
 )
 
@@ -50,7 +51,7 @@ type sharedSystem struct {
 	ctlBits int
 	ytab    *yTable    // per state of Y: its moves, their control states and keys (shared_y.go)
 	yCap    int64      // bytes ytab may hold before it is emptied
-	keyIdx  *memoTable // (signature, control states) → key
+	keyIdx  *table.Map // (signature, control states) → key
 	succ    *succMemo  // (set, key) → pruned outcomes
 	// free is the stuck-rank analysis (stuck.go), nil to prune without it.
 	free *freeFuture
@@ -66,7 +67,7 @@ type sharedSystem struct {
 	epoch   int // bumped whenever dead changes
 	live    int // types not dead
 	// alive's results (a set without the dead types) as of filtEpoch.
-	filt      *memoTable
+	filt      *table.Map
 	filtEpoch int
 	// others, if set, are the types other goroutines have settled or
 	// found unwanted (shared_run.go), taken over between states; seen is
@@ -144,14 +145,14 @@ func (sh *sharedSystem) setUp() {
 		p.free = sh.free
 		sh.scratch = append(sh.scratch, make(automata.State, p.width))
 	}
-	sh.filt = newMemoTable()
+	sh.filt = table.NewMap()
 	sh.level = make([]uint32, max(3, y.N)+2)
 	sh.muBuf = make([]normalform.Mu, y.N)
 	sh.target = make(automata.State, sh.width)
 	sh.stepF, sh.barF, sh.emitF, sh.collectF = sh.step, sh.barStep, sh.emitMarked, sh.collect
 	sh.marks = newMarkMemo()
 	sh.ytab = newYTable(y.Future().Words)
-	sh.keyIdx, sh.succ = newMemoTable(), newSuccMemo()
+	sh.keyIdx, sh.succ = table.NewMap(), newSuccMemo()
 	sh.eligF = func(r int) bool { return sh.ranks&(1<<r) != 0 }
 }
 
@@ -209,10 +210,10 @@ func (sh *sharedSystem) alive(set uint32) uint32 {
 		return set
 	}
 	if sh.filtEpoch != sh.epoch {
-		sh.tables -= 24 * int64(sh.filt.n)
-		sh.filt, sh.filtEpoch = newMemoTable(), sh.epoch
+		sh.tables -= 24 * int64(sh.filt.Len())
+		sh.filt, sh.filtEpoch = table.NewMap(), sh.epoch
 	}
-	if f, ok := sh.filt.get(uint64(set)); ok {
+	if f, ok := sh.filt.Get(uint64(set)); ok {
 		return f
 	}
 	ids := sh.ids[:0]
@@ -222,7 +223,7 @@ func (sh *sharedSystem) alive(set uint32) uint32 {
 		}
 	}
 	f := sh.internSet(ids)
-	sh.filt.put(uint64(set), f)
+	sh.filt.Put(uint64(set), f)
 	sh.tables += 24 // given back when the cache is emptied
 	return f
 }
@@ -323,7 +324,7 @@ func (sh *sharedSystem) step(i int, mk normalform.Mark) bool {
 		desc |= 1 << 4
 	}
 	key := uint64(cur)<<32 | desc
-	next, ok := sh.v.t.memo.get(key)
+	next, ok := sh.v.t.memo.Get(key)
 	if !ok {
 		ids := sh.ids[:0]
 		for _, e := range sh.v.members(cur) {
@@ -398,7 +399,7 @@ func (sh *sharedSystem) barrier(set uint32, marks []normalform.Mark) uint32 {
 		for r, m := range marks {
 			key |= uint64(m) << (2 * r)
 		}
-		if next, ok := sh.v.t.memo.get(key); ok {
+		if next, ok := sh.v.t.memo.Get(key); ok {
 			return next
 		}
 	}
@@ -428,7 +429,7 @@ next:
 // states of target (the only part of target prune reads), numbered ctl.
 func (sh *sharedSystem) prune(set, ctl uint32, target automata.State) uint32 {
 	mk := uint64(set)<<32 | uint64(ctl)
-	if next, ok := sh.v.t.pruned.get(mk); ok {
+	if next, ok := sh.v.t.pruned.Get(mk); ok {
 		return next
 	}
 	ids := sh.ids[:0]
@@ -477,7 +478,7 @@ func (sh *sharedSystem) ctlNumber(packed uint64, key []uint64) uint32 {
 	if key == nil {
 		return sh.number(t.ctlIdx, packed)
 	}
-	id, fresh := t.ctlVec.intern(key)
+	id, fresh := t.ctlVec.Add(key)
 	if fresh {
 		sh.tables += int64(40 + 8*len(key))
 	}
@@ -488,8 +489,8 @@ func (sh *sharedSystem) ctlNumber(packed uint64, key []uint64) uint32 {
 // (Their memory is counted by the tables, memoBytes.)
 func (sh *sharedSystem) remember(prune bool, key uint64, v uint32) {
 	if prune {
-		sh.v.t.pruned.put(key, v)
+		sh.v.t.pruned.Put(key, v)
 	} else {
-		sh.v.t.memo.put(key, v)
+		sh.v.t.memo.Put(key, v)
 	}
 }

@@ -122,5 +122,5 @@ func newShared(y *normalform.Y, types []CycleType, moves func(automata.State) []
 
 // memoFlushes is how often the memo tables of t were flushed for room.
 func (t *tables) memoFlushes() int64 {
-	return t.memo.flushes.Load() + t.pruned.flushes.Load() + t.stuckPruned.flushes.Load() + t.marks.flushes.Load() + t.succ.flushes.Load()
+	return t.memo.Flushes() + t.pruned.Flushes() + t.stuckPruned.Flushes() + t.marks.flushes.Load() + t.succ.flushes.Load()
 }

@@ -1,6 +1,7 @@
 package cycles
 
 import (
+	"github.com/pgasrob/pgasrob/automata/table"
 	"github.com/pgasrob/pgasrob/normalform"
 	"github.com/pgasrob/pgasrob/pgas"
 )
@@ -24,13 +25,13 @@ type markResult struct {
 // its cache of the signatures' numbers (which the tables give under
 // their mutex) and its view of the store.
 type markMemo struct {
-	sigs    *memoTable // move signature → its number in the tables
+	sigs    *table.Map // move signature → its number in the tables
 	w       resultWriter
 	scratch []markResult // the outcomes of the enumeration under way
 }
 
 func newMarkMemo() *markMemo {
-	return &markMemo{sigs: newMemoTable()}
+	return &markMemo{sigs: table.NewMap()}
 }
 
 // moveSig packs what the markings of mv read, or reports that it does not
@@ -87,17 +88,27 @@ func (sh *sharedSystem) markings(set uint32, mv *normalform.Move) ([]markResult,
 	return t.marks.put(key, mm.scratch, &mm.w, &t.mu), true
 }
 
+// number returns k's number in t, giving it the next one (and charging
+// its entry to the shared tables' memory) when k is new.
+func (sh *sharedSystem) number(t *table.Map, k uint64) uint32 {
+	id, fresh := t.Number(k)
+	if fresh {
+		sh.tables += 24
+	}
+	return id
+}
+
 // globalNumber is k's number in global, a numbering the forks share
 // (under the tables' mutex), by way of local, the goroutine's cache of it.
-func (sh *sharedSystem) globalNumber(local, global *memoTable, k uint64) uint32 {
-	if id, ok := local.get(k); ok {
+func (sh *sharedSystem) globalNumber(local, global *table.Map, k uint64) uint32 {
+	if id, ok := local.Get(k); ok {
 		return id
 	}
 	t := sh.v.t
 	t.mu.Lock()
 	id := sh.number(global, k)
 	t.mu.Unlock()
-	local.put(k, id)
+	local.Put(k, id)
 	sh.tables += 24
 	return id
 }

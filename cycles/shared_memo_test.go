@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/pgasrob/pgasrob/automata/table"
 	"github.com/pgasrob/pgasrob/normalform"
 )
 
@@ -16,7 +17,7 @@ import (
 // fits. A reader that took a claimed slot's missing value for a value, or
 // a growth that lost the keys' pairing, fails it; run it with -race.
 func TestSharedMemoConcurrent(t *testing.T) {
-	val := func(k uint64) uint32 { return uint32(mix(k)) >> 1 }
+	val := func(k uint64) uint32 { return uint32(table.Word(k)) >> 1 }
 	run := func(k uint64) []markResult {
 		n := int(k % 5)
 		res := make([]markResult, n)
@@ -26,7 +27,7 @@ func TestSharedMemoConcurrent(t *testing.T) {
 		return res
 	}
 	for _, maxEntries := range []int{40, 5000, 1 << 20} {
-		m := newSharedMemo(maxEntries)
+		m := table.NewCache(maxEntries)
 		var rs results
 		rs.reset(maxEntries)
 		var mu sync.Mutex
@@ -40,14 +41,14 @@ func TestSharedMemoConcurrent(t *testing.T) {
 				var w resultWriter
 				for range 50_000 {
 					k := r.Uint64N(20_000)
-					if v, ok := m.get(k); ok {
+					if v, ok := m.Get(k); ok {
 						if v != val(k) {
 							t.Errorf("key %d: value %d, want %d", k, v, val(k))
 							return
 						}
 						found[g]++
 					} else {
-						m.put(k, val(k))
+						m.Put(k, val(k))
 					}
 					if got, ok := rs.get(k); ok {
 						if want := run(k); !slices.Equal(got, want) {
@@ -65,7 +66,7 @@ func TestSharedMemoConcurrent(t *testing.T) {
 		if maxEntries >= 1<<20 && hits < 100_000 {
 			t.Errorf("a memo that holds every key found only %d of 200,000 lookups", hits)
 		}
-		if maxEntries == 40 && m.flushes.Load() == 0 {
+		if maxEntries == 40 && m.Flushes() == 0 {
 			t.Errorf("a memo of 40 entries was never flushed")
 		}
 	}

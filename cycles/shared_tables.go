@@ -4,7 +4,9 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
 )
 
 // The interned elements and sets of the shared exploration, kept in flat
@@ -28,14 +30,14 @@ import (
 // packs them (μ and Y's words left out), so equal trackers share a
 // number and a tracker is unpacked from its key when needed.
 type elemTable struct {
-	keys *interner
+	keys *table.Seqs
 	typ  []int32 // typ[e]: index of the element's type
 }
 
 // setTable holds the sets of elements. Set 0 is the empty set; set i > 0
 // is number i-1 of keys.
 type setTable struct {
-	keys     *interner
+	keys     *table.Seqs
 	off      []uint32 // members of set i: elems[off[i]:off[i+1]], increasing
 	elems    []uint32
 	ranks    []uint64 // bit r: some member's type contains rank r
@@ -53,18 +55,18 @@ type tables struct {
 	sets  setTable
 	// The numbers of control states (with stuck ranks, in ctlVec too),
 	// which the prune memos' keys hold; under mu.
-	ctlIdx *memoTable // packed control states → number, when they fit a word
-	ctlVec *interner  // the same, when they do not
+	ctlIdx *table.Map  // packed control states → number, when they fit a word
+	ctlVec *table.Seqs // the same, when they do not
 	// The memos of steps and prunings, read and written without mu
-	// (shared_memo.go): (set, event or barrier marks) → set, (set,
+	// (table.Cache): (set, event or barrier marks) → set, (set,
 	// control states) → set, and (set, control states and stuck ranks)
 	// → set.
-	memo, pruned, stuckPruned *sharedMemo
+	memo, pruned, stuckPruned *table.Cache
 	// The numbers of move signatures and of (signature, control states)
 	// keys, under mu (each goroutine caches them), and the stores of the
 	// markings and of the successors they give, by set and signature or
 	// key (shared_marks.go, shared_y.go).
-	sigs, keyIdx *memoTable
+	sigs, keyIdx *table.Map
 	marks, succ  results
 }
 
@@ -72,29 +74,29 @@ type tables struct {
 // stores for at most runs runs each, emptying them; called before the
 // search.
 func (t *tables) setMemoCap(memos, runs int) {
-	t.memo, t.pruned, t.stuckPruned = newSharedMemo(memos), newSharedMemo(memos), newSharedMemo(memos)
+	t.memo, t.pruned, t.stuckPruned = table.NewCache(memos), table.NewCache(memos), table.NewCache(memos)
 	t.marks.reset(runs)
 	t.succ.reset(runs)
 }
 
 // memoBytes is the memory the shared memos hold.
 func (t *tables) memoBytes() int64 {
-	b := t.memo.bytes.Load() + t.pruned.bytes.Load() + t.stuckPruned.bytes.Load()
+	b := t.memo.Bytes() + t.pruned.Bytes() + t.stuckPruned.Bytes()
 	for _, rs := range []*results{&t.marks, &t.succ} {
-		b += rs.bytes.Load() + rs.cur.Load().spans.bytes.Load()
+		b += rs.bytes.Load() + rs.cur.Load().spans.Bytes()
 	}
 	return b
 }
 
 func newTables(words int) *tables {
 	t := &tables{}
-	t.elems.keys = newInterner()
+	t.elems.keys = table.NewSeqs()
 	st := &t.sets
-	st.keys, st.words = newInterner(), words
+	st.keys, st.words = table.NewSeqs(), words
 	st.off, st.accOff = []uint32{0, 0}, []uint32{0, 0}
 	st.ranks, st.startIdx = []uint64{0}, []uint32{0}
-	t.ctlIdx, t.ctlVec = newMemoTable(), newInterner()
-	t.sigs, t.keyIdx = newMemoTable(), newMemoTable()
+	t.ctlIdx, t.ctlVec = table.NewMap(), table.NewSeqs()
+	t.sigs, t.keyIdx = table.NewMap(), table.NewMap()
 	t.setMemoCap(1<<20, 1<<21)
 	return t
 }
@@ -116,7 +118,8 @@ type view struct {
 // renew copies the headers; the caller holds t.mu.
 func (v *view) renew() {
 	t := v.t
-	v.typ, v.edata, v.eoff = t.elems.typ, t.elems.keys.data, t.elems.keys.off
+	v.typ = t.elems.typ
+	v.edata, v.eoff = t.elems.keys.Arrays()
 	st := &t.sets
 	v.off, v.elems, v.ranks = st.off, st.elems, st.ranks
 	v.startIdx, v.started, v.accOff, v.accept, v.words = st.startIdx, st.started, st.accOff, st.accept, st.words
@@ -202,7 +205,7 @@ func (sh *sharedSystem) internElem(k int, t *tracker) uint32 {
 	sh.wkey = key
 	tb := sh.v.t
 	tb.mu.Lock()
-	id, fresh := tb.elems.keys.intern(key)
+	id, fresh := tb.elems.keys.Add(key)
 	if fresh {
 		tb.elems.typ = append(tb.elems.typ, int32(k))
 		sh.tables += int64(4 + 12 + 8*len(key))
@@ -232,7 +235,7 @@ func (sh *sharedSystem) internSet(ids []uint32) uint32 {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	st := &tb.sets
-	id, fresh := st.keys.intern(key)
+	id, fresh := st.keys.Add(key)
 	id++
 	if !fresh {
 		return id
@@ -245,7 +248,7 @@ func (sh *sharedSystem) internSet(ids []uint32) uint32 {
 		k := tb.elems.typ[e]
 		ranks |= sh.typeRk[k]
 		w := &sh.prods[k].work
-		sh.loadKey(int(k), tb.elems.keys.key(e), w)
+		sh.loadKey(int(k), tb.elems.keys.Get(e), w)
 		all := true
 		for _, pr := range w.pairs {
 			all = all && pr.accepted()
@@ -253,7 +256,7 @@ func (sh *sharedSystem) internSet(ids []uint32) uint32 {
 				if started == nil {
 					started = make([]uint64, st.words)
 				}
-				started[pr.cell/64] |= 1 << (pr.cell % 64)
+				bitset.From(started).Set(uint(pr.cell))
 			}
 		}
 		if all {

@@ -2,6 +2,7 @@ package cycles
 
 import (
 	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/table"
 	"github.com/pgasrob/pgasrob/normalform"
 )
 
@@ -21,7 +22,7 @@ import (
 const noKey = ^uint32(0)
 
 type yTable struct {
-	words *interner
+	words *table.Seqs
 	moves [][]normalform.Move
 	first []uint32 // first[i]: index of Y state i's first move in ctl and keys
 	ctl   []uint32 // per move: the number of its target's control states
@@ -41,7 +42,7 @@ type yTable struct {
 }
 
 func newYTable(words int) *yTable {
-	return &yTable{words: newInterner(), first: []uint32{0}, candOff: []uint32{0}, words_: words}
+	return &yTable{words: table.NewSeqs(), first: []uint32{0}, candOff: []uint32{0}, words_: words}
 }
 
 // yState returns the number of the Y part of s, filling its entry when it
@@ -55,7 +56,7 @@ func (sh *sharedSystem) yState(s automata.State) uint32 {
 		sh.ytab = yt
 		sh.yFlushes++
 	}
-	id, fresh := yt.words.intern(s[:sh.yw])
+	id, fresh := yt.words.Add(s[:sh.yw])
 	if !fresh {
 		return id
 	}
@@ -168,7 +169,7 @@ func (sh *sharedSystem) stuckControls(s automata.State, stuck uint64) uint32 {
 // states), before s is expanded.
 func (sh *sharedSystem) pruneStuck(set uint32, s automata.State, stuck uint64, key uint32) uint32 {
 	mk := uint64(set)<<32 | uint64(key)
-	if next, ok := sh.v.t.stuckPruned.get(mk); ok {
+	if next, ok := sh.v.t.stuckPruned.Get(mk); ok {
 		return next
 	}
 	ids := sh.ids[:0]
@@ -186,7 +187,7 @@ func (sh *sharedSystem) pruneStuck(set uint32, s automata.State, stuck uint64, k
 		}
 	}
 	next := sh.internSet(ids)
-	sh.v.t.stuckPruned.put(mk, next)
+	sh.v.t.stuckPruned.Put(mk, next)
 	return next
 }
 

@@ -1,6 +1,7 @@
 package cycles
 
 import (
+	"github.com/bits-and-blooms/bitset"
 	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/normalform"
 	"github.com/pgasrob/pgasrob/pgas"
@@ -46,14 +47,14 @@ func (p pairState) accepted() bool {
 
 type tracker struct {
 	pairs   []pairState
-	written [normalform.Heads + 1][]uint64 // written[h]: cells written in part h (h = 2..4)
+	written [normalform.Heads + 1]bitset.BitSet // written[h]: cells written in part h (h = 2..4)
 	addrs   int
 }
 
 func (t *tracker) cellIndex(c pgas.Cell) int { return (c.Rank-1)*t.addrs + c.Addr }
 
 func (t *tracker) wrote(h, cell int) bool {
-	return h >= 2 && t.written[h][cell/64]&(1<<(cell%64)) != 0
+	return h >= 2 && t.written[h].Test(uint(cell))
 }
 
 // advance feeds one move of Y^M (its events in generation order, with their
@@ -85,7 +86,7 @@ func (t *tracker) step(mv *normalform.Move, i int, mk normalform.Mark) bool {
 		}
 	}
 	if write && h >= 2 {
-		t.written[h][cell/64] |= 1 << (cell % 64)
+		t.written[h].Set(uint(cell))
 	}
 	return true
 }
@@ -233,8 +234,9 @@ func (tl *trackerLayout) load(s automata.State, t *tracker) {
 		p.cell = int32(v >> 8)
 	}
 	for h := 2; h <= normalform.Heads; h++ {
+		words := t.written[h].Words()
 		for w, f := range tl.written[h] {
-			t.written[h][w] = f.Get(s)
+			words[w] = f.Get(s)
 		}
 	}
 }
@@ -256,8 +258,9 @@ func (tl *trackerLayout) store(s automata.State, t *tracker) {
 		tl.pair[i].Set(s, v)
 	}
 	for h := 2; h <= normalform.Heads; h++ {
+		words := t.written[h].Words()
 		for w, f := range tl.written[h] {
-			f.Set(s, t.written[h][w])
+			f.Set(s, words[w])
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package cycles
 
-import "github.com/pgasrob/pgasrob/normalform"
+import (
+	"github.com/bits-and-blooms/bitset"
+
+	"github.com/pgasrob/pgasrob/normalform"
+)
 
 // Which written bits prune keeps (product.pruneChanged, with lateCell and
 // forgetWritten below).
@@ -42,7 +46,7 @@ func (p *product) lateCell(pr *pairState, r2, q2 int) {
 	lo, hi := pr.h+1, int8(normalform.Heads)
 	if pr.st == stA {
 		lo, hi = 2, pr.h-1
-	} else if p.future.Pops(r2, q2)[pr.cell/64]&(1<<(pr.cell%64)) == 0 {
+	} else if !bitset.From(p.future.Pops(r2, q2)).Test(uint(pr.cell)) {
 		return // the enter event will be in part 1: no bit is read
 	}
 	if lo <= hi {
@@ -53,18 +57,17 @@ func (p *product) lateCell(pr *pairState, r2, q2 int) {
 // forgetWritten clears the written bits that neither rel (in every part)
 // nor p.late (in its parts) keeps; it reports whether it cleared any.
 func (p *product) forgetWritten(t *tracker, rel []uint64) (changed bool) {
+	keep := &p.kept
 	for h := 2; h <= normalform.Heads; h++ {
-		for w, x := range t.written[h] {
-			keep := rel[w]
-			for _, lc := range p.late {
-				if int(lc.cell)/64 == w && lc.lo <= int8(h) && int8(h) <= lc.hi {
-					keep |= 1 << (lc.cell % 64)
-				}
+		copy(keep.Words(), rel)
+		for _, lc := range p.late {
+			if lc.lo <= int8(h) && int8(h) <= lc.hi {
+				keep.Set(uint(lc.cell))
 			}
-			if x&^keep != 0 {
-				t.written[h][w] = x & keep
-				changed = true
-			}
+		}
+		if w := &t.written[h]; !keep.IsSuperSet(w) {
+			w.InPlaceIntersection(keep)
+			changed = true
 		}
 	}
 	return changed

@@ -23,6 +23,6 @@
 //     popb of the same command); the cycle check needs this to reject cycles
 //     that stay inside one class (see package cycles).
 //
-// Imports: pgas (program, expressions, events), automata (packed states)
-// and the standard library.
+// Imports: pgas (program, expressions, events), automata (packed states),
+// github.com/bits-and-blooms/bitset (cell sets) and the standard library.
 package normalform

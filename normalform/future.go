@@ -1,6 +1,10 @@
 package normalform
 
-import "github.com/pgasrob/pgasrob/pgas"
+import (
+	"github.com/bits-and-blooms/bitset"
+
+	"github.com/pgasrob/pgasrob/pgas"
+)
 
 // Future summarises, for every rank and control state, which cells the
 // rank may still access from there (by its own loads and stores and by the
@@ -48,7 +52,7 @@ func computeFuture(y *Y) *Future {
 	cells := n * na
 	f := &Future{Words: (cells + 63) / 64, barrier: make([]bool, len(p.Labels))}
 	f.popbDst = make([]uint64, f.Words)
-	set := func(s []uint64, c int) { s[c/64] |= 1 << (c % 64) }
+	set := func(s []uint64, c int) { bitset.From(s).Set(uint(c)) }
 	for r := 1; r <= n; r++ {
 		env := pgas.Env{Rank: int64(r), N: int64(n)}
 		ranks := func(e *pgas.Expr) []int {

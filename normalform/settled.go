@@ -1,6 +1,10 @@
 package normalform
 
-import "github.com/pgasrob/pgasrob/automata"
+import (
+	"github.com/bits-and-blooms/bitset"
+
+	"github.com/pgasrob/pgasrob/automata"
+)
 
 // Settled popas. A remote command guesses the parts m ≤ n of its popa and
 // popb; on programs with queues and waits these guesses, kept in the
@@ -48,15 +52,14 @@ func (y *Y) settledSource(s automata.State, r, to, srcRank, srcAddr int) bool {
 	}
 	f := y.future
 	c := (srcRank-1)*len(y.P.Addrs) + srcAddr
-	w, bit := c/64, uint64(1)<<(c%64)
-	if f.popbDst[w]&bit != 0 {
+	if bitset.From(f.popbDst).Test(uint(c)) {
 		return false
 	}
 	q := to
 	if srcRank != r {
 		q = y.Control(s, srcRank)
 	}
-	return f.stores[srcRank-1][q][w]&bit == 0
+	return !bitset.From(f.stores[srcRank-1][q]).Test(uint(c))
 }
 
 // Stores returns the cells rank r may still store to from control state q.

@@ -3,6 +3,7 @@ package normalform
 import (
 	"fmt"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/pgas"
 )
@@ -163,7 +164,7 @@ func (y *Y) forgetDead(s automata.State) {
 	}
 	na := len(y.P.Addrs)
 	for c := 0; c < y.N*na; c++ {
-		if live[c/64]&(1<<(c%64)) == 0 {
+		if !bitset.From(live).Test(uint(c)) {
 			y.mem[c/na][c%na].Set(s, 0)
 		}
 	}

@@ -1,10 +1,11 @@
 package tso
 
 import (
-	"github.com/pgasrob/pgasrob/automata"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pgasrob/pgasrob/automata"
 
 	"github.com/pgasrob/pgasrob/tso/gen"
 	"github.com/pgasrob/pgasrob/tso/prog"

@@ -83,5 +83,7 @@
 //
 // Imports: the standard library, pgasrob/automata and its sub-packages
 // automata/pool, automata/petri, automata/hitting and automata/shard,
-// pgasrob/tso/prog and pgasrob/tso/oracle only (tests also pgasrob/tso/gen).
+// pgasrob/tso/prog, pgasrob/tso/oracle and
+// github.com/bits-and-blooms/bitset (the counter abstraction's sets) only
+// (tests also pgasrob/tso/gen).
 package tso

@@ -1,9 +1,10 @@
 package tso
 
 import (
-	"github.com/pgasrob/pgasrob/automata"
 	"reflect"
 	"testing"
+
+	"github.com/pgasrob/pgasrob/automata"
 
 	"github.com/pgasrob/pgasrob/tso/prog"
 )

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"slices"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/automata/petri"
 )
@@ -232,10 +232,10 @@ next:
 // visits. The sets are bit sets over local states, and S(g) is merged into
 // each successor once per visit of g, not once per transition.
 func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes int64) string {
-	var sets [][]uint64 // by global state
-	set := func(g int32) []uint64 {
+	var sets []*bitset.BitSet // by global state
+	set := func(g int32) *bitset.BitSet {
 		for int(g) >= len(sets) {
-			sets = append(sets, nil)
+			sets = append(sets, new(bitset.BitSet))
 		}
 		return sets[g]
 	}
@@ -256,33 +256,33 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 	}
 	// union adds src (and extra, when >= 0) to S(g) and queues g if it grew
 	// or was not reached before.
-	union := func(g int32, src []uint64, extra int32) {
+	union := func(g int32, src *bitset.BitSet, extra int32) {
 		for int(g) >= len(reached) {
 			reached = append(reached, false)
 		}
 		dst := set(g)
-		grew := !reached[g]
+		first := !reached[g]
 		reached[g] = true
-		need := len(src)
+		need := 0
+		if src != nil {
+			need = len(src.Words())
+		}
 		if extra >= 0 {
 			need = max(need, int(extra)/64+1)
 		}
-		if len(dst) < need {
-			dst = append(dst, make([]uint64, need-len(dst))...)
+		if len(dst.Words()) < need {
+			// The budget counts a set's words each time it grows, as
+			// it always has.
 			n.bytes += int64(need) * 8
 		}
-		for i, w := range src {
-			if dst[i]|w != dst[i] {
-				dst[i] |= w
-				grew = true
-			}
+		before := dst.Count()
+		if src != nil {
+			dst.InPlaceUnion(src)
 		}
-		if extra >= 0 && dst[extra/64]&(1<<(extra%64)) == 0 {
-			dst[extra/64] |= 1 << (extra % 64)
-			grew = true
+		if extra >= 0 {
+			dst.Set(uint(extra))
 		}
-		sets[g] = dst
-		if grew {
+		if first || dst.Count() != before {
 			push(g)
 		}
 	}
@@ -309,19 +309,16 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 		g := queue[0]
 		queue = queue[1:]
 		inQueue[g] = false
-		cur := append([]uint64(nil), set(g)...)
+		cur := set(g).Clone()
 		clear(targets)
 		for _, t := range n.singleMoves(g) {
 			targets[n.kind[n.net.Trans[t].Post[0].Place]] = true
 		}
-		for i, w := range cur {
-			for ; w != 0; w &= w - 1 {
-				l := int32(i*64 + bits.TrailingZeros64(w))
-				for _, t := range n.copyMoves(g, l) {
-					gj, lj := n.postOf(t)
-					targets[gj] = true
-					union(gj, nil, lj)
-				}
+		for l := range cur.EachSet() {
+			for _, t := range n.copyMoves(g, int32(l)) {
+				gj, lj := n.postOf(t)
+				targets[gj] = true
+				union(gj, nil, lj)
 			}
 		}
 		for gj := range targets {
@@ -333,10 +330,8 @@ func (n *pnet) joined(ctx context.Context, start []absLocal, maxStates, maxBytes
 			continue // only the index of a later state made room for it
 		}
 		var ls []absLocal
-		for i, w := range s {
-			for ; w != 0; w &= w - 1 {
-				ls = append(ls, absLocal{int32(i*64 + bits.TrailingZeros64(w)), absMany})
-			}
+		for l := range s.EachSet() {
+			ls = append(ls, absLocal{int32(l), absMany})
 		}
 		n.reach[int32(g)] = [][]absLocal{ls}
 		n.absStates++

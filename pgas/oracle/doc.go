@@ -17,5 +17,6 @@
 // programs with bounds that are never hit, the exploration is complete and
 // "no violation" is a proof.
 //
-// Imports: pgasrob/pgas and the standard library only.
+// Imports: pgasrob/pgas, github.com/bits-and-blooms/bitset (the summaries'
+// sets of classes) and the standard library.
 package oracle

@@ -3,6 +3,7 @@ package oracle
 import (
 	encbin "encoding/binary"
 
+	"github.com/bits-and-blooms/bitset"
 	"github.com/pgasrob/pgasrob/pgas"
 )
 
@@ -80,8 +81,8 @@ func (s *summary) rdPend(c pgas.Cell) []uint64 {
 	i := (c.Rank-1)*s.nadr + c.Addr
 	return s.rdp[i*s.w : (i+1)*s.w]
 }
-func has(set []uint64, i int) bool { return set[i/64]>>(i%64)&1 != 0 }
-func add(set []uint64, i int)      { set[i/64] |= 1 << (i % 64) }
+func has(set []uint64, i int) bool { return bitset.From(set).Test(uint(i)) }
+func add(set []uint64, i int)      { bitset.From(set).Set(uint(i)) }
 func or(dst, src []uint64) {
 	for i := range dst {
 		dst[i] |= src[i]
