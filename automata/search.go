@@ -161,6 +161,9 @@ type Options struct {
 // Search decides emptiness of sys by breadth-first search, so the witness
 // path it returns is a shortest one.
 func Search(sys System, opt Options) Result {
+	if opt.Strategy == EnterFirst {
+		return searchEnterFirst(sys, opt)
+	}
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()

@@ -81,6 +81,11 @@ type Options struct {
 	// their number. The verdicts, states and witnesses are those of the
 	// sequential searches.
 	Workers int
+	// CombinedStates bounds the combined first search (combined.go): one
+	// search of the program instrumented for every attack at once, whose
+	// certified witness ends a check early. Zero means
+	// DefaultCombinedStates; a negative value turns it off.
+	CombinedStates int64
 }
 
 // context is opt.Context (or the background) bounded by opt.Timeout.
@@ -190,10 +195,20 @@ func Check(p *Program, m Model, opt Options) *Result {
 		search: func(ctx context.Context, i int) AttackResult {
 			return checkAttack(ctx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
 		}, opt: &opt}
-	run.all(jobs)
+	pre := combinedRun{found: -1}
+	if useCombined(m, opt, len(todo)) {
+		pre = res.combinedFirst(ctx, p, opt, todo, maxBytes)
+	}
+	if pre.found < 0 {
+		run.all(jobs)
+	}
 
 	first := res.conclude(p, todo, ctx)
-	if first >= 0 {
+	res.Stats.Add(pre.spent)
+	switch {
+	case first >= 0 && first == pre.found:
+		res.Witness = pre.witness
+	case first >= 0:
 		w, err := def.witness(p, m, &res.Attacks[first])
 		res.Witness, res.WitnessErr = w, err
 	}

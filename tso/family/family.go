@@ -228,7 +228,7 @@ func WorkSteal(n int) string {
 	own.tr("c3", "c4", "read t 1")
 	own.tr("c4", "c5", "local t - t 1")
 	own.tr("c5", "done", "check > h t")
-	own.tr("done", "end", "unlock")
+	own.tr("done", "fin", "unlock")
 	own.tr("c5", "c6", "check <= h t")
 	own.tr("c6", "c7", "write t 1")
 	own.tr("c7", "c8", "read x + t 2")
