@@ -44,8 +44,22 @@ import (
 // code at 0..L-1 (every thread, hb down), the attacker's copy at L..2L-1,
 // the helpers' copy after their first dependent action at 2L..3L-1, their
 // locked-section copy at 3L..4L-1 (instrument's third copy) and the
-// attacker's wait label at 4L.
-func instrumentCombined(p *Program) []ithread {
+// attacker's wait label at 4L. Only the stores and loads of the attacks
+// in todo may start an attack or end it (todo nil: all): a goal of P_*
+// through a store s and a load l of thread t has a fence-free path from
+// s to l in t's code (the attacker's copy has no fences), so (t, s, l) is
+// not refuted syntactically, and leaving the refuted attacks' other
+// stores and loads out loses no goal.
+func instrumentCombined(p *Program, todo []Attack) []ithread {
+	type move struct{ thread, trans int }
+	var ends map[move]bool
+	if todo != nil {
+		ends = map[move]bool{}
+		for _, a := range todo {
+			ends[move{a.Thread, a.Store}], ends[move{a.Thread, a.Last}] = true, true
+		}
+	}
+	end := func(t, k int) bool { return ends == nil || ends[move{t, k}] }
 	out := make([]ithread, len(p.Threads))
 	for ti, th := range p.Threads {
 		L := len(th.Labels)
@@ -58,10 +72,14 @@ func instrumentCombined(p *Program) []ithread {
 			it.add(t.From, t.To, rHelperPre, k)
 			switch t.Op {
 			case OpWrite:
-				it.add(t.From, A+t.To, rAttStart, k)
+				if end(ti, k) {
+					it.add(t.From, A+t.To, rAttStart, k)
+				}
 				it.add(A+t.From, A+t.To, rAttCopy, k)
 			case OpRead:
-				it.add(A+t.From, wait, rAttLast, k)
+				if end(ti, k) {
+					it.add(A+t.From, wait, rAttLast, k)
+				}
 				it.add(A+t.From, A+t.To, rAttCopy, k)
 			case OpLocal, OpCheck, OpNoop, OpFence:
 				// Under TSO an address-list fence orders nothing the one
@@ -114,9 +132,10 @@ func (s *scSystem) choose() bool {
 	return true
 }
 
-// newCombinedSystem is P_* under SC with vbits-bit values.
-func newCombinedSystem(p *Program, noReduction bool, vbits int) *scSystem {
-	s := newSCSystem(p, instrumentCombined(p), AttackerTSO, true, vbits)
+// newCombinedSystem is P_* for the attacks todo (nil: all) under SC with
+// vbits-bit values.
+func newCombinedSystem(p *Program, todo []Attack, noReduction bool, vbits int) *scSystem {
+	s := newSCSystem(p, instrumentCombined(p, todo), AttackerTSO, true, vbits)
 	for ti, th := range p.Threads {
 		// liveRegs reads label q as q mod L; at the wait label nothing is
 		// read any more.
@@ -164,19 +183,32 @@ func (res *Result) combinedFirst(ctx context.Context, p *Program, opt Options, t
 	if opt.MaxStates > 0 && opt.MaxStates < budget {
 		budget = opt.MaxStates
 	}
+	attacks := make([]Attack, len(todo))
+	for k, i := range todo {
+		attacks[k] = res.Attacks[i].Attack
+	}
 	var sys *scSystem
 	var r automata.Result
 	for {
-		sys = newCombinedSystem(p, opt.NoReduction, bits)
-		r = automata.Search(directed(sys), automata.Options{
+		sys = newCombinedSystem(p, attacks, opt.NoReduction, bits)
+		d := directed(sys)
+		// A value that does not fit may hide the goal, and the search
+		// that goes on without the moves that overflow can be far longer
+		// than the one with wider values: widen at the first overflow
+		// (checkAttack widens only after a complete search, which is
+		// exact but for P_* may never come within the budget).
+		sctx, widen := context.WithCancel(ctx)
+		if bits < 32 {
+			d.overflow = widen
+		}
+		r = automata.Search(d, automata.Options{
 			Strategy: automata.EnterFirst,
 			Budget:   automata.Budget{MaxStates: budget - run.spent.States, MaxBytes: maxBytes},
-			Context:  ctx,
+			Context:  sctx,
 		})
+		widen()
 		run.spent.Add(r.Stats)
-		// A value that did not fit may have hidden the goal: widen as
-		// checkAttack does, within what is left of the budget.
-		if r.Outcome != automata.Empty || !sys.overflow || bits >= 32 || run.spent.States >= budget {
+		if r.Outcome == automata.NonEmpty || !sys.overflow || bits >= 32 || run.spent.States >= budget || ctx.Err() != nil {
 			break
 		}
 		bits *= 2

@@ -25,7 +25,7 @@ func TestCombinedAgrees(t *testing.T) {
 	ended := 0
 	for i := 0; i < count; i++ {
 		r := rand.New(rand.NewPCG(uint64(27000+i), 27))
-		src := Generate(r, GenConfig{Threads: 2 + i%3, Instrs: 3 + i%3})
+		src := Generate(r, GenConfig{Threads: 2 + i%3, Instrs: 3 + i%3, Fences: i%2 == 0})
 		p, err := ParseProgram(fmt.Sprintf("seed%d", 27000+i), []byte(src))
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +64,7 @@ func TestCombinedAgrees(t *testing.T) {
 // combinedExhaustive searches P_* without a budget; ok is false when
 // values overflowed 8 bits (the answer would then prove nothing).
 func combinedExhaustive(p *Program) (reach, ok bool) {
-	sys := newCombinedSystem(p, false, 8)
+	sys := newCombinedSystem(p, nil, false, 8)
 	r := automata.Search(directed(sys), automata.Options{Strategy: automata.EnterFirst})
 	return r.Outcome == automata.NonEmpty, !sys.overflow && sys.badAddr == ""
 }

@@ -46,6 +46,8 @@ type directedSystem struct {
 	labels []automata.Label
 	ranks  []uint8
 	states []uint64
+	// overflow, if set, is called once a successor's value did not fit.
+	overflow func()
 }
 
 // directed wraps sys in the goal-directed order.
@@ -95,6 +97,9 @@ func (d *directedSystem) Successors(st automata.State, emit func(automata.Label,
 		states = append(states, s...)
 	})
 	d.labels, d.ranks, d.states = labels, ranks, states
+	if d.overflow != nil && d.sys.overflow {
+		d.overflow()
+	}
 	for r := uint8(0); r < 2; r++ {
 		for i := len(labels) - 1; i >= 0; i-- {
 			if ranks[i] == r {
