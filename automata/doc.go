@@ -29,6 +29,10 @@
 // budgets and a run from an initial marking as its witness. The
 // parameterized TSO check uses it on counter abstractions.
 //
+// Strategies (Options.Strategy): breadth-first, depth-first, and
+// EnterFirst (lazy.go), a depth-first search that stores a successor only
+// when it enters it, for goals a few moves away in wide systems.
+//
 // Options.OnAccept lets one search serve several goals at once (shared.go):
 // it goes on past accepting states and reports each with its path.
 //
