@@ -149,7 +149,7 @@ func newCombinedSystem(p *Program, todo []Attack, noReduction bool, vbits int) *
 
 // DefaultCombinedStates bounds the combined first search when
 // Options.CombinedStates is zero.
-var DefaultCombinedStates int64 = 1 << 16
+var DefaultCombinedStates int64 = 1 << 17
 
 // combinedRun is what the combined first search left: the attack it
 // completed with a certified witness, or the work it spent in vain.

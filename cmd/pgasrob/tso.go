@@ -197,7 +197,7 @@ func newTSOCmd(stderr io.Writer) *tsoCmd {
 		asJSON:    fs.Bool("json", false, "print the result as JSON"),
 		dot:       fs.String("dot", "", "write the program (and the witness's attack) as a Graphviz graph to this file"),
 		maxStates: fs.Int64("max-states", 0, "bound on the states of each attack's search (0: none)"),
-		combined:  fs.Int64("combined-states", 0, "states of the combined first search of all attacks at once (0: the default, 65536; -1: none, attacks searched in order only); docs/tso.md"),
+		combined:  fs.Int64("combined-states", 0, "states of the combined first search of all attacks at once (0: the default, 131072; -1: none, attacks searched in order only); docs/tso.md"),
 		timeout:   fs.Duration("timeout", 0, "bound on the whole check, e.g. 30s (0: none)"),
 		maxMem:    fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp),
 		jobs:      fs.Int("jobs", runtime.NumCPU(), "attacks checked in parallel"),

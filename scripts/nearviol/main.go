@@ -26,12 +26,15 @@ import (
 	"syscall"
 	"time"
 
+	"pgasrob/tso"
 	"pgasrob/tso/family"
 )
 
 var gens = map[string]func(int) string{
 	"flagring": family.FlagRing, "dijkstra": family.Dijkstra, "burns": family.Burns,
 	"peterson": family.Peterson, "wsq": family.WorkSteal,
+	// the families of issues 4 and 10, where we lead
+	"private": tso.Private, "ring": tso.Ring, "uring": tso.UnfencedRing,
 }
 
 type run struct {
