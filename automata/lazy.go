@@ -32,105 +32,130 @@ type frame struct {
 	start, next int
 }
 
+// enterSearch is the state of one EnterFirst search.
+type enterSearch struct {
+	sys      System
+	opt      Options
+	ctx      context.Context
+	maxBytes int64
+	deadline time.Time
+	st       *store
+	arena    []uint64 // successors not yet entered, frame by frame
+	stack    []frame
+	cur      State
+	res      Result
+	found    int
+	stop     string
+}
+
+func (e *enterSearch) held() int64 {
+	return e.st.bytes() + int64(cap(e.arena))*8 + int64(cap(e.stack))*24
+}
+
+func (e *enterSearch) memoryStop() {
+	e.stop, e.res.Limit = fmt.Sprintf("memory budget of %d MiB reached", e.maxBytes>>20), MemoryLimit
+}
+
+// enter stores s, a successor of parent, if it is new and, unless it is
+// accepting, pushes it with its successors.
+func (e *enterSearch) enter(s State, parent uint32) {
+	st := e.st
+	if len(s) != st.width {
+		panic(fmt.Sprintf("automata: system emitted a state of %d words, want %d", len(s), st.width))
+	}
+	if g := st.growthBytes(); g > 0 && e.held()+g > e.maxBytes {
+		e.memoryStop()
+		return
+	}
+	if st.full() {
+		e.stop, e.res.Limit = "the table of states shared between searches is full", MemoryLimit
+		return
+	}
+	var h uint64
+	if st.parts == nil {
+		h = hash(s) // a collapsed store hashes the key it makes
+	}
+	idx, fresh := st.insertHashed(s, h, parent)
+	if !fresh {
+		return
+	}
+	if e.sys.Accepting(s) {
+		e.found = idx
+		return
+	}
+	first := len(e.arena)
+	copy(e.cur, s)
+	e.sys.Successors(e.cur, func(_ Label, t State) {
+		e.res.Stats.Transitions++
+		e.arena = append(e.arena, t...)
+	})
+	e.stack = append(e.stack, frame{idx: uint32(idx), start: first, next: len(e.arena)})
+}
+
+// budgets sets stop when a budget has run out with work left.
+func (e *enterSearch) budgets() {
+	n := int64(e.st.len())
+	switch {
+	case e.found >= 0 || len(e.stack) == 0:
+	case e.opt.MaxStates > 0 && n >= e.opt.MaxStates:
+		e.stop = fmt.Sprintf("state budget of %d states reached", e.opt.MaxStates)
+	case n >= maxStates:
+		e.stop = "more states than the visited set can index"
+	case n&1023 == 0 && e.held() > e.maxBytes:
+		e.memoryStop()
+	case n&255 == 0 && e.ctx.Err() != nil:
+		e.stop = StopReason(e.ctx)
+	case n&255 == 0 && !e.deadline.IsZero() && time.Now().After(e.deadline):
+		e.stop = fmt.Sprintf("time budget of %v reached", e.opt.Timeout)
+	}
+}
+
 func searchEnterFirst(sys System, opt Options) Result {
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
+	e := &enterSearch{sys: sys, opt: opt, ctx: opt.Context, maxBytes: opt.MaxBytes, found: -1}
+	if e.ctx == nil {
+		e.ctx = context.Background()
 	}
-	maxBytes := opt.MaxBytes
-	if maxBytes == 0 {
-		maxBytes = DefaultMaxBytes
+	if e.maxBytes == 0 {
+		e.maxBytes = DefaultMaxBytes
 	}
-	var deadline time.Time
 	if opt.Timeout > 0 {
-		deadline = time.Now().Add(opt.Timeout)
+		e.deadline = time.Now().Add(opt.Timeout)
 	}
 	start := time.Now()
-	st := newStoreFor(sys)
-	w := st.width
-	var arena []uint64 // successors not yet entered, frame by frame
-	var stack []frame
-	held := func() int64 { return st.bytes() + int64(cap(arena))*8 + int64(cap(stack))*24 }
-	res := Result{}
-	found, stop := -1, ""
-	cur := make(State, w)
-	// enter stores s, a successor of parent, if it is new and, unless it
-	// is accepting, pushes it with its successors.
-	enter := func(s State, parent uint32) {
-		if len(s) != w {
-			panic(fmt.Sprintf("automata: system emitted a state of %d words, want %d", len(s), w))
-		}
-		if g := st.growthBytes(); g > 0 && held()+g > maxBytes {
-			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
-			return
-		}
-		if st.full() {
-			stop, res.Limit = "the table of states shared between searches is full", MemoryLimit
-			return
-		}
-		var h uint64
-		if st.parts == nil {
-			h = hash(s) // a collapsed store hashes the key it makes
-		}
-		idx, fresh := st.insertHashed(s, h, parent)
-		if !fresh {
-			return
-		}
-		if sys.Accepting(s) {
-			found = idx
-			return
-		}
-		first := len(arena)
-		copy(cur, s)
-		sys.Successors(cur, func(_ Label, t State) {
-			res.Stats.Transitions++
-			arena = append(arena, t...)
-		})
-		stack = append(stack, frame{idx: uint32(idx), start: first, next: len(arena)})
-	}
+	e.st = newStoreFor(sys)
+	w := e.st.width
+	e.cur = make(State, w)
 	var inits []State
 	sys.Initial(func(s State) { inits = append(inits, append(State(nil), s...)) })
 	next := make(State, w)
 	for _, s := range inits {
-		if enter(s, noParent); found >= 0 || stop != "" {
+		if e.enter(s, noParent); e.found >= 0 || e.stop != "" {
 			break
 		}
-		for found < 0 && stop == "" && len(stack) > 0 {
-			top := &stack[len(stack)-1]
+		for e.found < 0 && e.stop == "" && len(e.stack) > 0 {
+			top := &e.stack[len(e.stack)-1]
 			if top.next == top.start {
-				arena = arena[:top.start]
-				stack = stack[:len(stack)-1]
+				e.arena = e.arena[:top.start]
+				e.stack = e.stack[:len(e.stack)-1]
 				continue
 			}
 			top.next -= w
-			copy(next, arena[top.next:top.next+w])
-			enter(next, top.idx)
-			n := int64(st.len())
-			switch {
-			case found >= 0:
-			case opt.MaxStates > 0 && n >= opt.MaxStates:
-				stop = fmt.Sprintf("state budget of %d states reached", opt.MaxStates)
-			case n >= maxStates:
-				stop = "more states than the visited set can index"
-			case n&1023 == 0 && held() > maxBytes:
-				stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
-			case n&255 == 0 && ctx.Err() != nil:
-				stop = StopReason(ctx)
-			case n&255 == 0 && !deadline.IsZero() && time.Now().After(deadline):
-				stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
-			}
+			copy(next, e.arena[top.next:top.next+w])
+			e.enter(next, top.idx)
+			e.budgets()
 		}
-		if found >= 0 || stop != "" {
+		if e.found >= 0 || e.stop != "" {
 			break
 		}
 	}
-	res.Stats = Stats{States: int64(st.len()), Transitions: res.Stats.Transitions, Bytes: held(), Elapsed: time.Since(start)}
+	res := e.res
+	res.Stats = Stats{States: int64(e.st.len()), Transitions: res.Stats.Transitions, Bytes: e.held(), Elapsed: time.Since(start)}
 	switch {
-	case found >= 0:
+	case e.found >= 0:
 		res.Outcome = NonEmpty
-		res.Path = shortest(sys, st)
-	case stop != "":
-		res.Outcome, res.Reason = Unknown, stop
+		res.Path = shortest(sys, e.st)
+	case e.stop != "":
+		res.Outcome, res.Reason = Unknown, e.stop
 	default:
 		res.Outcome = Empty
 	}
