@@ -66,6 +66,9 @@ func TestCombinedAgrees(t *testing.T) {
 	if ended == 0 {
 		t.Errorf("the combined search ended none of %d checks", count)
 	}
+	if n := combinedAnomalies.Load(); n > 0 {
+		t.Errorf("%d goals of the combined search named no attack to search or did not replay", n)
+	}
 }
 
 // combinedExhaustive searches P_* without a budget; ok is false when
