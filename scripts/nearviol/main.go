@@ -8,7 +8,8 @@
 //	go run ./scripts/nearviol -pgasrob /tmp/pgasrob \
 //	    -trencher $(scripts/trencher-build.sh) [-families flagring,dijkstra] [-n 2-12]
 //
-// Extra flags after -- are passed to pgasrob tso (e.g. -- --combined=false).
+// Extra flags after -- are passed to pgasrob tso (e.g. -- --combined-states -1);
+// -old BIN measures an older binary in the same run (without those flags).
 // The reference tool gets the file without its memory_size line, which it
 // does not accept.
 package main
@@ -48,6 +49,8 @@ type run struct {
 func main() {
 	ours := flag.String("pgasrob", "pgasrob", "path of the pgasrob binary")
 	theirs := flag.String("trencher", os.Getenv("PGASROB_TRENCHER"), "path of the trencher binary (empty: ours only)")
+	old := flag.String("old", "", "path of an older pgasrob binary to measure in the same run (empty: none)")
+	oldTimeout := flag.Duration("old-timeout", 10*time.Second, "kill a run of the older binary after this long")
 	fams := flag.String("families", "flagring,dijkstra,burns,peterson,wsq", "families, comma-separated")
 	sizes := flag.String("n", "2-12", "sizes, LO-HI")
 	timeout := flag.Duration("timeout", 60*time.Second, "kill a run after this long")
@@ -63,8 +66,16 @@ func main() {
 		os.Exit(2)
 	}
 	defer os.RemoveAll(dir)
-	fmt.Println("| program | ours: verdict | states | wall | CPU | RSS | reference: verdict | states | wall | CPU | RSS |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	head, rule := "| program |", "|---|"
+	if *old != "" {
+		head, rule = head+" old: verdict | states | wall | CPU | RSS |", rule+"---|---|---|---|---|"
+	}
+	head, rule = head+" ours: verdict | states | wall | CPU | RSS |", rule+"---|---|---|---|---|"
+	if *theirs != "" {
+		head, rule = head+" reference: verdict | states | wall | CPU | RSS |", rule+"---|---|---|---|---|"
+	}
+	fmt.Println(head)
+	fmt.Println(rule)
 	for _, f := range strings.Split(*fams, ",") {
 		gen := gens[f]
 		if gen == nil {
@@ -77,9 +88,15 @@ func main() {
 			ref := filepath.Join(dir, fmt.Sprintf("%s-%d.ref.txt", f, n))
 			must(os.WriteFile(file, []byte(text), 0o644))
 			must(os.WriteFile(ref, []byte(regexp.MustCompile(`(?m)^memory_size.*\n`).ReplaceAllString(text, "")), 0o644))
+			row := fmt.Sprintf("| %s N = %d |", f, n)
+			if *old != "" {
+				o := measure(*oldTimeout, *old, "tso", "--jobs", "1", "--json", file)
+				o.parseOurs()
+				row += fmt.Sprintf(" %s |", o.cells())
+			}
 			a := measure(*timeout, *ours, append(append([]string{"tso", "--jobs", "1", "--json"}, flag.Args()...), file)...)
 			a.parseOurs()
-			row := fmt.Sprintf("| %s N = %d | %s |", f, n, a.cells())
+			row += fmt.Sprintf(" %s |", a.cells())
 			if *theirs != "" {
 				b := measure(*timeout, *theirs, "-r", "-b", ref)
 				b.parseTheirs()
