@@ -1,8 +1,8 @@
 // Package automata is the finite-automaton core shared by every checker in
 // pgasrob: on-the-fly transition systems over bit-packed states, and one
-// emptiness search (a breadth-first graph search, Lemma 11 of
-// pgas-theory-full.md) with budgets, cancellation, progress reports and
-// witness paths.
+// emptiness search (a graph search, breadth-first or depth-first as
+// Options.Strategy says, Lemma 11 of pgas-theory-full.md) with budgets,
+// cancellation, progress reports and witness paths (search.go).
 //
 // A checker describes its automaton as a System: initial states, successors
 // and accepting states, with every state packed into a fixed number of 64-bit
@@ -23,12 +23,6 @@
 // slot instead of once per run of states, and learns the number of the
 // first part of each state the store decodes for it.
 //
-// Coverable (coverability.go) is the one search over infinite state
-// spaces: coverability in Petri nets by backward reachability over
-// upward-closed sets kept as their minimal elements, with the same
-// budgets and a run from an initial marking as its witness. The
-// parameterized TSO check uses it on counter abstractions.
-//
 // Strategies (Options.Strategy): breadth-first, depth-first, and
 // EnterFirst (lazy.go), a depth-first search that stores a successor only
 // when it enters it, for goals a few moves away in wide systems.
@@ -43,12 +37,15 @@
 // result (states, transitions, witness, budgets, OnAccept) is the
 // sequential one, state for state. Depth-first searches stay sequential.
 //
-// The package also holds explicit finite and n-headed automata with bounded
-// language enumeration (explicit.go) and the literal product of Lemma 10,
-// with its guessing of the state each head starts in (product.go). They are
-// the reference against which the specialised on-the-fly products of the
-// checkers are tested (proofs_test).
+// Its sub-packages hold what the checkers share beside the search:
+// automata/petri (coverability in Petri nets, the search over infinite
+// state spaces of the parameterized TSO check), automata/hitting (the
+// cheapest hitting set both repairs end in) and automata/shard (splitting
+// a list of searches into parts for separate processes). They import this
+// package, or nothing of pgasrob; it imports none of them.
 //
-// Imports: the standard library only. Every other package of pgasrob may
-// import this one; it imports none of them.
+// The ordered worker pool of the checkers (the cycle types of a decision,
+// the attacks of a TSO check) is the subpackage automata/pool.
+//
+// Imports: the standard library only.
 package automata

@@ -158,8 +158,12 @@ type Options struct {
 	Workers int
 }
 
-// Search decides emptiness of sys by breadth-first search, so the witness
-// path it returns is a shortest one.
+// Search decides emptiness of sys by a graph search in the order
+// opt.Strategy says. Breadth-first, the witness path it returns is a
+// shortest one. Depth-first, it is the shortest path through the states
+// the search happened to visit (see shortest), which a path outside them
+// may beat. With OnAccept, every path handed over is the one of the
+// parent links (shared.go).
 func Search(sys System, opt Options) Result {
 	if opt.Strategy == EnterFirst {
 		return searchEnterFirst(sys, opt)

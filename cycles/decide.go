@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/automata/pool"
 	"pgasrob/normalform"
 	"pgasrob/pgas"
 )
@@ -26,71 +27,6 @@ const (
 
 func (v Verdict) String() string {
 	return [...]string{"ROBUST", "NOT ROBUST", "UNKNOWN", "RUN-TIME ERROR"}[v]
-}
-
-// Options configure Decide. Zero values mean: all cores, no state or time
-// bound, the default memory bound, stop at the first violation.
-type Options struct {
-	Jobs       int           // cycle types checked in parallel
-	MaxStates  int64         // per cycle type (Shared: for the one shared search)
-	Timeout    time.Duration // for the whole decision
-	MaxBytes   int64         // for all visited sets together
-	CacheBytes int64         // bound of the shared move table (movetable.go); < 0 disables it
-	// Workers is the number of goroutines that compute successors in
-	// each breadth-first search of the decision: the run-time error check
-	// and the per-type searches (automata.Options.Workers; the result is
-	// the sequential one, state for state). Zero gives the searches the
-	// cores Jobs leaves idle: all of them to the run-time error check,
-	// which runs alone, and the free slots to a per-type search when
-	// fewer types wait than slots are free. The shared exploration itself
-	// does not fork (docs/design.md, "Parallel frontier").
-	Workers int
-	// BudgetBytes, if set, is the user's memory budget of which MaxBytes
-	// is the searches' part: messages quote it.
-	BudgetBytes int64
-	All         bool // check every cycle type even after a violation
-	// NoSymmetry checks every cycle type even when the program is
-	// invariant under a renaming of ranks (symmetry.go), and searches each
-	// without the renamings that keep it (symtype.go).
-	NoSymmetry bool
-	// NoReduction explores every interleaving instead of using the
-	// partial-order reduction of reduce.go.
-	NoReduction bool
-	// DepthFirst searches each cycle type depth-first when only the first
-	// witness is needed (not All); see searchType.
-	DepthFirst bool
-	Only       []CycleType // check only these cycle types
-	// Shard restricts the decision to one part of the cycle types to be
-	// searched (shard.go); Merge combines the parts. Costs, if set, are
-	// the states each cycle type (by its String) took in an earlier run,
-	// to balance the parts; every shard must get the same Costs.
-	Shard automata.Shard
-	Costs map[string]int64
-	// Procedure chooses who decides once the run-time error check has
-	// passed: the cycle-type search (Automata, the zero value), the
-	// brute-force oracle over X(P,N), or both in a portfolio (Auto,
-	// portfolio.go). OracleDelay is how long Auto lets the search run
-	// alone before it starts the oracle.
-	Procedure   Procedure
-	OracleDelay time.Duration
-	// Yardsticks, if set, makes the cycle-type search measure itself
-	// against one pass over Y (Result.Yardsticks; yardsticks.go), which
-	// costs a set of every (Y, μ) pair expanded and one more search.
-	Yardsticks bool
-	// Exploration chooses between one search per cycle type (the zero
-	// value) and one search carrying every cycle type (shared_run.go; the
-	// default of the decide command). Yardsticks measure the per-type
-	// search and imply it.
-	Exploration Exploration
-	Context     context.Context
-	// noHelper runs the shared exploration without its per-type helper
-	// (tests compare the shared search alone with the per-type search:
-	// export_test.go).
-	noHelper bool
-	// Progress is called from the searching goroutines (serialise it
-	// yourself) with the total visited states so far and the number of
-	// cycle types finished.
-	Progress func(p Progress)
 }
 
 // Progress is a snapshot of a running decision.
@@ -214,18 +150,12 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		res.Verdict, res.Reason, res.Elapsed = Unknown, "run-time error check: "+budgetReason(ctx, opt, reason), time.Since(start)
 		return res, nil
 	}
-	sd := &typeSearch{p: p, n: n, y: y, opt: opt, jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
-		slots: make(chan struct{}, jobs)}
-	for range jobs {
-		sd.slots <- struct{}{}
-	}
-	// The oracle answers for the whole program: per cycle type (All, Only)
-	// and per shard only the cycle-type search can.
-	perType := opt.All || opt.Only != nil || opt.Shard.Count > 0
-	switch {
-	case opt.Procedure == Oracle && !perType:
+	sd := &typeSearch{p: p, n: n, y: y, opt: opt, plan: makePlan(opt, n), jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
+		slots: pool.NewSlots(jobs)}
+	switch sd.plan.arbiter {
+	case oracleAlone:
 		return sd.oracleOnly(ctx, res)
-	case opt.Procedure == Auto && !perType:
+	case race:
 		return sd.portfolio(ctx, res)
 	}
 	return sd.run(ctx, res)
@@ -238,11 +168,12 @@ type typeSearch struct {
 	n        int
 	y        *normalform.Y
 	opt      Options
+	plan     plan
 	jobs     int
 	maxBytes int64
 	scStates int64 // states of the run-time error check, a gauge of Y's size
 	start    time.Time
-	slots    chan struct{} // one token per cycle-type search allowed to run
+	slots    *pool.Slots // one token per cycle-type search allowed to run (slots.go)
 	// shared, while the shared exploration runs, lets the portfolio's
 	// oracle take turns with its search (portfolio.go).
 	shared atomic.Pointer[turns]
@@ -270,148 +201,15 @@ func (sd *typeSearch) moveTable() *moveTable {
 	return newMoveTable(sd.y, cacheBytes)
 }
 
+// run runs the plan's driver of the cycle-type search.
 func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
-	if sd.streamed() {
+	switch sd.plan.driver {
+	case streamedShared, streamedPerType:
 		return sd.runStream(ctx, res)
-	}
-	if sd.opt.Exploration == Shared && !sd.opt.Yardsticks {
+	case listedShared:
 		return sd.runShared(ctx, res)
 	}
-	p, n, y, opt, jobs, maxBytes, start := sd.p, sd.n, sd.y, sd.opt, sd.jobs, sd.maxBytes, sd.start
-	res.Procedure = "automata"
-	types, rep := sd.listTypes()
-	cache := sd.moveTable()
-	var ymarks *ymarkSet
-	if opt.Yardsticks {
-		ymarks = newYmarkSet()
-	}
-	res.Types = make([]TypeResult, len(types))
-	own := owned(types, rep, opt)
-	var mu sync.Mutex
-	var done int
-	// States so far, over finished and running searches: kept as a sum
-	// updated by differences, since there may be a million cycle types.
-	var total int64
-	live := map[int]int64{}
-	setLive := func(i int, states int64) {
-		total += states - live[i]
-		live[i] = states
-	}
-	report := func() {
-		if opt.Progress != nil {
-			opt.Progress(Progress{States: total, TypesDone: done, TypesTotal: len(types), Elapsed: time.Since(start)})
-		}
-	}
-	// Without All, the reported violation is the one of the first feasible
-	// cycle type in the order of types, whatever the scheduling: a found
-	// violation only stops the searches of later types (bound), earlier
-	// ones run to their end.
-	bound := len(types)
-	cancels := map[int]context.CancelFunc{}
-	// A search started when fewer types wait than jobs are free gets the
-	// idle slots as frontier workers (frontierWorkers): of the toSearch
-	// types, taken have been taken by a search and running are searched.
-	running, taken, toSearch := 0, 0, 0
-	for i := range types {
-		if rep[i] == i && own[i] {
-			toSearch++
-		}
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				tr := TypeResult{Cycle: types[i]}
-				mu.Lock()
-				skip := i > bound
-				typeCtx, cancel := context.WithCancel(ctx)
-				cancels[i] = cancel
-				taken++
-				spare := jobs - running - 1 - (toSearch - taken)
-				running++
-				mu.Unlock()
-				switch {
-				case skip:
-					tr.Outcome, tr.Reason = automata.Unknown, skippedReason
-				case ctx.Err() != nil:
-					// Stopped: the remaining types are not set up at all.
-					tr.Outcome, tr.Reason = automata.Unknown, notSearchedReason
-				default:
-					// A slot per running search: the portfolio takes
-					// one away when the oracle joins, so that the two
-					// procedures do not fight over every core.
-					slot := false
-					select {
-					case <-sd.slots:
-						slot = true
-					case <-ctx.Done():
-					}
-					topt, extra := sd.frontierWorkers(spare)
-					tr = searchType(p, y, types[i], cache, topt, typeCtx, maxBytes/int64(jobs), func(s automata.Stats) {
-						mu.Lock()
-						setLive(i, s.States)
-						report()
-						mu.Unlock()
-					}, ymarks)
-					sd.releaseSlots(extra)
-					if slot {
-						sd.slots <- struct{}{}
-					}
-				}
-				cancel()
-				mu.Lock()
-				running--
-				delete(cancels, i)
-				if tr.Outcome == automata.Unknown && ctx.Err() == nil && i > bound {
-					tr.Checked, tr.Reason = false, skippedReason
-				}
-				if tr.Outcome == automata.NonEmpty && !opt.All && i < bound {
-					bound = i
-					for j, c := range cancels {
-						if j > bound {
-							c()
-						}
-					}
-				}
-				setLive(i, tr.Stats.States)
-				delete(live, i)
-				done++
-				res.Types[i] = tr
-				report()
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range types {
-		if ctx.Err() != nil {
-			break
-		}
-		if rep[i] == i && own[i] {
-			next <- i
-		}
-	}
-	close(next)
-	wg.Wait()
-	fillTypes(types, rep, own, res)
-
-	res.CacheHits, res.CacheMiss = cache.stats()
-	for _, tr := range res.Types {
-		res.Stats.Add(tr.Stats)
-	}
-	if ymarks != nil && ctx.Err() == nil {
-		res.Yardsticks = &Yardsticks{YMarks: ymarks.n.Load(), ReducedY: reducedY(ctx, p, y, cache, opt, maxBytes)}
-		for _, tr := range res.Types {
-			res.Yardsticks.ProductStates += tr.Stats.States
-		}
-	}
-	if err := res.conclude(p, n, ctx, opt); err != nil {
-		return nil, err
-	}
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return sd.runPerType(ctx, res)
 }
 
 // fillTypes completes res.Types after the searches: the representatives
@@ -518,7 +316,7 @@ func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable,
 	if ymarks != nil {
 		workers = 1 // the forks would not count (Y, marks) pairs
 	}
-	// The memo of move outcomes (perstatememo.go), one per goroutine, is
+	// The memo of move outcomes (product_memo.go), one per goroutine, is
 	// not in the visited set's count: its cap, at most an eighth of the
 	// budget in all, is set aside from the search's budget.
 	g := int64(max(1, workers))

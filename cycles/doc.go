@@ -14,12 +14,13 @@
 // guessed Z runs would check at the end. proofs_test runs the literal
 // automata Z^{r1,r2} (proofs_test/ztracker_test.go) over the marked
 // computations that reference.go enumerates and checks that both accept
-// the same ones; automata.Product is the literal Lemma 10 construction.
+// the same ones; proofs_test/explicit_test.go holds the literal Lemma 10
+// construction.
 //
 // The search is kept small by pruning guesses that can no longer complete
 // (product.go, using normalform.Future; the written-cell sets keep only
 // what an entering pop can still read, waits.go), by rank symmetry
-// between cycle types (symmetry.go) and inside one (symtype.go: a type's
+// between cycle types (symmetry.go) and inside one (symmetry_type.go: a type's
 // search keeps one state per orbit of the renamings that keep the type)
 // and by a partial-order reduction (reduce.go); see docs/design.md.
 //
@@ -32,7 +33,7 @@
 // alone from the move table when it has one (product.table,
 // movetable.go), remembers the outcomes of a move's markings per (μ and
 // tracker, move signature, control states of the cycle's ranks)
-// (perstatememo.go) and prune's verdict per waiting pair and control
+// (product_memo.go) and prune's verdict per waiting pair and control
 // states (waits.go), and copies a tracker only when an event changes it.
 // The move table's entry of a Y state also keeps, per move, the number of
 // its target in the interner (filled by the visited set, handed to it as
@@ -40,13 +41,27 @@
 // target (the memo's key) and where each rank's moves start (the ample
 // rank's moves are visited alone); the visited set tells the product the
 // number of the Y state it decodes, so that its entry is found by number.
-// A type's turns are compiled into moves of bit ranges (symrename.go).
+// A type's turns are compiled into moves of bit ranges (symmetry_rename.go).
 //
 // The cycle types are listed up to MaxListedTypes (N ≤ 9); beyond, they
 // are streamed (stream.go: walked in order, each tested alone for being
-// its orbit's representative, stream_sym.go) and searched as the walk
+// its orbit's representative, symmetry_group.go) and searched as the walk
 // reaches them (stream_run.go, stream_pertype.go), so that N is bounded by
 // the searches and the state encoding, not by a list.
+//
+// Which code runs is decided in one place: plan.go turns the options
+// (options.go) and N into who answers (the cycle-type search, the oracle,
+// or both in the portfolio of portfolio.go) and the driver of the search:
+// per-type over a list (pertype.go), shared over a list (shared_run.go),
+// or over a stream (stream_run.go, stream_pertype.go). The per-type
+// drivers hand their types to automata/pool, in order, so that the
+// first feasible type in that order is reported whatever the scheduling;
+// the searches hold the decision's slots (slots.go), which the portfolio
+// lends to its oracle. File prefixes name roles: product (one type's
+// product and its memo), movetable (the moves of Y, shared by every
+// search), memotable (the memos' hash tables), shared (the shared
+// exploration), stream, symmetry. compare.go compares a decision with
+// the oracle's (difftest, proofs_test).
 //
 // Options.Exploration chooses how the cycle types are searched: one
 // product search per type (PerType, the zero value), or one search that
@@ -55,17 +70,18 @@
 // its type's product; the default of the decide command), helped by the
 // per-type search running through the types in order, beside it or, with
 // one job, by turns (shared_run.go, shared_helper.go). What depends on the
-// Y state alone is computed once per Y state (sharedy.go), and the shared
+// Y state alone is computed once per Y state (shared_y.go), and the shared
 // search also prunes with the ranks blocked for good at a wait (stuck.go).
 // It runs on automata's parallel frontier when it has idle jobs: its
 // forks share the interned sets and the memo tables, which are read
-// without locks (sharedfork.go, sharedtables.go, sharedcmemo.go).
+// without locks (shared_fork.go, shared_tables.go, shared_memo.go).
 //
 // The rules HB1–HB8 are used in their intended form (docs/deviations.md):
 // HB1 waits in init until the leave-marked event of r1; the two barrier
 // events matched by HB6–HB8 must belong to the same barrier; and a cycle
 // that never leaves one ↔-class is not a violation.
 //
-// Imports: pgas, pgas/oracle (the portfolio of portfolio.go), normalform
-// and automata.
+// Imports: pgas, pgas/oracle (the portfolio of portfolio.go and
+// compare.go), normalform, automata, automata/pool, automata/shard and the
+// standard library.
 package cycles

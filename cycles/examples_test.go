@@ -1,18 +1,12 @@
-package cycles_test
+package cycles
 
 import (
 	"math/rand/v2"
 	"testing"
 
-	"pgasrob/cycles"
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 )
-
-// loadExamples compiles every program of examples/, the fixed inputs most
-// tests of this package run beside their random ones (examplePrograms,
-// which the tests inside the package call).
-func loadExamples(tb testing.TB) []*pgas.Program { return cycles.ExamplePrograms(tb) }
 
 // randomPrograms compiles count random programs, each from the generator
 // configuration config draws with r (then the program, with r too).

@@ -2,14 +2,12 @@ package cycles
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"pgasrob/automata"
 	"pgasrob/pgas"
 )
-
-// HintOver is hintOver for the external tests.
-var HintOver = hintOver
 
 // TestHintChangesNothing: the hints of the move table (a successor's Y
 // number carried over from its move, automata/hint.go, and the number of
@@ -83,4 +81,11 @@ func filledSlots(mt *moveTable) int {
 		}
 	}
 	return k
+}
+
+// TestHintRandom is TestHintChangesNothing on random programs of the
+// generator, at N = 2 and 3.
+func TestHintRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 7))
+	hintOver(t, randomPrograms(t, r, 12, mixedConfig), 3)
 }

@@ -28,7 +28,7 @@ type moveTable struct {
 	// searches that add to it are charged for it (the table only for the
 	// states it adds itself, which no search has stored).
 	ys *automata.Interner
-	// sigIDs numbers move signatures (perstatememo.go) for all the
+	// sigIDs numbers move signatures (product_memo.go) for all the
 	// products of the decision.
 	sigMu  sync.Mutex
 	sigIDs map[uint64]uint32

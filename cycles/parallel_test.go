@@ -1,4 +1,4 @@
-package cycles_test
+package cycles
 
 import (
 	"math/rand/v2"
@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"pgasrob/cycles"
 	"pgasrob/pgas"
 )
 
@@ -21,7 +20,7 @@ import (
 func TestParallelFrontierAgrees(t *testing.T) {
 	defer func(n int) { automata.ParallelAfter = n }(automata.ParallelAfter)
 	automata.ParallelAfter = 0
-	progs := loadExamples(t)
+	progs := examplePrograms(t)
 	// A run-time error after three rounds: its SC computation is the
 	// witness of the run-time check, which must not depend on the workers.
 	rterr, err := pgas.Compile("rterr", []byte(`program rterr
@@ -49,8 +48,8 @@ register r
 	runErrors := 0
 	for _, p := range progs {
 		for n := 2; n <= 3; n++ {
-			opt := cycles.Options{Jobs: 1, Workers: 1, MaxStates: 20_000, All: true}
-			seq, err := cycles.Decide(p, n, opt)
+			opt := Options{Jobs: 1, Workers: 1, MaxStates: 20_000, All: true}
+			seq, err := Decide(p, n, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,11 +59,11 @@ register r
 				// searches take the idle slots as workers.
 				opt.Jobs, opt.Workers = 3, 0
 			}
-			par, err := cycles.Decide(p, n, opt)
+			par, err := Decide(p, n, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if seq.Verdict == cycles.RunError {
+			if seq.Verdict == RunError {
 				runErrors++
 			}
 			if !reflect.DeepEqual(seq.RunError, par.RunError) || seq.Stats.States != par.Stats.States {

@@ -9,43 +9,6 @@ import (
 	"pgasrob/pgas/oracle"
 )
 
-// Procedure is who decides a program once the run-time error check has
-// passed (Options.Procedure).
-type Procedure int
-
-const (
-	// Automata is the cycle-type search of Theorem 16 alone.
-	Automata Procedure = iota
-	// Oracle is the brute-force exploration of X(P,N) (pgas/oracle)
-	// alone: exact when it explores everything, UNKNOWN when a bound
-	// stops it.
-	Oracle
-	// Auto runs the cycle-type search, and the oracle beside it once the
-	// search has taken OracleDelay; the first exact answer wins and the
-	// other procedure is stopped. Some programs with queue waits explode
-	// in the product of the cycle types while their plain state space is
-	// small; small programs are answered by the search before the
-	// oracle starts, so their output stays the same on every run.
-	Auto
-)
-
-// DefaultOracleDelay is Auto's head start for the cycle-type search.
-const DefaultOracleDelay = time.Second
-
-var procedureNames = [...]string{"automata", "oracle", "auto"}
-
-func (p Procedure) String() string { return procedureNames[p] }
-
-// ParseProcedure reads a procedure name.
-func ParseProcedure(s string) (Procedure, error) {
-	for i, n := range procedureNames {
-		if s == n {
-			return Procedure(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown procedure %q (want auto, automata or oracle)", s)
-}
-
 // oracleBounds lets the oracle explore as far as the memory budget
 // allows (about 2 KiB per state on small programs), without a queue
 // bound, so that its answers are exact whenever it finishes.
@@ -163,12 +126,7 @@ func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, erro
 		if sd.jobs > 1 {
 			// Give the oracle a core: one fewer cycle-type search runs
 			// once the next one finishes.
-			go func() {
-				select {
-				case <-sd.slots:
-				case <-searchCtx.Done():
-				}
-			}()
+			go sd.slots.Take(searchCtx)
 		}
 	}
 	for {
@@ -180,7 +138,9 @@ func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, erro
 			pending = &a
 		case <-timer.C:
 			switch {
-			case pending != nil:
+			case pending != nil, explored != nil:
+				// Answered, or the oracle already started (by up after
+				// the timer was reset for it).
 			case sd.sharedUp != nil && up == nil && sd.shared.Load() == nil:
 				// The shared exploration is being set up (at N = 10
 				// that takes a while): the oracle joins its turns then,
@@ -216,7 +176,7 @@ func (sd *typeSearch) portfolio(ctx context.Context, res *Result) (*Result, erro
 // sharedHelped reports whether the search runs the shared exploration
 // with its per-type helper (run, exploreShared).
 func (sd *typeSearch) sharedHelped() bool {
-	return sd.opt.Exploration == Shared && !sd.opt.Yardsticks && !sd.opt.noHelper
+	return sd.plan.shared() && !sd.opt.noHelper
 }
 
 // pacedOracles counts the oracles that took turns with a shared search

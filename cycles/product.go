@@ -64,7 +64,7 @@ type product struct {
 	// plain turns off the memo of waiting pairs, the memo of move
 	// outcomes and the collapsed visited set: the tests compare the two.
 	plain bool
-	// memo remembers move outcomes (perstatememo.go); memoOn is it while
+	// memo remembers move outcomes (product_memo.go); memoOn is it while
 	// Successors enumerates (explain and the other users of each want the
 	// marks, which the memo does not keep). noMemo turns it off alone.
 	memo      *moveMemo

@@ -114,7 +114,7 @@ func (rd *reducer) ample(y *normalform.Y, fut *normalform.Future, s automata.Sta
 // rank that meets the conditions of ample that depend on s alone, and the
 // cells of its moves (mine, valid during the call): the rank is ample in
 // s with a tracker iff no started pair's cell is among them. The shared
-// exploration lists them once per state of Y (sharedy.go).
+// exploration lists them once per state of Y (shared_y.go).
 func (rd *reducer) candidates(y *normalform.Y, fut *normalform.Future, s automata.State, moves []normalform.Move, f func(r int, mine []uint64) bool) {
 	addrs, words := len(y.P.Addrs), len(rd.mine)
 	// others holds the future cells of ranks 1..r-1 at the top of the

@@ -1,10 +1,9 @@
-package cycles_test
+package cycles
 
 import (
 	"math/rand/v2"
 	"testing"
 
-	"pgasrob/cycles"
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 )
@@ -19,7 +18,7 @@ func TestReductionsAgree(t *testing.T) {
 		count = 30
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
-	variants := []cycles.Options{
+	variants := []Options{
 		{NoReduction: true, NoSymmetry: true},
 		{NoSymmetry: true},
 		{NoReduction: true},
@@ -34,21 +33,21 @@ func TestReductionsAgree(t *testing.T) {
 			t.Fatalf("generated program does not compile: %v\n%s", err, src)
 		}
 		n := 2 + i%2
-		var verdicts []cycles.Verdict
+		var verdicts []Verdict
 		for _, opt := range variants {
 			opt.Jobs, opt.MaxStates = 1, 200_000
-			r, err := cycles.Decide(p, n, opt)
+			r, err := Decide(p, n, opt)
 			if err != nil {
 				t.Fatalf("N=%d %+v: %v\n%s", n, opt, err, src)
 			}
 			verdicts = append(verdicts, r.Verdict)
 		}
-		if verdicts[0] == cycles.Unknown {
+		if verdicts[0] == Unknown {
 			continue
 		}
 		compared++
 		for k, v := range verdicts {
-			if v != verdicts[0] && v != cycles.Unknown {
+			if v != verdicts[0] && v != Unknown {
 				t.Errorf("N=%d: variant %d says %v, the unreduced search %v\n%s", n, k, v, verdicts[0], src)
 			}
 		}

@@ -1,13 +1,13 @@
-package cycles_test
+package cycles
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
 
 	"pgasrob/automata"
-	"pgasrob/cycles"
 	"pgasrob/normalform"
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
@@ -42,8 +42,8 @@ func TestRuntimeCheckReduced(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			errRed, stRed, whyRed := cycles.RuntimeCheck(y, cycles.Options{Jobs: 1, MaxStates: 200_000})
-			errAll, stAll, whyAll := cycles.RuntimeCheck(y, cycles.Options{Jobs: 1, MaxStates: 200_000, NoReduction: true})
+			errRed, stRed, whyRed := findRuntimeError(context.Background(), y, Options{Jobs: 1, MaxStates: 200_000}, automata.DefaultMaxBytes)
+			errAll, stAll, whyAll := findRuntimeError(context.Background(), y, Options{Jobs: 1, MaxStates: 200_000, NoReduction: true}, automata.DefaultMaxBytes)
 			if whyRed != "" || whyAll != "" {
 				continue // a budget: no evidence
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"pgasrob/automata"
+	"pgasrob/automata/shard"
 	"pgasrob/pgas"
 )
 
@@ -14,7 +15,7 @@ import (
 const OtherShardReason = "left to another shard"
 
 // owned says which cycle types this decision searches: with a Shard, the
-// orbit representatives are split by automata.Assign over their estimated
+// orbit representatives are split by shard.Assign over their estimated
 // costs, so every shard of a run computes the same split and together the
 // shards cover every representative exactly once.
 func owned(types []CycleType, rep []int, opt Options) []bool {
@@ -31,7 +32,7 @@ func owned(types []CycleType, rep []int, opt Options) []bool {
 			reps = append(reps, i)
 		}
 	}
-	part := automata.Assign(typeCosts(types, reps, opt.Costs), opt.Shard.Count)
+	part := shard.Assign(typeCosts(types, reps, opt.Costs), opt.Shard.Count)
 	for k, i := range reps {
 		own[i] = part[k] == opt.Shard.Index-1
 	}

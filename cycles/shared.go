@@ -45,10 +45,10 @@ type sharedSystem struct {
 	yw     int
 	reduce *reducer
 
-	// v reads the elements and sets, which the forks share (sharedtables.go).
+	// v reads the elements and sets, which the forks share (shared_tables.go).
 	v       view
 	ctlBits int
-	ytab    *yTable    // per state of Y: its moves, their control states and keys (sharedy.go)
+	ytab    *yTable    // per state of Y: its moves, their control states and keys (shared_y.go)
 	yCap    int64      // bytes ytab may hold before it is emptied
 	keyIdx  *memoTable // (signature, control states) → key
 	succ    *succMemo  // (set, key) → pruned outcomes
@@ -95,18 +95,15 @@ type sharedSystem struct {
 	eligF    func(int) bool
 	yFlushes int
 	tables   int64 // estimated bytes of the tables above
-	// forks are the system's forks (sharedfork.go); each publishes its
+	// forks are the system's forks (shared_fork.go); each publishes its
 	// tables' bytes in published after every state.
 	forks     []*sharedSystem
 	published atomic.Int64
 }
 
-func newShared(y *normalform.Y, types []CycleType, moves func(automata.State) []normalform.Move, reduce *reducer) *sharedSystem {
-	return newSharedCtx(context.Background(), y, types, moves, reduce)
-}
-
-// newSharedCtx is newShared, or nil when ctx ends while the products of
-// the types are set up (a million types at N = 10 take minutes).
+// newSharedCtx is the shared system of types, or nil when ctx ends while
+// the products of the types are set up (a million types at N = 10 take
+// minutes).
 func newSharedCtx(ctx context.Context, y *normalform.Y, types []CycleType, moves func(automata.State) []normalform.Move, reduce *reducer) *sharedSystem {
 	l := *y.Layout()
 	sh := &sharedSystem{y: y, types: types, moves: moves, reduce: reduce, yw: y.Words(),
@@ -138,7 +135,7 @@ func newSharedCtx(ctx context.Context, y *normalform.Y, types []CycleType, moves
 }
 
 // setUp gives sh (the system or a fork) its scratch and what it keeps
-// for itself (sharedfork.go): the table of Y states, its caches of the
+// for itself (shared_fork.go): the table of Y states, its caches of the
 // shared numbering, the filter of dead types.
 func (sh *sharedSystem) setUp() {
 	y := sh.y

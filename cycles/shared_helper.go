@@ -34,16 +34,14 @@ func (sr *sharedRun) helper(ctx context.Context, cache *moveTable, maxBytes int6
 		if !sr.wanted(k) {
 			continue
 		}
-		// A slot per running search, as in run. Without a free slot (one
+		// A slot per running search, as in runPerType. Without a free slot (one
 		// job, or the portfolio took the second one for the oracle: the
 		// helper would then wait for the shared search to end, which on a
 		// violating program can take minutes), turns with the shared
 		// search instead.
 		byTurns := holding
 		if !holding {
-			select {
-			case <-sd.slots:
-			default:
+			if !sd.slots.TryTake() {
 				byTurns, holding = true, true
 				sr.turns.acquire()
 				// The shares count from here: the time the shared search
@@ -85,7 +83,7 @@ func (sr *sharedRun) helper(ctx context.Context, cache *moveTable, maxBytes int6
 		}, nil)
 		close(stop)
 		cancel()
-		sd.releaseSlots(extra)
+		sd.slots.Give(extra)
 		states.Store(before + tr.Stats.States)
 		if tr.Outcome != automata.Unknown {
 			sr.settle(k, tr, false)
@@ -99,7 +97,7 @@ func (sr *sharedRun) helper(ctx context.Context, cache *moveTable, maxBytes int6
 			// N = 8 with one job: 34 s instead of 1 s).
 			sr.turns.yield(true)
 		} else {
-			sd.slots <- struct{}{}
+			sd.slots.Give(1)
 		}
 	}
 }
@@ -163,36 +161,6 @@ func (t *turns) yield(helper bool) {
 	}
 	t.release(helper)
 	t.acquire()
-}
-
-// frontierWorkers returns the options of a per-type search that may use
-// up to spare idle slots as frontier workers (automata.Options.Workers),
-// and the number of slots it took, to be given back with releaseSlots.
-// The slots are taken only if free: the portfolio's oracle, or searches
-// still to start, keep theirs. With Options.Workers set, that number is
-// used and no slot is taken.
-func (sd *typeSearch) frontierWorkers(spare int) (Options, int) {
-	opt := sd.opt
-	if opt.Workers != 0 {
-		return opt, 0
-	}
-	extra := 0
-	for ; extra < spare; extra++ {
-		select {
-		case <-sd.slots:
-			continue
-		default:
-		}
-		break
-	}
-	opt.Workers = 1 + extra
-	return opt, extra
-}
-
-func (sd *typeSearch) releaseSlots(n int) {
-	for range n {
-		sd.slots <- struct{}{}
-	}
 }
 
 // pace returns the turn-taking of a newcomer that shares the shared

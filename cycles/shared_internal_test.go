@@ -1,6 +1,7 @@
 package cycles
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -112,4 +113,14 @@ func TestMemoFlushChangesNothing(t *testing.T) {
 			t.Errorf("%s: %d flushes of the memo tables, %d of the Y table", f, flushes, yFlushes)
 		}
 	}
+}
+
+// newShared is newSharedCtx without a context, for the tests.
+func newShared(y *normalform.Y, types []CycleType, moves func(automata.State) []normalform.Move, reduce *reducer) *sharedSystem {
+	return newSharedCtx(context.Background(), y, types, moves, reduce)
+}
+
+// memoFlushes is how often the memo tables of t were flushed for room.
+func (t *tables) memoFlushes() int64 {
+	return t.memo.flushes.Load() + t.pruned.flushes.Load() + t.stuckPruned.flushes.Load() + t.marks.flushes.Load() + t.succ.flushes.Load()
 }

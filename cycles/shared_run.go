@@ -12,42 +12,6 @@ import (
 	"pgasrob/normalform"
 )
 
-// Exploration is how the cycle types are searched (Options.Exploration).
-type Exploration int
-
-const (
-	// PerType runs one product search per cycle type (after symmetry),
-	// --jobs of them at a time.
-	PerType Exploration = iota
-	// Shared runs one search that carries every cycle type (shared.go).
-	Shared
-)
-
-var explorationNames = [...]string{"per-type", "shared"}
-
-func (e Exploration) String() string { return explorationNames[e] }
-
-// Set and Type make *Exploration a command-line flag value.
-func (e *Exploration) Set(s string) error {
-	x, err := ParseExploration(s)
-	if err == nil {
-		*e = x
-	}
-	return err
-}
-
-func (e *Exploration) Type() string { return "mode" }
-
-// ParseExploration reads an exploration name.
-func ParseExploration(s string) (Exploration, error) {
-	for i, n := range explorationNames {
-		if s == n {
-			return Exploration(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown exploration %q (want shared or per-type)", s)
-}
-
 // errTables is the cause given to the search's context when the shared
 // exploration's own tables outgrow their share of the memory budget.
 var errTables = errors.New("memory budget reached")
@@ -203,11 +167,9 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 	shareBytes := sd.maxBytes - helperBytes
 	sys.setMemoCap(int(max(1<<16, shareBytes/4/24)))
 	sys.yCap = max(1<<20, shareBytes/16)
-	// The shared search holds one slot throughout (see run).
-	select {
-	case <-sd.slots:
-		defer func() { sd.slots <- struct{}{} }()
-	case <-ctx.Done():
+	// The shared search holds one slot throughout (slots.go).
+	if sd.slots.Take(ctx) {
+		defer sd.slots.Give(1)
 	}
 	// The helper runs beside it on another slot or, when there is none,
 	// by turns (shared_helper.go).
@@ -231,9 +193,9 @@ func (sd *typeSearch) exploreShared(ctx context.Context, cache *moveTable, types
 		<-ready
 	}
 	// The slots still free are the shared search's frontier workers
-	// (sharedfork.go); each fork has a table of Y states of its own.
+	// (shared_fork.go); each fork has a table of Y states of its own.
 	wopt, extra := sd.frontierWorkers(sd.jobs)
-	defer sd.releaseSlots(extra)
+	defer sd.slots.Give(extra)
 	if w := wopt.Workers; w > 1 {
 		sys.yCap = max(1<<18, sys.yCap/int64(w))
 	}
@@ -352,7 +314,7 @@ func (sr *sharedRun) canonical(ctx context.Context, cache *moveTable) {
 		}
 		opt, extra := sd.frontierWorkers(sd.jobs)
 		own := searchType(sd.p, sd.y, sr.searched[k], cache, opt, ctx, sd.maxBytes, nil, nil)
-		sd.releaseSlots(extra)
+		sd.slots.Give(extra)
 		if own.Outcome == automata.NonEmpty {
 			*tr = own
 		}

@@ -1,4 +1,4 @@
-package cycles_test
+package cycles
 
 import (
 	"math/rand/v2"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"pgasrob/automata"
-	"pgasrob/cycles"
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 	"pgasrob/pgas/oracle"
@@ -18,7 +17,7 @@ import (
 // type (with All every searched type has its own outcome, and every
 // NonEmpty one a witness that conclude certified in the plain semantics),
 // and against the oracle's direct exploration of X(P,N) where that is
-// complete. WithoutHelper tests the shared search alone; with the helper
+// complete. withoutHelper tests the shared search alone; with the helper
 // (by turns with one job, beside it with two) its answers mix with the
 // shared search's.
 func TestSharedAgrees(t *testing.T) {
@@ -28,7 +27,7 @@ func TestSharedAgrees(t *testing.T) {
 		maxN int
 	}
 	var progs []prog
-	for _, p := range loadExamples(t) {
+	for _, p := range examplePrograms(t) {
 		progs = append(progs, prog{p, "", 3})
 	}
 	r := rand.New(rand.NewPCG(7, 2026))
@@ -44,23 +43,23 @@ func TestSharedAgrees(t *testing.T) {
 		}
 		progs = append(progs, prog{p, gp.String(), maxN})
 	}
-	verdicts := map[cycles.Verdict]int{}
+	verdicts := map[Verdict]int{}
 	oracleChecked := 0
 	for _, pr := range progs {
 		p := pr.p
 		for n := 2; n <= pr.maxN; n++ {
-			base := cycles.Options{Jobs: 1, MaxStates: 100_000, All: true}
-			per, err := cycles.Decide(p, n, base)
+			base := Options{Jobs: 1, MaxStates: 100_000, All: true}
+			per, err := Decide(p, n, base)
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := cycles.WithoutHelper(base)
-			opt.Exploration = cycles.Shared
-			sh, err := cycles.Decide(p, n, opt)
+			opt := withoutHelper(base)
+			opt.Exploration = Shared
+			sh, err := Decide(p, n, opt)
 			if err != nil {
 				t.Fatalf("%s N = %d shared: %v", p.File, n, err)
 			}
-			if per.Verdict == cycles.Unknown || sh.Verdict == cycles.Unknown {
+			if per.Verdict == Unknown || sh.Verdict == Unknown {
 				continue
 			}
 			verdicts[sh.Verdict]++
@@ -82,49 +81,49 @@ func TestSharedAgrees(t *testing.T) {
 			// Without All: the same first feasible cycle type, alone and
 			// with the helper (jobs 0: 1 without the helper).
 			for _, jobs := range []int{0, 1, 2} {
-				fopt := cycles.Options{Jobs: jobs, MaxStates: 100_000, Exploration: cycles.Shared}
+				fopt := Options{Jobs: jobs, MaxStates: 100_000, Exploration: Shared}
 				if jobs == 0 {
-					fopt = cycles.WithoutHelper(fopt)
+					fopt = withoutHelper(fopt)
 					fopt.Jobs = 1
 				}
-				first, err := cycles.Decide(p, n, fopt)
+				first, err := Decide(p, n, fopt)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if first.Verdict != per.Verdict && first.Verdict != cycles.Unknown {
+				if first.Verdict != per.Verdict && first.Verdict != Unknown {
 					t.Fatalf("%s N = %d jobs %d: shared first %v, per-type %v", p.File, n, jobs, first.Verdict, per.Verdict)
 				}
-				if first.Verdict == cycles.Unknown {
+				if first.Verdict == Unknown {
 					continue
 				}
-				if per.Verdict == cycles.NotRobust && first.Witness.Cycle.String() != per.Witness.Cycle.String() {
+				if per.Verdict == NotRobust && first.Witness.Cycle.String() != per.Witness.Cycle.String() {
 					t.Fatalf("%s N = %d jobs %d: first cycle type %v, per-type %v", p.File, n, jobs, first.Witness.Cycle, per.Witness.Cycle)
 				}
 				// And the same witness: the one of the type's own search.
-				if per.Verdict == cycles.NotRobust && !reflect.DeepEqual(first.Witness.Sigma, per.Witness.Sigma) {
+				if per.Verdict == NotRobust && !reflect.DeepEqual(first.Witness.Sigma, per.Witness.Sigma) {
 					t.Fatalf("%s N = %d jobs %d: the witness differs from the per-type search's", p.File, n, jobs)
 				}
 			}
-			if sh.Verdict == cycles.RunError {
+			if sh.Verdict == RunError {
 				continue
 			}
 			o := oracle.Explore(p, n, oracle.Bounds{MaxNodes: 50_000, MaxQueue: 4})
 			switch {
 			case o.Violation != nil:
 				oracleChecked++
-				if sh.Verdict != cycles.NotRobust {
+				if sh.Verdict != NotRobust {
 					t.Fatalf("%s N = %d: shared %v, the oracle found a violation\n%s", p.File, n, sh.Verdict, pr.src)
 				}
 			case o.Complete && o.RangeErr == nil:
 				oracleChecked++
-				if sh.Verdict != cycles.Robust {
+				if sh.Verdict != Robust {
 					t.Fatalf("%s N = %d: shared %v, the oracle explored everything without a violation\n%s", p.File, n, sh.Verdict, pr.src)
 				}
 			}
 		}
 	}
 	t.Logf("verdicts %v, %d confirmed by the oracle", verdicts, oracleChecked)
-	if verdicts[cycles.Robust] < 20 || verdicts[cycles.NotRobust] < 15 || oracleChecked < 60 {
+	if verdicts[Robust] < 20 || verdicts[NotRobust] < 15 || oracleChecked < 60 {
 		t.Fatalf("too few decided programs to mean much: %v, oracle %d", verdicts, oracleChecked)
 	}
 }
@@ -142,13 +141,13 @@ func TestSharedAgreesUnreduced(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, unreduced := range []bool{false, true} {
-			opt := cycles.Options{Jobs: 1, MaxStates: 50_000, All: true, NoSymmetry: true, NoReduction: unreduced}
-			per, err := cycles.Decide(p, 2, opt)
+			opt := Options{Jobs: 1, MaxStates: 50_000, All: true, NoSymmetry: true, NoReduction: unreduced}
+			per, err := Decide(p, 2, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt.Exploration = cycles.Shared
-			sh, err := cycles.Decide(p, 2, cycles.WithoutHelper(opt))
+			opt.Exploration = Shared
+			sh, err := Decide(p, 2, withoutHelper(opt))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,27 +179,35 @@ func TestSharedBudgets(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		opt  cycles.Options
+		opt  Options
 		want string
 	}{
-		{"states", cycles.Options{MaxStates: 5_000}, "state budget"},
-		{"memory", cycles.Options{MaxBytes: 1 << 20}, "memory budget"},
-		{"time", cycles.Options{Timeout: time.Millisecond}, "time budget"},
+		{"states", Options{MaxStates: 5_000}, "state budget"},
+		{"memory", Options{MaxBytes: 1 << 20}, "memory budget"},
+		{"time", Options{Timeout: time.Millisecond}, "time budget"},
 	} {
 		for _, jobs := range []int{1, 2} {
 			opt := c.opt
-			opt.Jobs, opt.Exploration = jobs, cycles.Shared
-			r, err := cycles.Decide(p, 5, opt)
+			opt.Jobs, opt.Exploration = jobs, Shared
+			r, err := Decide(p, 5, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Verdict != cycles.Unknown || !strings.Contains(r.Reason, c.want) {
+			if r.Verdict != Unknown || !strings.Contains(r.Reason, c.want) {
 				t.Errorf("%s, %d jobs: %v (%s), want UNKNOWN for the %s", c.name, jobs, r.Verdict, r.Reason, c.want)
 			}
 		}
 	}
-	r, err := cycles.Decide(p, 5, cycles.Options{Exploration: cycles.Shared})
-	if err != nil || r.Verdict != cycles.Robust {
+	r, err := Decide(p, 5, Options{Exploration: Shared})
+	if err != nil || r.Verdict != Robust {
 		t.Fatalf("unbounded: %v %v, want ROBUST", r.Verdict, err)
 	}
+}
+
+// withoutHelper returns opt with the shared exploration's per-type helper
+// turned off, so that a test compares the shared search alone with the
+// per-type search.
+func withoutHelper(opt Options) Options {
+	opt.noHelper = true
+	return opt
 }

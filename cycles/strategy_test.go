@@ -1,11 +1,10 @@
-package cycles_test
+package cycles
 
 import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
 
-	"pgasrob/cycles"
 	"pgasrob/pgas"
 )
 
@@ -22,43 +21,43 @@ func TestDepthFirstAgrees(t *testing.T) {
 		maxN int
 	}
 	var progs []prog
-	for _, p := range loadExamples(t) {
+	for _, p := range examplePrograms(t) {
 		progs = append(progs, prog{p, 3})
 	}
 	for _, p := range randomPrograms(t, rand.New(rand.NewPCG(11, 2026)), 60, mixedConfig) {
 		progs = append(progs, prog{p, 2})
 	}
-	counts := map[cycles.Verdict]int{}
+	counts := map[Verdict]int{}
 	for _, pr := range progs {
 		p := pr.p
 		for n := 2; n <= pr.maxN; n++ {
-			base := cycles.Options{Jobs: 1, MaxStates: 200_000}
-			bfs, err := cycles.Decide(p, n, base)
+			base := Options{Jobs: 1, MaxStates: 200_000}
+			bfs, err := Decide(p, n, base)
 			if err != nil {
 				t.Fatal(err)
 			}
 			df := base
 			df.DepthFirst = true
-			dfs, err := cycles.Decide(p, n, df)
+			dfs, err := Decide(p, n, df)
 			if err != nil {
 				t.Fatal(err)
 			}
-			df.Exploration = cycles.Shared
-			shared, err := cycles.Decide(p, n, df)
+			df.Exploration = Shared
+			shared, err := Decide(p, n, df)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if bfs.Verdict == cycles.Unknown || dfs.Verdict == cycles.Unknown {
+			if bfs.Verdict == Unknown || dfs.Verdict == Unknown {
 				continue // a state budget: the two orders spend it differently
 			}
 			counts[dfs.Verdict]++
 			if bfs.Verdict != dfs.Verdict {
 				t.Fatalf("%s N = %d: breadth-first %v, depth-first %v", p.File, n, bfs.Verdict, dfs.Verdict)
 			}
-			if shared.Verdict != cycles.Unknown && shared.Verdict != dfs.Verdict {
+			if shared.Verdict != Unknown && shared.Verdict != dfs.Verdict {
 				t.Fatalf("%s N = %d: shared depth-first %v, per-type %v", p.File, n, shared.Verdict, dfs.Verdict)
 			}
-			if dfs.Verdict != cycles.NotRobust {
+			if dfs.Verdict != NotRobust {
 				continue
 			}
 			if dfs.Witness == nil || len(dfs.Witness.HB) == 0 {
@@ -67,12 +66,12 @@ func TestDepthFirstAgrees(t *testing.T) {
 			if dfs.Witness.Cycle.String() != bfs.Witness.Cycle.String() {
 				t.Fatalf("%s N = %d: first cycle type %v depth-first, %v breadth-first", p.File, n, dfs.Witness.Cycle, bfs.Witness.Cycle)
 			}
-			if shared.Verdict == cycles.NotRobust && !reflect.DeepEqual(shared.Witness.Sigma, dfs.Witness.Sigma) {
+			if shared.Verdict == NotRobust && !reflect.DeepEqual(shared.Witness.Sigma, dfs.Witness.Sigma) {
 				t.Fatalf("%s N = %d: the shared exploration's witness differs from the per-type one's (both depth-first)", p.File, n)
 			}
 		}
 	}
-	if counts[cycles.NotRobust] == 0 || counts[cycles.Robust] == 0 {
+	if counts[NotRobust] == 0 || counts[Robust] == 0 {
 		t.Fatalf("verdicts %v: want both", counts)
 	}
 	t.Logf("verdicts compared: %v", counts)

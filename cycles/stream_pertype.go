@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/automata/pool"
 )
 
 // streamed is one representative handed to a search: its ordinal among
@@ -23,7 +24,6 @@ type streamState struct {
 	found   bool  // without All: a feasible type was found
 	total   int64 // states of finished and running searches
 	live    map[int64]int64
-	cancels map[int64]context.CancelFunc
 	done    []streamDone
 	empties int64 // infeasible types not listed (beyond MaxListedTypes)
 	passed  int64 // types the walk has gone past
@@ -35,24 +35,24 @@ type streamDone struct {
 }
 
 // streamPerType searches the representatives one by one as the walk
-// reaches them, Jobs at a time, in the order of the walk: like run, but
-// with no list. The walk stops at the first feasible type (without All;
-// the searches of earlier types still end, so the reported violation is
-// that of the first feasible type, as in run), when ctx ends, and, with
-// MaxStates, when the searches together have visited MaxStates states:
+// reaches them, Jobs at a time, in the order of the walk: like
+// runPerType, but with no list. The walk stops at the first feasible type
+// found (without All; unlike runPerType, the searches of earlier types
+// are stopped too: the reported violation is the first found, not the
+// first in order), when ctx ends, and, with MaxStates, when the searches
+// together have visited MaxStates states:
 // with a stream of millions of types, a per-type bound would never end
 // the decision, so here it bounds the decision (each search gets what is
 // left of it). Memory: the searches running, the infeasible types listed
 // up to MaxListedTypes, and the feasible and unknown ones.
 func (sd *typeSearch) streamPerType(ctx context.Context, res *Result, g *symGroup) (*Result, error) {
 	opt, jobs := sd.opt, sd.jobs
-	// Depth-first without All (as with --depth-first): it stops at the
-	// first violation of a type instead of after every shorter
-	// computation (the unfenced ring at N = 12: 5,552 states against
-	// 3.4 million), and costs the same on an infeasible type.
-	opt.DepthFirst = opt.DepthFirst || !opt.All
+	// Depth-first without All (plan.go): it stops at the first violation
+	// of a type instead of after every shorter computation, and costs the
+	// same on an infeasible type.
+	opt.DepthFirst = sd.plan.depthFirst
 	cache := sd.moveTable()
-	st := &streamState{live: map[int64]int64{}, cancels: map[int64]context.CancelFunc{}}
+	st := &streamState{live: map[int64]int64{}}
 	report := func() {
 		if opt.Progress != nil {
 			// Done: the types the walk has gone past (the searches of
@@ -66,59 +66,48 @@ func (sd *typeSearch) streamPerType(ctx context.Context, res *Result, g *symGrou
 		}
 		return max(1, opt.MaxStates-st.total)
 	}
-	next := make(chan streamedType)
-	var wg sync.WaitGroup
-	for range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for item := range next {
-				st.mu.Lock()
-				topt := opt
-				topt.MaxStates = budgetLeft()
-				typeCtx, cancel := context.WithCancel(ctx)
-				st.cancels[item.ord] = cancel
-				skip := st.found
-				st.mu.Unlock()
-				tr := TypeResult{Cycle: item.c, Outcome: automata.Unknown, Reason: skippedReason}
-				switch {
-				case skip:
-				case ctx.Err() != nil:
-					tr.Reason = notSearchedReason
-				default:
-					tr = sd.searchStreamed(typeCtx, cache, topt, item, st, report)
-				}
-				cancel()
-				st.finish(item, tr, opt.All, res)
-				st.mu.Lock()
-				report()
-				st.mu.Unlock()
-			}
-		}()
-	}
+	pl := &pool.Pool{Workers: jobs, AnyWins: true}
 	var reps int64
-	w := &typeWalk{n: sd.n, keep: g.keepPrefix, visit: func(c CycleType, pos int64) bool {
+	var exhausted bool
+	var passed int64 // types the walk went past, skipped subtrees included
+	pool.Feed(ctx, pl, func(put func(streamedType) bool) {
+		w := &typeWalk{n: sd.n, keep: g.keepPrefix, visit: func(c CycleType, pos int64) bool {
+			st.mu.Lock()
+			st.passed = pos
+			stop := ctx.Err() != nil || st.found || (opt.MaxStates > 0 && st.total >= opt.MaxStates)
+			st.mu.Unlock()
+			if stop {
+				return false
+			}
+			if !g.isRep(c) {
+				return true
+			}
+			ord := reps
+			reps++
+			return !streamOwned(ord, opt.Shard) || put(streamedType{ord, append(CycleType(nil), c...)})
+		}}
+		exhausted = w.run()
+		passed = w.pos
+	}, func(it pool.Item, item streamedType) bool {
 		st.mu.Lock()
-		st.passed = pos
-		stop := ctx.Err() != nil || st.found || (opt.MaxStates > 0 && st.total >= opt.MaxStates)
+		topt := opt
+		topt.MaxStates = budgetLeft()
+		skip := it.Skip || st.found
 		st.mu.Unlock()
-		if stop {
-			return false
+		tr := TypeResult{Cycle: item.c, Outcome: automata.Unknown, Reason: skippedReason}
+		switch {
+		case skip:
+		case ctx.Err() != nil:
+			tr.Reason = notSearchedReason
+		default:
+			tr = sd.searchStreamed(it.Ctx, cache, topt, item, st, report)
 		}
-		if !g.isRep(c) {
-			return true
-		}
-		ord := reps
-		reps++
-		if streamOwned(ord, opt.Shard) {
-			next <- streamedType{ord, append(CycleType(nil), c...)}
-		}
-		return true
-	}}
-	exhausted := w.run()
-	passed := w.pos // types the walk went past, skipped subtrees included
-	close(next)
-	wg.Wait()
+		win := st.finish(item, tr, opt.All, res)
+		st.mu.Lock()
+		report()
+		st.mu.Unlock()
+		return win
+	})
 	st.fill(res, passed, reps)
 	res.CacheHits, res.CacheMiss = cache.stats()
 	if err := res.conclude(sd.p, sd.n, ctx, opt); err != nil {
@@ -135,34 +124,20 @@ func (sd *typeSearch) streamPerType(ctx context.Context, res *Result, g *symGrou
 
 // searchStreamed searches one type, keeping the running states total.
 func (sd *typeSearch) searchStreamed(ctx context.Context, cache *moveTable, opt Options, item streamedType, st *streamState, report func()) TypeResult {
-	slot := false
-	select {
-	case <-sd.slots:
-		slot = true
-	case <-ctx.Done():
-	}
-	fw, extra := sd.frontierWorkers(0)
-	opt.Workers = fw.Workers
-	tr := searchType(sd.p, sd.y, item.c, cache, opt, ctx, sd.maxBytes/int64(sd.jobs), func(s automata.Stats) {
+	return sd.searchSlotted(ctx, ctx, item.c, cache, opt, 0, sd.maxBytes/int64(sd.jobs), func(s automata.Stats) {
 		st.mu.Lock()
 		st.total += s.States - st.live[item.ord]
 		st.live[item.ord] = s.States
 		report()
 		st.mu.Unlock()
 	}, nil)
-	sd.releaseSlots(extra)
-	if slot {
-		sd.slots <- struct{}{}
-	}
-	return tr
 }
 
-// finish records a finished search: a feasible type ends the searches of
-// later types (without All).
-func (st *streamState) finish(item streamedType, tr TypeResult, all bool, res *Result) {
+// finish records a finished search; it reports whether the type is the
+// first feasible one found (without All), which ends the decision.
+func (st *streamState) finish(item streamedType, tr TypeResult, all bool, res *Result) (first bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	delete(st.cancels, item.ord)
 	st.total += tr.Stats.States - st.live[item.ord]
 	delete(st.live, item.ord)
 	if tr.Outcome == automata.Unknown && st.found {
@@ -171,18 +146,17 @@ func (st *streamState) finish(item streamedType, tr TypeResult, all bool, res *R
 	if tr.Outcome == automata.NonEmpty && !all && !st.found {
 		// The first violation found ends the decision, also the
 		// searches of earlier types: a list of millions of types has no
-		// first feasible type worth waiting for (run waits for it).
-		st.found = true
-		for _, c := range st.cancels {
-			c()
-		}
+		// first feasible type worth waiting for (runPerType waits for
+		// it). The pool cancels the other searches (AnyWins).
+		st.found, first = true, true
 	}
 	res.Stats.Add(tr.Stats)
 	if tr.Outcome == automata.Empty && int64(len(st.done)) >= MaxListedTypes {
 		st.empties++
-		return
+		return first
 	}
 	st.done = append(st.done, streamDone{item.ord, tr})
+	return first
 }
 
 // fill lists the searched types in order and counts them all: passed

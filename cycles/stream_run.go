@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"pgasrob/automata"
+	"pgasrob/automata/shard"
 	"pgasrob/pgas"
 )
 
@@ -30,12 +31,6 @@ const maxSharedTypes = 1 << 14
 // the decision did not reach (stopped at a violation or by a budget).
 type TypeCounts struct {
 	Total, Searched, Feasible, Infeasible, Unknown, BySymmetry, Skipped int64
-}
-
-// streamed reports whether the decision walks the cycle types instead of
-// listing them.
-func (sd *typeSearch) streamed() bool {
-	return sd.opt.Only == nil && TypeCount(sd.n) > listLimit
 }
 
 // listTypes is listTypes for the decision.
@@ -81,7 +76,7 @@ func collectReps(ctx context.Context, g *symGroup, n, limit int) ([]CycleType, b
 // streamOwned reports whether the representative with ordinal ord (from
 // 0) belongs to this shard: streamed representatives are dealt out in
 // turn, as costs cannot be looked up for types not listed.
-func streamOwned(ord int64, sh automata.Shard) bool {
+func streamOwned(ord int64, sh shard.Shard) bool {
 	return sh.Whole() || ord%int64(sh.Count) == int64(sh.Index-1)
 }
 
@@ -93,10 +88,8 @@ func (sd *typeSearch) runStream(ctx context.Context, res *Result) (*Result, erro
 	res.Procedure, res.Partial = "automata", true
 	res.Counts.Total = TypeCount(sd.n)
 	g := newSymGroup(sd.p, sd.n, sd.opt.NoSymmetry)
-	if sd.opt.Yardsticks {
-		res.Note = "yardsticks are measured only when the cycle types are listed"
-	}
-	if sd.opt.Exploration == Shared && !sd.opt.Yardsticks && sd.opt.Shard.Whole() {
+	res.Note = sd.plan.note
+	if sd.plan.driver == streamedShared {
 		reps, few := collectReps(ctx, g, sd.n, maxSharedTypes)
 		if few {
 			rep := make([]int, len(reps))

@@ -1,4 +1,4 @@
-package cycles_test
+package cycles
 
 import (
 	"math/rand/v2"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"pgasrob/automata"
-	"pgasrob/cycles"
+	"pgasrob/automata/shard"
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
 )
@@ -23,7 +23,7 @@ func TestStreamedAgreesWithListed(t *testing.T) {
 		maxN int
 	}
 	var progs []prog
-	for _, p := range loadExamples(t) {
+	for _, p := range examplePrograms(t) {
 		progs = append(progs, prog{p, 3})
 	}
 	small := func(r *rand.Rand) gen.Config {
@@ -32,16 +32,16 @@ func TestStreamedAgreesWithListed(t *testing.T) {
 	for _, p := range randomPrograms(t, rand.New(rand.NewPCG(5, 2026)), 25, small) {
 		progs = append(progs, prog{p, 4})
 	}
-	decide := func(p *pgas.Program, n int, opt cycles.Options, streamed bool) *cycles.Result {
+	decide := func(p *pgas.Program, n int, opt Options, streamed bool) *Result {
 		t.Helper()
 		if streamed {
-			defer cycles.StreamAbove(1)()
+			defer streamAbove(1)()
 		}
-		res, err := cycles.Decide(p, n, opt)
+		res, err := Decide(p, n, opt)
 		if err != nil {
 			t.Fatalf("%s N = %d streamed %v: %v", p.File, n, streamed, err)
 		}
-		if res.Partial != (streamed && res.Verdict != cycles.RunError && len(res.Types) > 0) && res.Verdict != cycles.RunError {
+		if res.Partial != (streamed && res.Verdict != RunError && len(res.Types) > 0) && res.Verdict != RunError {
 			t.Fatalf("%s N = %d streamed %v: Partial %v", p.File, n, streamed, res.Partial)
 		}
 		return res
@@ -50,10 +50,10 @@ func TestStreamedAgreesWithListed(t *testing.T) {
 	for _, pr := range progs {
 		p := pr.p
 		for n := 2; n <= pr.maxN; n++ {
-			all := cycles.Options{Jobs: 2, MaxStates: 50_000, All: true}
+			all := Options{Jobs: 2, MaxStates: 50_000, All: true}
 			listed, streamed := decide(p, n, all, false), decide(p, n, all, true)
-			if listed.Verdict == cycles.Unknown || streamed.Verdict == cycles.Unknown || listed.Verdict == cycles.RunError {
-				if listed.Verdict != streamed.Verdict && listed.Verdict != cycles.Unknown && streamed.Verdict != cycles.Unknown {
+			if listed.Verdict == Unknown || streamed.Verdict == Unknown || listed.Verdict == RunError {
+				if listed.Verdict != streamed.Verdict && listed.Verdict != Unknown && streamed.Verdict != Unknown {
 					t.Fatalf("%s N = %d: listed %v, streamed %v", p.File, n, listed.Verdict, streamed.Verdict)
 				}
 				continue
@@ -62,7 +62,7 @@ func TestStreamedAgreesWithListed(t *testing.T) {
 			if listed.Verdict != streamed.Verdict {
 				t.Fatalf("%s N = %d --all: listed %v, streamed %v", p.File, n, listed.Verdict, streamed.Verdict)
 			}
-			byType := map[string]cycles.TypeResult{}
+			byType := map[string]TypeResult{}
 			var reps, sym, feasible int64
 			for _, tr := range listed.Types {
 				byType[tr.Cycle.String()] = tr
@@ -76,7 +76,7 @@ func TestStreamedAgreesWithListed(t *testing.T) {
 				}
 			}
 			k := streamed.Counts
-			if int64(len(streamed.Types)) != reps || k.BySymmetry != sym || k.Feasible != feasible || k.Total != cycles.TypeCount(n) || k.Skipped != 0 {
+			if int64(len(streamed.Types)) != reps || k.BySymmetry != sym || k.Feasible != feasible || k.Total != TypeCount(n) || k.Skipped != 0 {
 				t.Fatalf("%s N = %d: streamed lists %d types, counts %+v; listed has %d representatives, %d by symmetry, %d feasible", p.File, n, len(streamed.Types), k, reps, sym, feasible)
 			}
 			for i, tr := range streamed.Types {
@@ -85,13 +85,13 @@ func TestStreamedAgreesWithListed(t *testing.T) {
 					t.Fatalf("%s N = %d: streamed %v %v (position %d), listed %v symmetric to %v", p.File, n, tr.Cycle, tr.Outcome, i, want.Outcome, want.SymmetricTo)
 				}
 			}
-			for _, ex := range []cycles.Exploration{cycles.PerType, cycles.Shared} {
-				first := cycles.Options{Jobs: 2, MaxStates: 50_000, Exploration: ex}
+			for _, ex := range []Exploration{PerType, Shared} {
+				first := Options{Jobs: 2, MaxStates: 50_000, Exploration: ex}
 				a, b := decide(p, n, first, false), decide(p, n, first, true)
-				if a.Verdict != b.Verdict && a.Verdict != cycles.Unknown && b.Verdict != cycles.Unknown {
+				if a.Verdict != b.Verdict && a.Verdict != Unknown && b.Verdict != Unknown {
 					t.Fatalf("%s N = %d %v: listed %v, streamed %v", p.File, n, ex, a.Verdict, b.Verdict)
 				}
-				if b.Verdict == cycles.NotRobust && (b.Witness == nil || len(b.Witness.HB) == 0) {
+				if b.Verdict == NotRobust && (b.Witness == nil || len(b.Witness.HB) == 0) {
 					t.Fatalf("%s N = %d %v: streamed NOT ROBUST without a certified witness", p.File, n, ex)
 				}
 			}
@@ -102,9 +102,9 @@ func TestStreamedAgreesWithListed(t *testing.T) {
 	}
 }
 
-// typeLess is the order of cycles.CycleTypes: shorter first, then
+// typeLess is the order of CycleTypes: shorter first, then
 // lexicographic.
-func typeLess(a, b cycles.CycleType) bool {
+func typeLess(a, b CycleType) bool {
 	if len(a) != len(b) {
 		return len(a) < len(b)
 	}
@@ -127,11 +127,11 @@ func TestStreamedLargeN(t *testing.T) {
 	// exploration; the per-type searches go depth-first and type (1 2)
 	// holds the violation of 1to1.pgas's comment (write, barrier, load
 	// between neighbours), found in about 5,600 states.
-	res, err := cycles.Decide(oneToOne, 12, cycles.Options{Jobs: 2, Exploration: cycles.Shared, MaxStates: 2_000_000})
+	res, err := Decide(oneToOne, 12, Options{Jobs: 2, Exploration: Shared, MaxStates: 2_000_000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict != cycles.NotRobust || res.Witness == nil || len(res.Witness.HB) == 0 || !res.Partial || res.Counts.Total != 119481296 || res.Note == "" {
+	if res.Verdict != NotRobust || res.Witness == nil || len(res.Witness.HB) == 0 || !res.Partial || res.Counts.Total != 119481296 || res.Note == "" {
 		t.Fatalf("1to1 N = 12: %v (%s), witness %v, partial %v, counts %+v, note %q", res.Verdict, res.Reason, res.Witness != nil, res.Partial, res.Counts, res.Note)
 	}
 	if len(res.Types) > 4 || res.Counts.Skipped < res.Counts.Total-100 {
@@ -146,12 +146,12 @@ func TestStreamedLargeN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err = cycles.Decide(ring, 11, cycles.Options{Jobs: 2, Exploration: cycles.Shared, MaxStates: 400})
+	res, err = Decide(ring, 11, Options{Jobs: 2, Exploration: Shared, MaxStates: 400})
 	if err != nil {
 		t.Fatal(err)
 	}
 	k := res.Counts
-	if res.Verdict != cycles.Unknown || !strings.Contains(res.Reason, "state budget") || k.Searched == 0 || k.Feasible != 0 ||
+	if res.Verdict != Unknown || !strings.Contains(res.Reason, "state budget") || k.Searched == 0 || k.Feasible != 0 ||
 		int64(len(res.Types)) != k.Searched || k.Skipped < k.Total/2 {
 		t.Fatalf("ring N = 11: %v (%s), %d listed, counts %+v", res.Verdict, res.Reason, len(res.Types), k)
 	}
@@ -162,11 +162,11 @@ func TestStreamedLargeN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err = cycles.Decide(own, 13, cycles.Options{Jobs: 2, Exploration: cycles.Shared})
+	res, err = Decide(own, 13, Options{Jobs: 2, Exploration: Shared})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict != cycles.Robust || len(res.Types) != 13 || res.Counts.BySymmetry != cycles.TypeCount(13)-13 || res.Note != "" {
+	if res.Verdict != Robust || len(res.Types) != 13 || res.Counts.BySymmetry != TypeCount(13)-13 || res.Note != "" {
 		t.Fatalf("own N = 13: %v (%s), %d listed, counts %+v, note %q", res.Verdict, res.Reason, len(res.Types), res.Counts, res.Note)
 	}
 }
@@ -175,8 +175,8 @@ func TestStreamedLargeN(t *testing.T) {
 // the same representatives with the same outcomes and the same counts;
 // without, the same verdict. A missing shard makes a robust merge UNKNOWN.
 func TestStreamedShardsMerge(t *testing.T) {
-	defer cycles.StreamAbove(1)()
-	progs := loadExamples(t)
+	defer streamAbove(1)()
+	progs := examplePrograms(t)
 	r := rand.New(rand.NewPCG(9, 2026))
 	for i := 0; i < 10; i++ {
 		gp := gen.Generate(r, gen.Config{Addrs: 2, Queues: 1, Values: 2, Cmds: 2 + r.IntN(3)})
@@ -189,30 +189,30 @@ func TestStreamedShardsMerge(t *testing.T) {
 	robust := 0
 	for _, p := range progs {
 		for _, all := range []bool{true, false} {
-			opt := cycles.Options{Jobs: 1, MaxStates: 50_000, All: all}
-			whole, err := cycles.Decide(p, 3, opt)
+			opt := Options{Jobs: 1, MaxStates: 50_000, All: all}
+			whole, err := Decide(p, 3, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if whole.Verdict == cycles.Unknown || whole.Verdict == cycles.RunError {
+			if whole.Verdict == Unknown || whole.Verdict == RunError {
 				continue
 			}
 			for k := 1; k <= 3; k++ {
-				var parts []cycles.Part
+				var parts []Part
 				for i := 1; i <= k; i++ {
-					opt.Shard = automata.Shard{Index: i, Count: k}
-					res, err := cycles.Decide(p, 3, opt)
+					opt.Shard = shard.Shard{Index: i, Count: k}
+					res, err := Decide(p, 3, opt)
 					if err != nil {
 						t.Fatal(err)
 					}
-					parts = append(parts, cycles.Part{Index: i, Result: res})
+					parts = append(parts, Part{Index: i, Result: res})
 				}
-				opt.Shard = automata.Shard{}
-				m, err := cycles.Merge(p, 3, opt, k, parts)
+				opt.Shard = shard.Shard{}
+				m, err := Merge(p, 3, opt, k, parts)
 				if err != nil {
 					t.Fatalf("%s all %v K = %d: %v", p.File, all, k, err)
 				}
-				if m.Verdict != whole.Verdict || (m.Verdict == cycles.NotRobust && len(m.Witness.HB) == 0) {
+				if m.Verdict != whole.Verdict || (m.Verdict == NotRobust && len(m.Witness.HB) == 0) {
 					t.Fatalf("%s all %v K = %d: merged %v (%s), unsharded %v", p.File, all, k, m.Verdict, m.Reason, whole.Verdict)
 				}
 				if all && (m.Counts != whole.Counts || len(m.Types) != len(whole.Types)) {
@@ -223,10 +223,10 @@ func TestStreamedShardsMerge(t *testing.T) {
 						t.Fatalf("%s K = %d: merged %v %v, unsharded %v %v", p.File, k, m.Types[j].Cycle, m.Types[j].Outcome, whole.Types[j].Cycle, whole.Types[j].Outcome)
 					}
 				}
-				if k == 2 && whole.Verdict == cycles.Robust {
+				if k == 2 && whole.Verdict == Robust {
 					robust++
-					m, err := cycles.Merge(p, 3, opt, k, []cycles.Part{parts[0], {Index: 2, Missing: "missing"}})
-					if err != nil || m.Verdict != cycles.Unknown || !strings.Contains(m.Reason, "shard 2/2 missing") {
+					m, err := Merge(p, 3, opt, k, []Part{parts[0], {Index: 2, Missing: "missing"}})
+					if err != nil || m.Verdict != Unknown || !strings.Contains(m.Reason, "shard 2/2 missing") {
 						t.Fatalf("%s: one shard of two: %v, %v", p.File, err, m)
 					}
 				}
@@ -236,4 +236,14 @@ func TestStreamedShardsMerge(t *testing.T) {
 	if robust == 0 {
 		t.Error("no robust program: the missing-shard case was not tested")
 	}
+}
+
+// streamAbove makes decisions stream their cycle types (stream_run.go)
+// whenever N has more than limit of them, until the returned function
+// restores the limit: the tests compare the streamed decision with the
+// listed one at small N.
+func streamAbove(limit int64) (restore func()) {
+	old := listLimit
+	listLimit = limit
+	return func() { listLimit = old }
 }

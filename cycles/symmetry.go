@@ -20,7 +20,7 @@ import (
 // the bar events inside one barrier changes under renaming; happens-before
 // and the tracker treat a barrier as a whole, so that order is immaterial.
 //
-// rankSymmetry finds the group; symGroup (stream_sym.go) finds each
+// rankSymmetry finds the group; symGroup (symmetry_group.go) finds each
 // type's representative in it without listing the orbit.
 
 func mentionsRank(e *pgas.Expr) bool {

@@ -23,5 +23,6 @@
 //     popb of the same command); the cycle check needs this to reject cycles
 //     that stay inside one class (see package cycles).
 //
-// Imports: pgas (program, expressions, events) and automata (packed states).
+// Imports: pgas (program, expressions, events), automata (packed states)
+// and the standard library.
 package normalform

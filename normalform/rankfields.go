@@ -6,7 +6,7 @@ import "pgasrob/automata"
 // the same order for every rank: its control state, its memory, its
 // registers and its queues' part counters. Nothing else in a state of Y
 // names a rank, so renaming ranks by a permutation moves these blocks
-// and nothing more (the symmetry inside a cycle type, cycles/symtype.go).
+// and nothing more (the symmetry inside a cycle type, cycles/symmetry_type.go).
 func (y *Y) RankFields(r int) []automata.Field {
 	fs := []automata.Field{y.st[r-1]}
 	fs = append(fs, y.mem[r-1]...)

@@ -6,7 +6,7 @@ import "pgasrob/automata"
 // popb; on programs with queues and waits these guesses, kept in the
 // counters pa and pb, multiply the states of Y far more than control and
 // memory do (at N = 4 prodcons has 2,381 control vectors, 4,937 with
-// memory and registers, 107 k states of Y; docs/design.md, "Waits and
+// memory and registers, 107 k states of Y; docs/measurements.md, "Waits and
 // queues"). Most popas read a cell that nobody will write again: the
 // source of a write, stored just before it, or the $one cell of a shadow
 // read. Such a popa is placed in the lowest part it may take (m = pa).

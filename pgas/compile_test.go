@@ -288,3 +288,12 @@ func TestPositionsAndText(t *testing.T) {
 		t.Errorf("expr positions %v %v", tr.Cmd.Val.Pos, tr.Cmd.Addr.Pos)
 	}
 }
+
+// describe prints code compactly, one instruction after another.
+func describe(code []Instr) string {
+	parts := make([]string, len(code))
+	for i, in := range code {
+		parts[i] = in.String()
+	}
+	return strings.Join(parts, " ")
+}

@@ -3,7 +3,6 @@ package pgas
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // ExprOp is an instruction of the small stack machine expressions compile
@@ -183,13 +182,4 @@ func (in Instr) String() string {
 		s += " " + strconv.FormatInt(in.Arg, 10)
 	}
 	return s
-}
-
-// describe is used by tests to print code compactly.
-func describe(code []Instr) string {
-	parts := make([]string, len(code))
-	for i, in := range code {
-		parts[i] = in.String()
-	}
-	return strings.Join(parts, " ")
 }

@@ -178,9 +178,6 @@ func HappensBefore(events []Event) *HB {
 // ID returns the position-independent name of event i.
 func (h *HB) ID(i int) EventID { return h.ids[i] }
 
-// Classes returns the ↔-classes as lists of event indices.
-func (h *HB) Classes() [][]int { return h.classes }
-
 // Violating reports whether the graph of ↔-classes, with an edge between
 // two different classes whenever a po or cf edge joins their events, has a
 // cycle. It removes sources until nothing is left (Kahn); whatever remains

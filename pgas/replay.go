@@ -113,21 +113,3 @@ func ReplayPrefix(p *Program, n int, events []Event) (*XState, error) {
 	}
 	return s, nil
 }
-
-// Certify checks a claimed violation against the definitions: events must
-// be a computation of X(p, n) (Replay) whose happens-before relation has a
-// cycle between ↔-classes. It returns the relation and a cycle, or an
-// error saying which check failed. The decision procedure's witnesses go
-// through it before they are shown; a failure is an internal error there,
-// never a verdict.
-func Certify(p *Program, n int, events []Event) (*HB, []HBEdge, error) {
-	if _, err := Replay(p, n, events); err != nil {
-		return nil, nil, fmt.Errorf("the witness is not a computation of X(P,%d): %w", n, err)
-	}
-	h := HappensBefore(events)
-	cyc := h.Cycle()
-	if cyc == nil {
-		return h, nil, fmt.Errorf("the witness replays but its happens-before relation has no cycle between ↔-classes")
-	}
-	return h, cyc, nil
-}

@@ -19,8 +19,8 @@
 //   - footnote 1 (footnote_test.go);
 //   - the deviations of docs/deviations.md (deviations_test.go).
 //
-// Lemma 10 is checked on random explicit automata in package automata
-// (product_test.go). Every failure prints the seed and a shrunken program.
+// Lemma 10 is checked on random explicit automata (lemma10_test.go, with
+// the literal product in explicit_test.go). Every failure prints the seed and a shrunken program.
 // The default run is sized for CI; -proofs.long runs ten times as many
 // programs, -short a tenth.
 package proofs_test

@@ -11,7 +11,7 @@ import (
 	"pgasrob/pgas/oracle"
 )
 
-var budget = gen.Budget{
+var budget = cycles.CompareBudget{
 	DecideStates: 100_000,
 	DecideTime:   5 * time.Second,
 	Oracle:       oracle.Bounds{MaxQueue: 4, MaxNodes: 100_000, Timeout: 5 * time.Second},
@@ -27,14 +27,14 @@ func TestTheorem16(t *testing.T) {
 	skipped := 0
 	for seed := uint64(1); seed <= uint64(total); seed++ {
 		g, p, n := program(t, seed, small)
-		c := gen.Compare(p, n, budget)
+		c := cycles.Compare(p, n, budget)
 		stats[c.Decide]++
 		switch c.Status {
-		case gen.Skipped:
+		case cycles.Skipped:
 			skipped++
-		case gen.Disagree:
+		case cycles.Disagree:
 			report(t, seed, n, g, func(p *pgas.Program) bool {
-				return gen.Compare(p, n, budget).Status == gen.Disagree
+				return cycles.Compare(p, n, budget).Status == cycles.Disagree
 			}, "decide says "+c.Decide+", oracle says "+c.Oracle+": "+c.Detail)
 		}
 	}
@@ -59,13 +59,13 @@ func TestTheorem16Loops(t *testing.T) {
 			c.Loops = true
 			return c
 		})
-		c := gen.Compare(p, n, budget)
+		c := cycles.Compare(p, n, budget)
 		switch c.Status {
-		case gen.Agree:
+		case cycles.Agree:
 			decided++
-		case gen.Disagree:
+		case cycles.Disagree:
 			report(t, seed, n, g, func(p *pgas.Program) bool {
-				return gen.Compare(p, n, budget).Status == gen.Disagree
+				return cycles.Compare(p, n, budget).Status == cycles.Disagree
 			}, "decide says "+c.Decide+", oracle says "+c.Oracle+": "+c.Detail)
 		}
 	}

@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 // peakRSS reads the process's peak resident set size (Linux only; 0
@@ -45,15 +48,15 @@ func BenchmarkRing(b *testing.B) {
 		if n == 7 && testing.Short() {
 			continue
 		}
-		p, err := ParseProgram(fmt.Sprintf("ring-%d", n), []byte(Ring(n)))
+		p, err := prog.ParseProgram(fmt.Sprintf("ring-%d", n), []byte(gen.Ring(n)))
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("check/N=%d", n), func(b *testing.B) {
 			var r *Result
 			for i := 0; i < b.N; i++ {
-				r = Check(p, TSO, Options{Jobs: 1})
-				if r.Verdict != Robust {
+				r = check(p, prog.TSO, Options{Jobs: 1})
+				if r.Verdict != prog.Robust {
 					b.Fatalf("ring %d: %v", n, r.Verdict)
 				}
 			}
@@ -65,8 +68,8 @@ func BenchmarkRing(b *testing.B) {
 		b.Run(fmt.Sprintf("search/N=%d", n), func(b *testing.B) {
 			var r *Result
 			for i := 0; i < b.N; i++ {
-				r = Check(p, TSO, Options{Jobs: runtime.NumCPU(), NoPrune: true, MaxBytes: 1536 << 20})
-				if r.Verdict != Robust {
+				r = check(p, prog.TSO, Options{Jobs: runtime.NumCPU(), NoPrune: true, MaxBytes: 1536 << 20})
+				if r.Verdict != prog.Robust {
 					b.Fatalf("ring %d: %v (%s)", n, r.Verdict, r.Reason)
 				}
 			}
@@ -75,7 +78,7 @@ func BenchmarkRing(b *testing.B) {
 		b.Run(fmt.Sprintf("sc/N=%d", n), func(b *testing.B) {
 			var st int64
 			for i := 0; i < b.N; i++ {
-				res := ReachSC(p, nil, Options{MaxBytes: 1536 << 20})
+				res := reachSC(p, nil, Options{MaxBytes: 1536 << 20})
 				st = res.Stats.States
 				if res.Outcome != 0 {
 					b.Fatalf("ring %d: %v", n, res.Outcome)
@@ -93,11 +96,11 @@ func BenchmarkCorpus(b *testing.B) {
 	dir := corpusDir(b)
 	for _, e := range readExpected(b, dir) {
 		p := loadCorpus(b, dir, e.file)
-		for _, m := range []Model{TSO, PSO} {
+		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			b.Run(e.file+"/"+m.String(), func(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
-					r = Check(p, m, Options{Jobs: 1, All: true})
+					r = check(p, m, Options{Jobs: 1, All: true})
 				}
 				reportSearch(b, r)
 			})
@@ -111,7 +114,7 @@ func BenchmarkCorpus(b *testing.B) {
 //	go test ./tso -run '^$' -bench UnfencedRing -count 5 | benchstat -col /strategy -
 func BenchmarkUnfencedRing(b *testing.B) {
 	for n := 2; n <= 8; n++ {
-		p, err := ParseProgram(fmt.Sprintf("uring-%d", n), []byte(UnfencedRing(n)))
+		p, err := prog.ParseProgram(fmt.Sprintf("uring-%d", n), []byte(gen.UnfencedRing(n)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -122,8 +125,8 @@ func BenchmarkUnfencedRing(b *testing.B) {
 			b.Run(fmt.Sprintf("N=%d/strategy=%s", n, s.name), func(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
-					r = Check(p, TSO, Options{Jobs: 1, BreadthFirst: s.bfs})
-					if r.Verdict != NotRobust || r.WitnessErr != nil {
+					r = check(p, prog.TSO, Options{Jobs: 1, BreadthFirst: s.bfs})
+					if r.Verdict != prog.NotRobust || r.WitnessErr != nil {
 						b.Fatalf("ring %d: %v %v", n, r.Verdict, r.WitnessErr)
 					}
 				}
@@ -138,7 +141,7 @@ func BenchmarkUnfencedRing(b *testing.B) {
 // without it (N <= 6; N = 6 only without -short).
 func BenchmarkPrivate(b *testing.B) {
 	for n := 2; n <= 8; n++ {
-		p, err := ParseProgram(fmt.Sprintf("private-%d", n), []byte(Private(n)))
+		p, err := prog.ParseProgram(fmt.Sprintf("private-%d", n), []byte(gen.Private(n)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -149,8 +152,8 @@ func BenchmarkPrivate(b *testing.B) {
 			b.Run(fmt.Sprintf("N=%d/reduction=%v", n, !off), func(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
-					r = Check(p, TSO, Options{Jobs: 1, NoReduction: off})
-					if r.Verdict != Robust {
+					r = check(p, prog.TSO, Options{Jobs: 1, NoReduction: off})
+					if r.Verdict != prog.Robust {
 						b.Fatalf("private %d: %v (%s)", n, r.Verdict, r.Reason)
 					}
 				}
@@ -177,7 +180,7 @@ func BenchmarkTrencher(b *testing.B) {
 		name string
 		gen  func(int) string
 		max  int
-	}{{"uring", UnfencedRing, 8}, {"private", Private, 6}, {"ring", Ring, 5}} {
+	}{{"uring", gen.UnfencedRing, 8}, {"private", gen.Private, 6}, {"ring", gen.Ring, 5}} {
 		for n := 2; n <= f.max; n++ {
 			file := filepath.Join(dir, fmt.Sprintf("%s-%d.txt", f.name, n))
 			if err := os.WriteFile(file, []byte(f.gen(n)), 0o644); err != nil {

@@ -5,31 +5,20 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/automata/pool"
+	"pgasrob/automata/shard"
+	"pgasrob/tso/prog"
 )
 
-// Verdict is the answer of Check.
-type Verdict int
-
-const (
-	Robust Verdict = iota
-	NotRobust
-	Unknown // a budget ran out, or the value domain could not be bounded
-)
-
-func (v Verdict) String() string {
-	return [...]string{"ROBUST", "NOT ROBUST", "UNKNOWN"}[v]
-}
-
-// DefaultMaxBytes is the memory budget of a check when Options.MaxBytes is
+// defaultMaxBytes is the memory budget of a check when Options.MaxBytes is
 // zero: well below the 2 GiB a run may use on the project's machines.
-var DefaultMaxBytes int64 = 1536 << 20
+var defaultMaxBytes int64 = 1536 << 20
 
 // Options configure Check. Zero values mean: no state bound, no time
-// bound, DefaultMaxBytes of memory, runtime.NumCPU() jobs.
+// bound, defaultMaxBytes of memory, runtime.NumCPU() jobs.
 type Options struct {
 	// MaxStates bounds each attack's search.
 	MaxStates int64
@@ -69,7 +58,7 @@ type Options struct {
 	Progress func(done, total int, states int64)
 	// Shard restricts the check to one part of the attacks that need a
 	// search; Merge combines the parts (shard.go).
-	Shard automata.Shard
+	Shard shard.Shard
 	// Criterion is what is checked (criterion.go); the zero value is
 	// robustness.
 	Criterion Criterion
@@ -130,9 +119,9 @@ type AttackResult struct {
 
 // Result is the answer of Check.
 type Result struct {
-	Verdict   Verdict
+	Verdict   prog.Verdict
 	Criterion Criterion
-	Model     Model
+	Model     prog.Model
 	Attacker  Attacker
 	Reason    string // for Unknown
 	// Counts of attacks.
@@ -153,17 +142,25 @@ type Result struct {
 // locality-singularity.md for PSO): p is robust iff no attack's
 // instrumentation reaches its goal under SC. With opt.Criterion set it
 // decides that criterion the same way (criterion.go); Verdict Robust then
-// means the criterion holds.
-func Check(p *Program, m Model, opt Options) *Result {
+// means the criterion holds. A request it cannot take (a criterion it does
+// not know, or one defined for TSO only asked under PSO) is an error, not
+// an UNKNOWN verdict: no budget would change the answer.
+func Check(p *prog.Program, m prog.Model, opt Options) (*Result, error) {
+	if err := request(opt.Criterion, m); err != nil {
+		return nil, err
+	}
+	return check(p, m, opt), nil
+}
+
+// check is Check for the checker's own callers (fences, instances,
+// differential tests), which report a request it cannot take as an
+// UNKNOWN result with the reason.
+func check(p *prog.Program, m prog.Model, opt Options) *Result {
 	start := time.Now()
-	def, err := defOf(opt.Criterion)
-	if err == nil && opt.Criterion != Robustness && m != TSO {
-		// Both other criteria are defined on TSO's store buffers.
-		err = fmt.Errorf("criterion %s is defined for TSO only", opt.Criterion)
+	if err := request(opt.Criterion, m); err != nil {
+		return &Result{Verdict: prog.Unknown, Criterion: opt.Criterion, Model: m, Reason: err.Error()}
 	}
-	if err != nil {
-		return &Result{Verdict: Unknown, Criterion: opt.Criterion, Model: m, Reason: err.Error()}
-	}
+	def := criteria[opt.Criterion]
 	res, todo := newResult(p, m, opt)
 	shape, attacks := res.Attacker, make([]Attack, len(res.Attacks))
 	for i := range res.Attacks {
@@ -187,20 +184,18 @@ func Check(p *Program, m Model, opt Options) *Result {
 	}
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = defaultMaxBytes
 	}
 	ctx, cancel := opt.context()
 	defer cancel()
-	run := &attackRun{ctx: ctx, todo: todo, own: own, bound: len(todo), cancels: map[int]context.CancelFunc{}, res: res,
-		search: func(ctx context.Context, i int) AttackResult {
-			return checkAttack(ctx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
-		}, opt: &opt}
 	pre := combinedRun{found: -1}
 	if useCombined(m, opt, len(todo)) {
 		pre = res.combinedFirst(ctx, p, opt, todo, maxBytes)
 	}
 	if pre.found < 0 {
-		run.all(jobs)
+		searchAttacks(ctx, res, todo, own, jobs, &opt, func(ctx context.Context, i int) AttackResult {
+			return checkAttack(ctx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
+		})
 	}
 
 	first := res.conclude(p, todo, ctx)
@@ -216,107 +211,44 @@ func Check(p *Program, m Model, opt Options) *Result {
 	return res
 }
 
-// attackRun hands a check's attacks to its workers in the order of todo.
-// Without All, the witness is that of the first feasible attack in that
-// order, whatever the scheduling: a feasible attack stops only the
-// searches of later attacks (bound); earlier ones run to the end.
-type attackRun struct {
-	ctx    context.Context
-	todo   []int
-	own    []bool
-	res    *Result
-	opt    *Options
-	search func(ctx context.Context, i int) AttackResult // of attack i
-	cursor atomic.Int64
-
-	mu       sync.Mutex
-	bound    int
-	cancels  map[int]context.CancelFunc
-	done     int
-	states   int64
-	finished bool
-}
-
-// all runs the attacks on jobs workers. The calling goroutine works
-// alone first: most checks end within a millisecond, and starting threads
-// for them would cost more than their searches. The other workers join
-// after helpDelay.
-func (r *attackRun) all(jobs int) {
-	var wg sync.WaitGroup
-	var helpers *time.Timer
-	if jobs > 1 {
-		helpers = time.AfterFunc(helpDelay, func() {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			if r.finished {
-				return
-			}
-			for w := 1; w < jobs; w++ {
-				wg.Add(1)
-				go func() { defer wg.Done(); r.work() }()
-			}
-		})
-	}
-	r.work()
-	r.mu.Lock()
-	r.finished = true
-	r.mu.Unlock()
-	if helpers != nil {
-		helpers.Stop()
-	}
-	wg.Wait()
-}
-
-// work takes the next attack in order until none is left or wanted.
-func (r *attackRun) work() {
-	for {
-		k := int(r.cursor.Add(1) - 1)
-		if k >= len(r.todo) || r.ctx.Err() != nil {
-			return
-		}
-		if !r.own[k] {
-			continue
-		}
-		i := r.todo[k]
-		r.mu.Lock()
-		if k > r.bound {
-			r.mu.Unlock()
-			return
-		}
-		actx, cancel := context.WithCancel(r.ctx)
-		r.cancels[k] = cancel
-		r.mu.Unlock()
-		ar := r.search(actx, i)
-		cancel()
-		r.record(k, i, ar)
-	}
-}
-
-// record stores attack k's result and, when it is the first feasible one
-// so far, cancels the searches of the attacks after it.
-func (r *attackRun) record(k, i int, ar AttackResult) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.cancels, k)
-	r.res.Attacks[i] = ar
-	r.done++
-	r.states += ar.Stats.States
-	if r.opt.Progress != nil {
-		r.opt.Progress(r.done, len(r.todo), r.states)
-	}
-	if ar.Outcome == Feasible && !r.opt.All && k < r.bound {
-		r.bound = k
-		for j, c := range r.cancels {
-			if j > r.bound {
-				c()
-			}
+// searchAttacks searches a check's own attacks in the order of todo on
+// jobs workers (automata/pool). Without All, the witness is that of the
+// first feasible attack in that order, whatever the scheduling: a
+// feasible attack stops only the searches of later attacks; earlier ones
+// run to the end. The calling goroutine works alone first: most checks
+// end within a millisecond, and starting threads for them would cost
+// more than their searches. The other workers join after helpDelay.
+func searchAttacks(ctx context.Context, res *Result, todo []int, own []bool, jobs int, opt *Options, search func(ctx context.Context, i int) AttackResult) {
+	var ks []int // the positions in todo of this shard's attacks
+	for k := range todo {
+		if own[k] {
+			ks = append(ks, k)
 		}
 	}
+	var mu sync.Mutex
+	done, states := 0, int64(0)
+	pl := &pool.Pool{Workers: jobs, Join: helpDelay}
+	pl.Run(ctx, len(ks), func(it pool.Item) bool {
+		if it.Skip {
+			return false // after a feasible attack: never started
+		}
+		i := todo[ks[it.Index]]
+		ar := search(it.Ctx, i)
+		mu.Lock()
+		defer mu.Unlock()
+		res.Attacks[i] = ar
+		done++
+		states += ar.Stats.States
+		if opt.Progress != nil {
+			opt.Progress(done, len(todo), states)
+		}
+		return ar.Outcome == Feasible && !opt.All
+	})
 }
 
 // newResult lists the attacks of p under m, with the syntactically refuted
 // ones settled, and returns the indices of those left to search (todo).
-func newResult(p *Program, m Model, opt Options) (*Result, []int) {
+func newResult(p *prog.Program, m prog.Model, opt Options) (*Result, []int) {
 	shape := attackerFor(p, m)
 	attacks, refuted := criteria[opt.Criterion].attacks(p, m)
 	res := &Result{Criterion: opt.Criterion, Model: m, Attacker: shape, Generated: len(attacks)}
@@ -336,7 +268,7 @@ func newResult(p *Program, m Model, opt Options) (*Result, []int) {
 // conclude counts the searched attacks' outcomes and sets the verdict; it
 // returns the index of the first feasible attack, whose witness the
 // caller builds, or -1. ctx is the check's (nil when merging shards).
-func (res *Result) conclude(p *Program, todo []int, ctx context.Context) int {
+func (res *Result) conclude(p *prog.Program, todo []int, ctx context.Context) int {
 	first := -1
 	for _, i := range todo {
 		ar := &res.Attacks[i]
@@ -353,7 +285,7 @@ func (res *Result) conclude(p *Program, todo []int, ctx context.Context) int {
 		case ar.Outcome == Undecided && ar.Reason != "":
 			res.Undecided++
 			if res.Reason == "" {
-				res.Reason = fmt.Sprintf("attack %s: %s", p.AttackString(ar.Attack), ar.Reason)
+				res.Reason = fmt.Sprintf("attack %s: %s", ar.Attack.Format(p), ar.Reason)
 			}
 		default:
 			// Never started, or cancelled because another attack was
@@ -364,9 +296,9 @@ func (res *Result) conclude(p *Program, todo []int, ctx context.Context) int {
 	}
 	switch {
 	case first >= 0:
-		res.Verdict = NotRobust
+		res.Verdict = prog.NotRobust
 	case res.Undecided > 0 || res.Skipped > 0:
-		res.Verdict = Unknown
+		res.Verdict = prog.Unknown
 		if res.Reason == "" {
 			res.Reason = "not every attack was decided"
 		}
@@ -379,14 +311,14 @@ func (res *Result) conclude(p *Program, todo []int, ctx context.Context) int {
 			}
 		}
 	default:
-		res.Verdict = Robust
+		res.Verdict = prog.Robust
 	}
 	return first
 }
 
 // checkAttack decides one attack by SC reachability of its goal, widening
 // the value domain while values overflow it.
-func checkAttack(ctx context.Context, p *Program, def *criterionDef, a Attack, shape Attacker, opt Options, maxBytes int64) AttackResult {
+func checkAttack(ctx context.Context, p *prog.Program, def *criterionDef, a Attack, shape Attacker, opt Options, maxBytes int64) AttackResult {
 	ar := AttackResult{Attack: a}
 	bits := opt.ValueBits
 	fixed := bits > 0
@@ -455,11 +387,11 @@ func userBytes(opt Options) int64 {
 	if opt.MaxBytes > 0 {
 		return opt.MaxBytes
 	}
-	return DefaultMaxBytes
+	return defaultMaxBytes
 }
 
-// AttackString names an attack for people.
-func (p *Program) AttackString(a Attack) string {
+// Format names the attack for people.
+func (a Attack) Format(p *prog.Program) string {
 	th := p.Threads[a.Thread]
 	st, l := th.Trans[a.Store], th.Trans[a.Last]
 	return fmt.Sprintf("(%s, %s->%s %s, %s->%s %s)", th.Name,
@@ -477,10 +409,10 @@ func (r *Result) FeasibleAttacks() []Attack {
 	return out
 }
 
-// ReachSC explores the program's own SC state space on the search engine:
+// reachSC explores the program's own SC state space on the search engine:
 // accept, if not nil, is tested on every state's labels (one per thread)
 // and the search stops at the first state it accepts.
-func ReachSC(p *Program, accept func(labels []int) bool, opt Options) automata.Result {
+func reachSC(p *prog.Program, accept func(labels []int) bool, opt Options) automata.Result {
 	bits := opt.ValueBits
 	if bits <= 0 {
 		bits = 8
@@ -488,7 +420,7 @@ func ReachSC(p *Program, accept func(labels []int) bool, opt Options) automata.R
 	sys := &reachSystem{scSystem: newSCSystem(p, plainThreads(p), AttackerTSO, false, bits), accept: accept}
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = defaultMaxBytes
 	}
 	return automata.Search(sys, automata.Options{Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes, Timeout: opt.Timeout}, Context: opt.Context})
 }

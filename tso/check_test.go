@@ -5,11 +5,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
-func mustParse(t testing.TB, src string) *Program {
+func mustParse(t testing.TB, src string) *prog.Program {
 	t.Helper()
-	p, err := ParseProgram("test.txt", []byte(src))
+	p, err := prog.ParseProgram("test.txt", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,11 +38,11 @@ end
 // syntactically refuted (store, store) pair per thread.
 func TestAttackEnumeration(t *testing.T) {
 	p := mustParse(t, sbSrc)
-	a, ref := Attacks(p, TSO)
+	a, ref := enumerateAttacks(p, prog.TSO)
 	if len(a) != 2 || ref[0] || ref[1] {
 		t.Errorf("TSO attacks %v refuted %v, want 2 unrefuted", a, ref)
 	}
-	a, ref = Attacks(p, PSO)
+	a, ref = enumerateAttacks(p, prog.PSO)
 	n := 0
 	for _, r := range ref {
 		if !r {
@@ -50,7 +53,7 @@ func TestAttackEnumeration(t *testing.T) {
 		t.Errorf("PSO attacks %v refuted %v, want 4 of which 2 unrefuted", a, ref)
 	}
 	fenced := mustParse(t, strings.ReplaceAll(sbSrc, "transition q1 q2 read", "transition q1 q3 mfence\ntransition q3 q2 read"))
-	_, ref = Attacks(fenced, TSO)
+	_, ref = enumerateAttacks(fenced, prog.TSO)
 	for i, r := range ref {
 		if !r {
 			t.Errorf("attack %d not refuted across an mfence", i)
@@ -60,9 +63,9 @@ func TestAttackEnumeration(t *testing.T) {
 
 func TestCheckSB(t *testing.T) {
 	p := mustParse(t, sbSrc)
-	for _, m := range []Model{TSO, PSO} {
-		r := Check(p, m, Options{Jobs: 1, All: true})
-		if r.Verdict != NotRobust || r.Found != 2 {
+	for _, m := range []prog.Model{prog.TSO, prog.PSO} {
+		r := check(p, m, Options{Jobs: 1, All: true})
+		if r.Verdict != prog.NotRobust || r.Found != 2 {
 			t.Fatalf("%v: %v with %d feasible attacks, want NOT ROBUST with both threads' attacks", m, r.Verdict, r.Found)
 		}
 		w := r.Witness
@@ -83,17 +86,17 @@ func TestCheckSB(t *testing.T) {
 // TestBudgets: a budget that runs out gives UNKNOWN with a reason, never a
 // verdict.
 func TestBudgets(t *testing.T) {
-	p := mustParse(t, Ring(5))
-	r := Check(p, TSO, Options{NoPrune: true, MaxStates: 10, Jobs: 2})
-	if r.Verdict != Unknown || !strings.Contains(r.Reason, "state budget") {
+	p := mustParse(t, gen.Ring(5))
+	r := check(p, prog.TSO, Options{NoPrune: true, MaxStates: 10, Jobs: 2})
+	if r.Verdict != prog.Unknown || !strings.Contains(r.Reason, "state budget") {
 		t.Errorf("state budget: %v %q", r.Verdict, r.Reason)
 	}
-	r = Check(p, TSO, Options{NoPrune: true, MaxBytes: 1, Jobs: 1})
-	if r.Verdict != Unknown || !strings.Contains(r.Reason, "memory budget") {
+	r = check(p, prog.TSO, Options{NoPrune: true, MaxBytes: 1, Jobs: 1})
+	if r.Verdict != prog.Unknown || !strings.Contains(r.Reason, "memory budget") {
 		t.Errorf("memory budget: %v %q", r.Verdict, r.Reason)
 	}
-	r = Check(mustParse(t, Ring(7)), TSO, Options{NoPrune: true, Timeout: time.Millisecond, Jobs: 1})
-	if r.Verdict != Unknown {
+	r = check(mustParse(t, gen.Ring(7)), prog.TSO, Options{NoPrune: true, Timeout: time.Millisecond, Jobs: 1})
+	if r.Verdict != prog.Unknown {
 		t.Errorf("time budget: %v %q", r.Verdict, r.Reason)
 	}
 }
@@ -115,12 +118,12 @@ transition q1 q2 write c 1
 transition q2 q3 read r 0
 end
 `
-	r := Check(mustParse(t, src), TSO, Options{Jobs: 1})
-	if r.Verdict != NotRobust {
+	r := check(mustParse(t, src), prog.TSO, Options{Jobs: 1})
+	if r.Verdict != prog.NotRobust {
 		t.Fatalf("%v (%s)", r.Verdict, r.Reason)
 	}
-	r = Check(mustParse(t, src), TSO, Options{Jobs: 1, ValueBits: 4})
-	if r.Verdict == Robust {
+	r = check(mustParse(t, src), prog.TSO, Options{Jobs: 1, ValueBits: 4})
+	if r.Verdict == prog.Robust {
 		t.Fatalf("4-bit values must not give a verdict that ignores overflow: %v", r.Verdict)
 	}
 	// An unbounded counter never fits: UNKNOWN, not ROBUST.
@@ -136,8 +139,8 @@ initial q0
 transition q0 q1 write 1 1
 end
 `
-	r = Check(mustParse(t, unbounded), TSO, Options{Jobs: 1, NoPrune: true, MaxStates: 1 << 20})
-	if r.Verdict != Unknown {
+	r = check(mustParse(t, unbounded), prog.TSO, Options{Jobs: 1, NoPrune: true, MaxStates: 1 << 20})
+	if r.Verdict != prog.Unknown {
 		t.Fatalf("unbounded counter: %v, want UNKNOWN", r.Verdict)
 	}
 }
@@ -157,8 +160,8 @@ initial q0
 transition q0 q1 write 1 1
 end
 `
-	r := Check(mustParse(t, src), TSO, Options{Jobs: 1})
-	if r.Verdict != Unknown || !strings.Contains(r.Reason, "outside the memory") {
+	r := check(mustParse(t, src), prog.TSO, Options{Jobs: 1})
+	if r.Verdict != prog.Unknown || !strings.Contains(r.Reason, "outside the memory") {
 		t.Fatalf("%v %q", r.Verdict, r.Reason)
 	}
 }
@@ -167,11 +170,11 @@ end
 // are done, and never a label a thread does not have.
 func TestReachSC(t *testing.T) {
 	p := mustParse(t, sbSrc)
-	res := ReachSC(p, func(l []int) bool { return l[0] == 2 && l[1] == 2 }, Options{})
+	res := reachSC(p, func(l []int) bool { return l[0] == 2 && l[1] == 2 }, Options{})
 	if res.Outcome != 1 {
 		t.Fatalf("both threads can finish: %v", res.Outcome)
 	}
-	res = ReachSC(p, func(l []int) bool { return l[0] > 2 || l[1] > 2 }, Options{})
+	res = reachSC(p, func(l []int) bool { return l[0] > 2 || l[1] > 2 }, Options{})
 	if res.Outcome != 0 || res.Stats.States == 0 {
 		t.Fatalf("reached a label that does not exist: %v", res.Outcome)
 	}
@@ -182,7 +185,7 @@ func TestReachSC(t *testing.T) {
 // shown.
 func TestWitnessReplayCatchesErrors(t *testing.T) {
 	p := mustParse(t, sbSrc)
-	r := Check(p, TSO, Options{Jobs: 1})
+	r := check(p, prog.TSO, Options{Jobs: 1})
 	var ar *AttackResult
 	for i := range r.Attacks {
 		if r.Attacks[i].Outcome == Feasible {
@@ -192,13 +195,13 @@ func TestWitnessReplayCatchesErrors(t *testing.T) {
 	if ar == nil {
 		t.Fatal("no feasible attack in SB")
 	}
-	if _, err := BuildWitness(p, TSO, ar); err != nil {
+	if _, err := buildWitness(p, prog.TSO, ar); err != nil {
 		t.Fatalf("intact path: %v", err)
 	}
 	for drop := 1; drop < len(ar.path); drop++ {
 		bad := *ar
 		bad.path = append(append([]automata.Step(nil), ar.path[:drop]...), ar.path[drop+1:]...)
-		if _, err := BuildWitness(p, TSO, &bad); err == nil {
+		if _, err := buildWitness(p, prog.TSO, &bad); err == nil {
 			t.Errorf("dropping step %d of %d still replays", drop, len(ar.path))
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"pgasrob/automata"
+	"pgasrob/tso/prog"
 )
 
 // The combined first search (issue 27).
@@ -29,7 +30,7 @@ import (
 //
 //   - a goal found names its attack (the path's rAttStart and rAttLast
 //     steps); the path is turned into a relaxed computation and replayed on
-//     the Machine exactly as a per-attack witness is (BuildWitness), which
+//     the Machine exactly as a per-attack witness is (buildWitness), which
 //     checks that the computation is the attack's and that its
 //     happens-before relation is cyclic. Only a certified witness ends the
 //     check (NOT ROBUST, with that attack Feasible and the others not
@@ -51,7 +52,7 @@ import (
 // s to l in t's code (the attacker's copy has no fences), so (t, s, l) is
 // not refuted syntactically, and leaving the refuted attacks' other
 // stores and loads out loses no goal.
-func instrumentCombined(p *Program, todo []Attack) []ithread {
+func instrumentCombined(p *prog.Program, todo []Attack) []ithread {
 	type move struct{ thread, trans int }
 	var ends map[move]bool
 	if todo != nil {
@@ -72,31 +73,31 @@ func instrumentCombined(p *Program, todo []Attack) []ithread {
 			// attacker, which leaves its code at its first delayed store.
 			it.add(t.From, t.To, rHelperPre, k)
 			switch t.Op {
-			case OpWrite:
+			case prog.OpWrite:
 				if end(ti, k) {
 					it.add(t.From, A+t.To, rAttStart, k)
 				}
 				it.add(A+t.From, A+t.To, rAttCopy, k)
-			case OpRead:
+			case prog.OpRead:
 				if end(ti, k) {
 					it.add(A+t.From, wait, rAttLast, k)
 				}
 				it.add(A+t.From, A+t.To, rAttCopy, k)
-			case OpLocal, OpCheck, OpNoop, OpFence:
+			case prog.OpLocal, prog.OpCheck, prog.OpNoop, prog.OpFence:
 				// Under TSO an address-list fence orders nothing the one
 				// FIFO does not (instrument).
 				it.add(A+t.From, A+t.To, rAttCopy, k)
 			}
 			// The helper rules of instrument, shifted to H and T.
-			if t.Op == OpRead || t.Op == OpWrite {
+			if t.Op == prog.OpRead || t.Op == prog.OpWrite {
 				it.add(t.From, H+t.To, rHelperEnter, k)
 				it.add(T+t.From, H+t.To, rHelperEnter, k)
 			}
 			it.add(H+t.From, H+t.To, rHelperCopy, k)
 			switch t.Op {
-			case OpLock:
+			case prog.OpLock:
 				it.add(t.From, T+t.To, rHelperLock, k)
-			case OpUnlock:
+			case prog.OpUnlock:
 			default:
 				it.add(T+t.From, T+t.To, rHelperTent, k)
 			}
@@ -135,7 +136,7 @@ func (s *scSystem) choose() bool {
 
 // newCombinedSystem is P_* for the attacks todo (nil: all) under SC with
 // vbits-bit values.
-func newCombinedSystem(p *Program, todo []Attack, noReduction bool, vbits int) *scSystem {
+func newCombinedSystem(p *prog.Program, todo []Attack, noReduction bool, vbits int) *scSystem {
 	s := newSCSystem(p, instrumentCombined(p, todo), AttackerTSO, true, vbits)
 	for ti, th := range p.Threads {
 		// liveRegs reads label q as q mod L; at the wait label nothing is
@@ -164,14 +165,14 @@ type combinedRun struct {
 // TSO with more than one attack to search, and none of the options that
 // ask for every attack's own search (All, NoPrune, a shard, breadth-first
 // searches).
-func useCombined(m Model, opt Options, todo int) bool {
-	return opt.Criterion == Robustness && m == TSO && todo > 1 && opt.CombinedStates >= 0 &&
+func useCombined(m prog.Model, opt Options, todo int) bool {
+	return opt.Criterion == Robustness && m == prog.TSO && todo > 1 && opt.CombinedStates >= 0 &&
 		!opt.All && !opt.NoPrune && !opt.BreadthFirst && opt.Shard.Whole()
 }
 
 // combinedFirst searches P_* within its budget and, when it reaches a
 // goal whose witness replays, records the attack as Feasible in res.
-func (res *Result) combinedFirst(ctx context.Context, p *Program, opt Options, todo []int, maxBytes int64) combinedRun {
+func (res *Result) combinedFirst(ctx context.Context, p *prog.Program, opt Options, todo []int, maxBytes int64) combinedRun {
 	run := combinedRun{found: -1}
 	bits := opt.ValueBits
 	if bits <= 0 {
@@ -228,7 +229,7 @@ func (res *Result) combinedFirst(ctx context.Context, p *Program, opt Options, t
 			continue
 		}
 		ar := AttackResult{Attack: a, Outcome: Feasible, Stats: run.spent, Bits: bits, path: r.Path, sys: sys}
-		w, err := BuildWitness(p, TSO, &ar)
+		w, err := buildWitness(p, prog.TSO, &ar)
 		if err != nil {
 			combinedAnomalies.Add(1)
 			return run

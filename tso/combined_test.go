@@ -10,6 +10,9 @@ import (
 
 	"pgasrob/automata"
 	"pgasrob/tso/family"
+	"pgasrob/tso/gen"
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // TestCombinedAgrees cross-checks the combined first search (combined.go)
@@ -32,33 +35,33 @@ func TestCombinedAgrees(t *testing.T) {
 	ended := 0
 	for i := 0; i < count; i++ {
 		r := rand.New(rand.NewPCG(uint64(27000+i), 27))
-		src := Generate(r, GenConfig{Threads: 2 + i%3, Instrs: 3 + i%3, Fences: i%2 == 0})
-		p, err := ParseProgram(fmt.Sprintf("seed%d", 27000+i), []byte(src))
+		src := gen.Generate(r, gen.Config{Threads: 2 + i%3, Instrs: 3 + i%3, Fences: i%2 == 0})
+		p, err := prog.ParseProgram(fmt.Sprintf("seed%d", 27000+i), []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := Check(p, TSO, Options{Jobs: 1})
-		a := Check(p, TSO, Options{Jobs: 1, All: true, CombinedStates: -1})
+		c := check(p, prog.TSO, Options{Jobs: 1})
+		a := check(p, prog.TSO, Options{Jobs: 1, All: true, CombinedStates: -1})
 		if c.Verdict != a.Verdict {
 			t.Fatalf("%s: combined %v, per attack %v\n%s", p.File, c.Verdict, a.Verdict, src)
 		}
-		if c.Verdict == NotRobust {
+		if c.Verdict == prog.NotRobust {
 			if c.WitnessErr != nil {
 				t.Fatalf("%s: witness does not replay: %v\n%s", p.File, c.WitnessErr, src)
 			}
 			if !slices.Contains(a.FeasibleAttacks(), c.Witness.Attack) {
-				t.Fatalf("%s: combined witness's attack %s is not feasible per attack\n%s", p.File, p.AttackString(c.Witness.Attack), src)
+				t.Fatalf("%s: combined witness's attack %s is not feasible per attack\n%s", p.File, c.Witness.Attack.Format(p), src)
 			}
 			if c.Found == 1 && c.Skipped == c.Generated-c.RefutedSyntactic-1 && c.Skipped > 0 {
 				ended++
 			}
 		}
-		if full, ok := combinedExhaustive(p); ok && full != (a.Verdict == NotRobust) {
+		if full, ok := combinedExhaustive(p); ok && full != (a.Verdict == prog.NotRobust) {
 			t.Fatalf("%s: P_* reaches a goal: %v; per attack %v\n%s", p.File, full, a.Verdict, src)
 		}
 		if i%10 == 0 {
-			o := Oracle(p, TSO, OracleBudget{MaxNodes: 200000})
-			if o.Verdict != Unknown && o.Verdict != c.Verdict {
+			o := oracle.Robustness(p, prog.TSO, oracle.Budget{MaxNodes: 200000})
+			if o.Verdict != prog.Unknown && o.Verdict != c.Verdict {
 				t.Fatalf("%s: combined %v, oracle %v\n%s", p.File, c.Verdict, o.Verdict, src)
 			}
 		}
@@ -73,7 +76,7 @@ func TestCombinedAgrees(t *testing.T) {
 
 // combinedExhaustive searches P_* without a budget; ok is false when
 // values overflowed 8 bits (the answer would then prove nothing).
-func combinedExhaustive(p *Program) (reach, ok bool) {
+func combinedExhaustive(p *prog.Program) (reach, ok bool) {
 	sys := newCombinedSystem(p, nil, false, 8)
 	r := automata.Search(directed(sys), automata.Options{Strategy: automata.EnterFirst})
 	return r.Outcome == automata.NonEmpty, !sys.overflow && sys.badAddr == ""
@@ -89,17 +92,17 @@ func TestCombinedFamilies(t *testing.T) {
 		"peterson": family.Peterson, "wsq": family.WorkSteal,
 	} {
 		for n := 2; n <= 3; n++ {
-			p, err := ParseProgram(fmt.Sprintf("%s-%d", name, n), []byte(gen(n)))
+			p, err := prog.ParseProgram(fmt.Sprintf("%s-%d", name, n), []byte(gen(n)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := Check(p, TSO, Options{Jobs: 1})
-			if c.Verdict != NotRobust || c.WitnessErr != nil {
+			c := check(p, prog.TSO, Options{Jobs: 1})
+			if c.Verdict != prog.NotRobust || c.WitnessErr != nil {
 				t.Fatalf("%s: %v %v", p.File, c.Verdict, c.WitnessErr)
 			}
-			a := Check(p, TSO, Options{Jobs: 1, All: true, CombinedStates: -1})
+			a := check(p, prog.TSO, Options{Jobs: 1, All: true, CombinedStates: -1})
 			if !slices.Contains(a.FeasibleAttacks(), c.Witness.Attack) {
-				t.Errorf("%s: attack %s not feasible per attack", p.File, p.AttackString(c.Witness.Attack))
+				t.Errorf("%s: attack %s not feasible per attack", p.File, c.Witness.Attack.Format(p))
 			}
 		}
 	}

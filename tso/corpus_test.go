@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // corpusDir finds ../shared/corpus/trencher beside the repository, from the
@@ -50,12 +53,12 @@ func readExpected(t testing.TB, dir string) []expectation {
 	return out
 }
 
-func loadCorpus(t testing.TB, dir, name string) *Program {
+func loadCorpus(t testing.TB, dir, name string) *prog.Program {
 	src, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParseProgram(name, src)
+	p, err := prog.ParseProgram(name, src)
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
@@ -70,15 +73,15 @@ func TestCorpusTSO(t *testing.T) {
 	for _, e := range readExpected(t, dir) {
 		t.Run(e.file, func(t *testing.T) {
 			p := loadCorpus(t, dir, e.file)
-			r := Check(p, TSO, Options{MaxStates: 2_000_000, Jobs: 2})
-			want := NotRobust
+			r := check(p, prog.TSO, Options{MaxStates: 2_000_000, Jobs: 2})
+			want := prog.NotRobust
 			if e.robust {
-				want = Robust
+				want = prog.Robust
 			}
 			if r.Verdict != want {
 				t.Fatalf("verdict %v, want %v (%s)", r.Verdict, want, r.Reason)
 			}
-			if r.Verdict == NotRobust && (r.Witness == nil || r.WitnessErr != nil) {
+			if r.Verdict == prog.NotRobust && (r.Witness == nil || r.WitnessErr != nil) {
 				t.Fatalf("no replayed witness: %v", r.WitnessErr)
 			}
 			t.Logf("%v: attacks %d, syntactic %d, search %d, feasible %d, states %d", r.Verdict, r.Generated, r.RefutedSyntactic, r.RefutedSearch, r.Found, r.Stats.States)
@@ -100,8 +103,8 @@ func TestCorpusPSO(t *testing.T) {
 		}
 		t.Run(e.file, func(t *testing.T) {
 			p := loadCorpus(t, dir, e.file)
-			r := Check(p, PSO, Options{MaxStates: 2_000_000, Jobs: 2})
-			if r.Verdict != NotRobust {
+			r := check(p, prog.PSO, Options{MaxStates: 2_000_000, Jobs: 2})
+			if r.Verdict != prog.NotRobust {
 				t.Fatalf("verdict %v under PSO, want NOT ROBUST (%s)", r.Verdict, r.Reason)
 			}
 			if r.Witness == nil || r.WitnessErr != nil {
@@ -119,16 +122,16 @@ func TestCorpusOracle(t *testing.T) {
 	decided := 0
 	for _, e := range readExpected(t, dir) {
 		p := loadCorpus(t, dir, e.file)
-		o := Oracle(p, TSO, OracleBudget{MaxNodes: 200_000, MaxEvents: 40})
-		if o.Verdict == Unknown {
+		o := oracle.Robustness(p, prog.TSO, oracle.Budget{MaxNodes: 200_000, MaxEvents: 40})
+		if o.Verdict == prog.Unknown {
 			continue
 		}
 		decided++
-		if (o.Verdict == Robust) != e.robust {
+		if (o.Verdict == prog.Robust) != e.robust {
 			t.Errorf("%s: oracle says %v, EXPECTED robust=%v", e.file, o.Verdict, e.robust)
 		}
 		if e.file == "pso.txt" {
-			if o := Oracle(p, PSO, OracleBudget{MaxNodes: 200_000}); o.Verdict != NotRobust {
+			if o := oracle.Robustness(p, prog.PSO, oracle.Budget{MaxNodes: 200_000}); o.Verdict != prog.NotRobust {
 				t.Errorf("pso.txt under PSO: oracle says %v", o.Verdict)
 			}
 		}

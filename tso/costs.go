@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"pgasrob/tso/prog"
 )
 
 // Costs give each fence position a cost for FindFences (FenceOptions.Cost),
@@ -19,14 +21,14 @@ type Costs struct {
 	rules map[[2]string]int64
 }
 
-// MaxCost bounds one position's cost, so that sums cannot overflow.
-const MaxCost = 1_000_000_000
+// maxCost bounds one position's cost, so that sums cannot overflow.
+const maxCost = 1_000_000_000
 
 // ParseCosts reads a cost file for p; unknown threads and labels are
 // errors with their positions.
-func ParseCosts(file string, src []byte, p *Program) (*Costs, error) {
+func ParseCosts(file string, src []byte, p *prog.Program) (*Costs, error) {
 	c := &Costs{rules: map[[2]string]int64{}}
-	threads := map[string]*Thread{}
+	threads := map[string]*prog.Thread{}
 	for _, th := range p.Threads {
 		threads[th.Name] = th
 	}
@@ -52,14 +54,14 @@ func ParseCosts(file string, src []byte, p *Program) (*Costs, error) {
 			}
 		}
 		errAt := func(k int, format string, a ...any) error {
-			return &Error{Pos: Pos{File: file, Line: line, Col: col(k)}, Msg: fmt.Sprintf(format, a...)}
+			return &prog.Error{Pos: prog.Pos{File: file, Line: line, Col: col(k)}, Msg: fmt.Sprintf(format, a...)}
 		}
 		if len(f) != 3 {
 			return nil, errAt(0, "want THREAD LABEL COST, got %d fields", len(f))
 		}
 		th, ok := threads[f[0]]
 		if f[0] != "*" && !ok {
-			return nil, errAt(0, "no thread %q", clip(f[0]))
+			return nil, errAt(0, "no thread %q", prog.Clip(f[0]))
 		}
 		if f[1] != "*" {
 			found := false
@@ -76,12 +78,12 @@ func ParseCosts(file string, src []byte, p *Program) (*Costs, error) {
 				if th != nil {
 					where = "thread " + th.Name
 				}
-				return nil, errAt(1, "no label %q in %s", clip(f[1]), where)
+				return nil, errAt(1, "no label %q in %s", prog.Clip(f[1]), where)
 			}
 		}
 		v, err := strconv.ParseInt(f[2], 10, 64)
-		if err != nil || v < 0 || v > MaxCost {
-			return nil, errAt(2, "cost %q is not an integer in 0..%d", clip(f[2]), MaxCost)
+		if err != nil || v < 0 || v > maxCost {
+			return nil, errAt(2, "cost %q is not an integer in 0..%d", prog.Clip(f[2]), maxCost)
 		}
 		key := [2]string{f[0], f[1]}
 		if _, dup := c.rules[key]; dup {
@@ -93,7 +95,7 @@ func ParseCosts(file string, src []byte, p *Program) (*Costs, error) {
 }
 
 // Of is the cost of fence position f of p.
-func (c *Costs) Of(p *Program, f Fence) int64 {
+func (c *Costs) Of(p *prog.Program, f Fence) int64 {
 	th := p.Threads[f.Thread]
 	for _, key := range [][2]string{{th.Name, th.Labels[f.Label]}, {th.Name, "*"}, {"*", th.Labels[f.Label]}, {"*", "*"}} {
 		if v, ok := c.rules[key]; ok {
@@ -108,10 +110,10 @@ func (c *Costs) Of(p *Program, f Fence) int64 {
 // and re-check the fenced program: a fence at location l becomes a line
 // "transition l l_fence mfence" just before the first transition leaving
 // l, and every transition leaving l now leaves l_fence (the construction
-// of InsertFences, with its label names). Everything else, comments
+// of insertFences, with its label names). Everything else, comments
 // included, stays as it was.
-func WriteFenced(src []byte, p *Program, fs []Fence) ([]byte, error) {
-	q := InsertFences(p, fs)
+func WriteFenced(src []byte, p *prog.Program, fs []Fence) ([]byte, error) {
+	q := insertFences(p, fs)
 	lines := strings.SplitAfter(string(src), "\n")
 	before := map[int][]string{} // line index -> lines to insert before it
 	type edit struct {

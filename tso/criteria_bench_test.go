@@ -3,6 +3,9 @@ package tso
 import (
 	"fmt"
 	"testing"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 // BenchmarkCriteria compares the three criteria on the same inputs in one
@@ -15,7 +18,7 @@ import (
 func BenchmarkCriteria(b *testing.B) {
 	type input struct {
 		name string
-		p    *Program
+		p    *prog.Program
 		opt  Options
 	}
 	var inputs []input
@@ -29,11 +32,11 @@ func BenchmarkCriteria(b *testing.B) {
 			src  func(int) string
 			opt  Options
 		}{
-			{"ring-search", Ring, Options{NoPrune: true}},
-			{"unfenced-ring", UnfencedRing, Options{}},
-			{"private", Private, Options{}},
+			{"ring-search", gen.Ring, Options{NoPrune: true}},
+			{"unfenced-ring", gen.UnfencedRing, Options{}},
+			{"private", gen.Private, Options{}},
 		} {
-			p, err := ParseProgram(fmt.Sprintf("%s-%d", f.name, n), []byte(f.src(n)))
+			p, err := prog.ParseProgram(fmt.Sprintf("%s-%d", f.name, n), []byte(f.src(n)))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -47,8 +50,8 @@ func BenchmarkCriteria(b *testing.B) {
 				opt.Jobs, opt.All, opt.Criterion, opt.MaxStates = 1, true, c, 5_000_000
 				var r *Result
 				for i := 0; i < b.N; i++ {
-					r = Check(in.p, TSO, opt)
-					if r.Verdict == Unknown || r.WitnessErr != nil {
+					r = check(in.p, prog.TSO, opt)
+					if r.Verdict == prog.Unknown || r.WitnessErr != nil {
 						b.Fatalf("%v: %s %v", r.Verdict, r.Reason, r.WitnessErr)
 					}
 				}

@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // TestCriteriaRelations checks, with the three oracles only (no pattern
@@ -25,24 +29,24 @@ func TestCriteriaRelations(t *testing.T) {
 		n, _ = strconv.Atoi(s)
 	}
 	start := time.Now()
-	b := OracleBudget{MaxNodes: 200_000}
+	b := oracle.Budget{MaxNodes: 200_000}
 	counts := map[string]int{}
 	for i := 0; i < n; i++ {
 		r := rand.New(rand.NewPCG(uint64(i), 23))
-		src := Generate(r, GenConfig{Fences: i%3 == 0})
-		p, err := ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
+		src := gen.Generate(r, gen.Config{Fences: i%3 == 0})
+		p, err := prog.ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		rob, per, trf := Oracle(p, TSO, b).Verdict, PersistOracle(p, TSO, b).Verdict, TRFOracle(p, TSO, b).Verdict
-		if rob == Unknown || per == Unknown || trf == Unknown {
+		rob, per, trf := oracle.Robustness(p, prog.TSO, b).Verdict, oracle.Persistence(p, prog.TSO, b).Verdict, oracle.TRF(p, prog.TSO, b).Verdict
+		if rob == prog.Unknown || per == prog.Unknown || trf == prog.Unknown {
 			counts["undecided"]++
 			continue
 		}
-		if trf == Robust && (rob != Robust || per != Robust) {
+		if trf == prog.Robust && (rob != prog.Robust || per != prog.Robust) {
 			t.Errorf("%s: triangular-race free but robustness %v, persistence %v:\n%s", p.File, rob, per, src)
 		}
-		counts[fmt.Sprintf("robust=%v persistent=%v trf=%v", rob == Robust, per == Robust, trf == Robust)]++
+		counts[fmt.Sprintf("robust=%v persistent=%v trf=%v", rob == prog.Robust, per == prog.Robust, trf == prog.Robust)]++
 	}
 	// Robust but fragile programs are common (trf.txt is one); non-robust
 	// persistent ones are rare (45 in 20,000) and pinned by the corpus

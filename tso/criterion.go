@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"pgasrob/automata"
+
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // Criterion is the correctness criterion a program is checked against.
@@ -30,7 +33,12 @@ const (
 
 var criterionNames = [...]string{"robustness", "persistence", "trf"}
 
-func (c Criterion) String() string { return criterionNames[c] }
+func (c Criterion) String() string {
+	if int(c) < 0 || int(c) >= len(criterionNames) {
+		return fmt.Sprintf("criterion(%d)", int(c))
+	}
+	return criterionNames[c]
+}
 
 // ParseCriterion reads a criterion's name.
 func ParseCriterion(s string) (Criterion, error) {
@@ -47,8 +55,8 @@ func Criteria() []Criterion { return []Criterion{Robustness, Persistence, TRF} }
 
 // VerdictString names a verdict in the criterion's words: Robust means the
 // criterion holds, NotRobust that it is violated.
-func (c Criterion) VerdictString(v Verdict) string {
-	if v == Unknown {
+func (c Criterion) VerdictString(v prog.Verdict) string {
+	if v == prog.Unknown {
 		return "UNKNOWN"
 	}
 	words := [...][2]string{
@@ -56,7 +64,7 @@ func (c Criterion) VerdictString(v Verdict) string {
 		Persistence: {"PERSISTENT", "FRAGILE"},
 		TRF:         {"TRIANGULAR-RACE FREE", "TRIANGULAR RACE"},
 	}
-	if v == Robust {
+	if v == prog.Robust {
 		return words[c][0]
 	}
 	return words[c][1]
@@ -69,29 +77,29 @@ type criterionDef struct {
 	// feasible pattern must stay feasible in a program fenced anywhere
 	// except on a fence-free path of its thread from the target of Store to
 	// the source of Last.
-	attacks func(p *Program, m Model) (attacks []Attack, refuted []bool)
+	attacks func(p *prog.Program, m prog.Model) (attacks []Attack, refuted []bool)
 	// instrument builds the instrumented threads of one pattern, and the
 	// extension of the SC system that holds the criterion's own state,
 	// roles and goal (nil: the robustness roles and goal of sc.go).
-	instrument func(p *Program, a Attack, shape Attacker) ([]ithread, sysExt)
+	instrument func(p *prog.Program, a Attack, shape Attacker) ([]ithread, sysExt)
 	// witness turns a feasible pattern's SC path into evidence replayed in
 	// the relaxed semantics; an error is an internal error, not a verdict.
-	witness func(p *Program, m Model, ar *AttackResult) (*Witness, error)
+	witness func(p *prog.Program, m prog.Model, ar *AttackResult) (*Witness, error)
 	// replay certifies a witness recorded by another process (a shard,
 	// Merge) by running it again in the relaxed semantics.
-	replay func(p *Program, m Model, w *Witness) (*Witness, error)
+	replay func(p *prog.Program, m prog.Model, w *Witness) (*Witness, error)
 	// oracle decides the criterion by brute force from its definition,
 	// sharing no code with attacks/instrument (only the Machine, the
 	// relaxed semantics itself).
-	oracle func(p *Program, m Model, b OracleBudget) OracleResult
+	oracle func(p *prog.Program, m prog.Model, b oracle.Budget) oracle.Result
 }
 
-// OracleFor runs the brute-force oracle of criterion c; Verdict Robust
+// oracleFor runs the brute-force oracle of criterion c; Verdict Robust
 // means the criterion holds.
-func OracleFor(c Criterion, p *Program, m Model, b OracleBudget) OracleResult {
+func oracleFor(c Criterion, p *prog.Program, m prog.Model, b oracle.Budget) oracle.Result {
 	d, err := defOf(c)
 	if err != nil || d.oracle == nil {
-		return OracleResult{Verdict: Unknown, Reason: fmt.Sprintf("criterion %s has no oracle", c)}
+		return oracle.Result{Verdict: prog.Unknown, Reason: fmt.Sprintf("criterion %s has no oracle", c)}
 	}
 	return d.oracle(p, m, b)
 }
@@ -100,16 +108,28 @@ func OracleFor(c Criterion, p *Program, m Model, b OracleBudget) OracleResult {
 // register it from an init function.
 var criteria = map[Criterion]*criterionDef{
 	Robustness: {
-		attacks: Attacks,
-		instrument: func(p *Program, a Attack, shape Attacker) ([]ithread, sysExt) {
+		attacks: enumerateAttacks,
+		instrument: func(p *prog.Program, a Attack, shape Attacker) ([]ithread, sysExt) {
 			return instrument(p, a, shape), nil
 		},
-		witness: BuildWitness,
-		replay: func(p *Program, m Model, w *Witness) (*Witness, error) {
-			return ReplayWitness(p, m, w.Attack, w.Steps, w.StoreEvent, w.LastEvent)
+		witness: buildWitness,
+		replay: func(p *prog.Program, m prog.Model, w *Witness) (*Witness, error) {
+			return replayWitness(p, m, w.Attack, w.Steps, w.StoreEvent, w.LastEvent)
 		},
-		oracle: Oracle,
+		oracle: oracle.Robustness,
 	},
+}
+
+// request returns an error if Check cannot decide criterion c under model
+// m: c is unknown or not implemented, or c is defined on TSO's store
+// buffers only and m is PSO.
+func request(c Criterion, m prog.Model) error {
+	_, err := defOf(c)
+	if err == nil && c != Robustness && m != prog.TSO {
+		// Both other criteria are defined on TSO's store buffers.
+		err = fmt.Errorf("criterion %s is defined for TSO only", c)
+	}
+	return err
 }
 
 func defOf(c Criterion) (*criterionDef, error) {
@@ -129,7 +149,7 @@ type sysExt interface {
 	// exec runs a transition whose role is rExt or above on s.buf (the
 	// successor being built) and reports whether it is enabled. t is the
 	// original instruction and regs the thread's registers before it.
-	exec(s *scSystem, ti int, it *itrans, t *Trans, regs []int64) bool
+	exec(s *scSystem, ti int, it *itrans, t *prog.Trans, regs []int64) bool
 	// accepting is the goal.
 	accepting(s *scSystem, st automata.State) bool
 	// reducible says whether the partial-order reduction of por.go is

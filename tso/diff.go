@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // DiffBudget bounds one differential test.
@@ -13,9 +16,10 @@ type DiffBudget struct {
 	Timeout     time.Duration // for each of the two sides
 }
 
-// DiffTest decides robustness of p against m twice, by the attack
-// instrumentation (Check) and by the brute-force Oracle, and compares. It
-// is the hook for "pgasrob difftest".
+// DiffTest decides criterion c of p under m twice, by the attack
+// instrumentation (Check with Options.Criterion c) and by the criterion's
+// own brute-force oracle (package oracle), and compares. It is the hook
+// for "pgasrob difftest".
 //
 // agree is false only on a real disagreement: both sides reached a verdict
 // and the verdicts differ, or the checker's witness failed its replay. A
@@ -23,34 +27,27 @@ type DiffBudget struct {
 // then true and report says which side was undecided. report is a short
 // human-readable account in every case (it holds the oracle's violating
 // computation when the oracle finds one the checker missed).
-func DiffTest(p *Program, m Model, b DiffBudget) (agree bool, report string) {
-	agree, report, _, _ = diffTest(p, m, Robustness, b)
-	return agree, report
-}
-
-// DiffTestCriterion is DiffTest for any criterion: Check with
-// Options.Criterion against the criterion's own oracle (OracleFor).
-func DiffTestCriterion(p *Program, m Model, c Criterion, b DiffBudget) (agree bool, report string) {
+func DiffTest(p *prog.Program, m prog.Model, c Criterion, b DiffBudget) (agree bool, report string) {
 	agree, report, _, _ = diffTest(p, m, c, b)
 	return agree, report
 }
 
-func diffTest(p *Program, m Model, crit Criterion, b DiffBudget) (bool, string, Verdict, Verdict) {
-	c := Check(p, m, Options{MaxStates: b.MaxStates, Timeout: b.Timeout, Jobs: 1, Criterion: crit})
-	o := OracleFor(crit, p, m, OracleBudget{MaxNodes: b.OracleNodes, Timeout: b.Timeout})
+func diffTest(p *prog.Program, m prog.Model, crit Criterion, b DiffBudget) (bool, string, prog.Verdict, prog.Verdict) {
+	c := check(p, m, Options{MaxStates: b.MaxStates, Timeout: b.Timeout, Jobs: 1, Criterion: crit})
+	o := oracleFor(crit, p, m, oracle.Budget{MaxNodes: b.OracleNodes, Timeout: b.Timeout})
 	agree, report := compare(p, m, c, o)
 	return agree, report, c.Verdict, o.Verdict
 }
 
-func compare(p *Program, m Model, c *Result, o OracleResult) (agree bool, report string) {
+func compare(p *prog.Program, m prog.Model, c *Result, o oracle.Result) (agree bool, report string) {
 	var r strings.Builder
 	fmt.Fprintf(&r, "%s %s %s: instrumentation %v (%d attacks, %d states), oracle %v (%d nodes)",
 		p.File, m, c.Criterion, c.Criterion.VerdictString(c.Verdict), c.Generated, c.Stats.States, c.Criterion.VerdictString(o.Verdict), o.Nodes)
-	if c.Verdict == NotRobust && c.WitnessErr != nil {
+	if c.Verdict == prog.NotRobust && c.WitnessErr != nil {
 		fmt.Fprintf(&r, "\nwitness replay failed: %v", c.WitnessErr)
 		return false, r.String()
 	}
-	if c.Verdict == Unknown || o.Verdict == Unknown {
+	if c.Verdict == prog.Unknown || o.Verdict == prog.Unknown {
 		fmt.Fprintf(&r, "\nundecided: %s%s", c.Reason, o.Reason)
 		return true, r.String()
 	}
@@ -58,7 +55,7 @@ func compare(p *Program, m Model, c *Result, o OracleResult) (agree bool, report
 		return true, r.String()
 	}
 	r.WriteString("\nDISAGREEMENT")
-	if o.Verdict == NotRobust {
+	if o.Verdict == prog.NotRobust {
 		r.WriteString("\noracle's violating computation:")
 		for _, e := range o.Cycle {
 			fmt.Fprintf(&r, "\n  %s --%s--> %s", p.DescribeEvent(o.Events[e.From]), e.Kind, p.DescribeEvent(o.Events[e.To]))

@@ -6,6 +6,9 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 // TestDiffRandom compares the instrumentation with the oracle on random
@@ -15,14 +18,14 @@ func TestDiffRandom(t *testing.T) {
 	if testing.Short() {
 		n = 200
 	}
-	for _, m := range []Model{TSO, PSO} {
+	for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 		r := rand.New(rand.NewPCG(uint64(m)+1, 42))
 		counts := map[string]int{}
 		start := time.Now()
 		for i := 0; i < n; i++ {
-			cfg := GenConfig{Fences: m == PSO && i%2 == 0}
-			src := Generate(r, cfg)
-			p, err := ParseProgram(fmt.Sprintf("random-%v-%d", m, i), []byte(src))
+			cfg := gen.Config{Fences: m == prog.PSO && i%2 == 0}
+			src := gen.Generate(r, cfg)
+			p, err := prog.ParseProgram(fmt.Sprintf("random-%v-%d", m, i), []byte(src))
 			if err != nil {
 				t.Fatalf("generator wrote a bad program: %v\n%s", err, src)
 			}
@@ -52,17 +55,17 @@ func TestDiffSweep(t *testing.T) {
 	if os.Getenv("TSO_SWEEP") == "" {
 		t.Skip("set TSO_SWEEP=1 for the long differential run")
 	}
-	cfgs := []GenConfig{{Threads: 4, Instrs: 4, Addrs: 2}, {Threads: 3, Instrs: 6, Addrs: 3, Values: 3}, {Threads: 2, Instrs: 7, Addrs: 2}, {Threads: 3, Instrs: 5, Addrs: 2, Fences: true}}
+	cfgs := []gen.Config{{Threads: 4, Instrs: 4, Addrs: 2}, {Threads: 3, Instrs: 6, Addrs: 3, Values: 3}, {Threads: 2, Instrs: 7, Addrs: 2}, {Threads: 3, Instrs: 5, Addrs: 2, Fences: true}}
 	for ci, cfg := range cfgs {
-		for _, m := range []Model{TSO, PSO} {
+		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			r := rand.New(rand.NewPCG(uint64(ci)*7+uint64(m), 99))
 			counts := map[string]int{}
 			deadline := time.Now().Add(90 * time.Second)
 			n := 0
 			for time.Now().Before(deadline) {
 				n++
-				src := Generate(r, cfg)
-				p, err := ParseProgram(fmt.Sprintf("sweep-%d", n), []byte(src))
+				src := gen.Generate(r, cfg)
+				p, err := prog.ParseProgram(fmt.Sprintf("sweep-%d", n), []byte(src))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,6 +1,9 @@
 package tso
 
-import "pgasrob/automata"
+import (
+	"pgasrob/automata"
+	"pgasrob/tso/prog"
+)
 
 // Goal-directed order for depth-first searches of instrumented programs
 // (issue 27).
@@ -64,12 +67,12 @@ func directed(sys *scSystem) *directedSystem {
 
 // moveRank is 1 for a move that can extend the happens-before chain, 0
 // for the others.
-func moveRank(op Op, r role) uint8 {
+func moveRank(op prog.Op, r role) uint8 {
 	switch r {
 	case rAttLast, rHelperEnter:
 		return 1
 	case rHelperCopy:
-		if op == OpRead || op == OpWrite {
+		if op == prog.OpRead || op == prog.OpWrite {
 			return 1
 		}
 	}

@@ -2,12 +2,19 @@
 // PSO memory models by reducing it to state reachability under sequential
 // consistency (SC).
 //
-// The input is Trencher's plain-text program format (docs/tso.md), extended
-// with the sfence and address-list fence instructions of the store-atomic
-// framework. The pipeline has the shape of regexp/syntax: Parse reads the
-// text into a syntax tree, Compile checks it and produces a small explicit
-// Program (one finite automaton per thread over read, write, fence, local,
-// check, noop, lock and unlock), and the engines run that Program.
+// The program comes from package tso/prog (Trencher's format parsed and
+// compiled into one automaton per thread, the relaxed Machine, the
+// happens-before relation); the brute-force oracles the checker is tested
+// against are package tso/oracle, the random programs of those tests
+// package tso/gen. This package is the checker: Check (robustness, or the
+// criterion of Options.Criterion), FindFences, CheckParameterized and
+// CheckPersistenceFlattened, one result type each, and DiffTest. The
+// criteria are files of this package (criterion.go, persist*.go, trf*.go)
+// because they share its unexported core: the attack enumeration, the
+// instrumentation, the SC system and its search. A request the checker
+// cannot take (an unknown criterion, persistence or TRF under PSO, a
+// parameterized check of another criterion) is an error of Check,
+// FindFences or CheckParameterized, not an UNKNOWN verdict.
 //
 // What the package implements, and from where:
 //
@@ -20,9 +27,10 @@
 //     attacker instrumentations of Figs. 4 (locality) and 5 (singularity) with
 //     the helpers of Fig. 6, for PSO. Singularity fails for TSO (Figure 1 of
 //     that paper), so TSO always uses the multi-store attacker.
-//   - The happens-before relation (program order, store order, source,
-//     conflict) and Shasha and Snir's criterion that a relaxed computation has
-//     an SC equivalent iff its happens-before relation is acyclic.
+//   - Witnesses: a feasible attack's SC path turned into a relaxed
+//     computation, replayed on the Machine of tso/prog and checked to have
+//     a happens-before cycle (Shasha and Snir's criterion that a relaxed
+//     computation has an SC equivalent iff that relation is acyclic).
 //   - Fence insertion (tso-robustness-attacks.md Section 7, fences.go): a
 //     minimum set of mfence locations found by exact covering of the feasible
 //     attacks' fence-free paths, round after round, and returned only with a
@@ -32,7 +40,7 @@
 //     attack, the instrumentation with a test-and-set flag choosing the one
 //     attacking copy, its counter abstraction as a Petri net (found by a
 //     forward exploration that only forgets counts), and coverability of
-//     the goal by the backward search of automata.Coverable. A covering run
+//     the goal by the backward search of petri.Coverable. A covering run
 //     fixes the instance and becomes a witness replayed on it. Code cannot
 //     name its thread in this format; IdentityWarnings points at threads
 //     that keep an identity in data instead (per-thread constants).
@@ -44,8 +52,8 @@
 //     system (sysExt), with a phase 2 wider than the paper's so that
 //     locked sections of the other threads are covered (Theorem 1 misses
 //     them; argued in persist.go). A witness is the run
-//     π1·e1·π3·e·ρ·u1 replayed on the Machine with its trace; PersistOracle
-//     enumerates TSO and SC traces from the definition.
+//     π1·e1·π3·e·ρ·u1 replayed on the Machine with its trace; the oracle
+//     (oracle.Persistence) enumerates TSO and SC traces from the definition.
 //   - Triangular-race freedom (Owens, ECOOP 2010; trf*.go,
 //     Options.Criterion = TRF): no SC run has a read of x by t, outside a
 //     locked section, while a write of t to some y != x is pending (no
@@ -56,7 +64,7 @@
 //     of x as the goal (equal to adjacency, argued in trf.go). A witness
 //     is the SC run replayed on the Machine with the race checked on its
 //     events, plus the TSO computation keeping the write buffered when
-//     one has the same values; TRFOracle checks adjacency directly.
+//     one has the same values; oracle.TRF checks adjacency directly.
 //   - Trencher's lock/unlock (locked sections run alone, with empty buffers
 //     at both ends). The papers leave locks out; the helpers need one extra
 //     rule for them (instrument.go, docs/tso.md), found by the differential
@@ -74,11 +82,13 @@
 // bit-packed states (sc.go), depth-first, with dead registers cleared and a
 // partial-order reduction that expands one thread alone while it stands
 // where all it can do is private to it (por.go, argued there; off with
-// Options.NoReduction). The relaxed machine (machine.go) executes the
+// Options.NoReduction). The relaxed machine (prog.Machine) executes the
 // TSO/PSO semantics step by step; it replays witnesses and drives the
-// bounded oracle (oracle.go), which enumerates relaxed computations and looks
-// for happens-before cycles directly. The oracle shares no code with the
+// oracles (package tso/oracle), which enumerate computations and decide
+// each criterion from its definition. The oracles share no code with the
 // instrumentation, so the two can be tested against each other (DiffTest).
 //
-// Imports: the standard library and pgasrob/automata only.
+// Imports: the standard library, pgasrob/automata and its sub-packages
+// automata/pool, automata/petri, automata/hitting and automata/shard,
+// pgasrob/tso/prog and pgasrob/tso/oracle only (tests also pgasrob/tso/gen).
 package tso

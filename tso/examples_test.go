@@ -6,6 +6,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 var expectRE = regexp.MustCompile(`(?m)^# expect: tso=(robust|not-robust) pso=(robust|not-robust)$`)
@@ -31,24 +34,24 @@ func TestExamples(t *testing.T) {
 			if m == nil {
 				t.Fatalf("no \"# expect: tso=... pso=...\" header")
 			}
-			p, err := ParseProgram(file, src)
+			p, err := prog.ParseProgram(file, src)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, model := range []Model{TSO, PSO} {
-				want := Robust
+			for i, model := range []prog.Model{prog.TSO, prog.PSO} {
+				want := prog.Robust
 				if string(m[i+1]) == "not-robust" {
-					want = NotRobust
+					want = prog.NotRobust
 				}
-				r := Check(p, model, Options{MaxStates: 1_000_000, Jobs: 2, All: true})
+				r := check(p, model, Options{MaxStates: 1_000_000, Jobs: 2, All: true})
 				if r.Verdict != want {
 					t.Errorf("%v: verdict %v, want %v (%s)", model, r.Verdict, want, r.Reason)
 				}
-				if want == NotRobust && (r.Witness == nil || r.WitnessErr != nil) {
+				if want == prog.NotRobust && (r.Witness == nil || r.WitnessErr != nil) {
 					t.Errorf("%v: no replayed witness: %v", model, r.WitnessErr)
 				}
-				o := Oracle(p, model, OracleBudget{MaxNodes: 100_000})
-				if o.Verdict != Unknown && o.Verdict != want {
+				o := oracle.Robustness(p, model, oracle.Budget{MaxNodes: 100_000})
+				if o.Verdict != prog.Unknown && o.Verdict != want {
 					t.Errorf("%v: oracle says %v, header says %v", model, o.Verdict, want)
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pgasrob/tso/family"
+	"pgasrob/tso/prog"
 )
 
 // BenchmarkNearViolation: the not-robust families of issue 27 (package
@@ -19,15 +20,15 @@ func BenchmarkNearViolation(b *testing.B) {
 	}{{"flagring", family.FlagRing}, {"dijkstra", family.Dijkstra}, {"burns", family.Burns},
 		{"peterson", family.Peterson}, {"wsq", family.WorkSteal}} {
 		for n := 2; n <= 12; n++ {
-			p, err := ParseProgram(fmt.Sprintf("%s-%d", f.name, n), []byte(f.gen(n)))
+			p, err := prog.ParseProgram(fmt.Sprintf("%s-%d", f.name, n), []byte(f.gen(n)))
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Run(fmt.Sprintf("%s/N=%d", f.name, n), func(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
-					r = Check(p, TSO, Options{Jobs: 1})
-					if r.Verdict != NotRobust || r.WitnessErr != nil {
+					r = check(p, prog.TSO, Options{Jobs: 1})
+					if r.Verdict != prog.NotRobust || r.WitnessErr != nil {
 						b.Fatalf("%s: %v %v (%s)", p.File, r.Verdict, r.WitnessErr, r.Reason)
 					}
 				}

@@ -5,7 +5,8 @@ import (
 	"sort"
 	"time"
 
-	"pgasrob/automata"
+	"pgasrob/automata/hitting"
+	"pgasrob/tso/prog"
 )
 
 // Fence is one fence position: an mfence inserted at control location
@@ -15,9 +16,9 @@ type Fence struct {
 	Thread, Label int
 }
 
-// FenceString names a fence for people: "t1 at q2 (file:4:1)". The source
+// Format names the fence for people: "t1 at q2 (file:4:1)". The source
 // position is that of the first instruction the fence now precedes.
-func (p *Program) FenceString(f Fence) string {
+func (f Fence) Format(p *prog.Program) string {
 	th := p.Threads[f.Thread]
 	s := fmt.Sprintf("%s at %s", th.Name, th.Labels[f.Label])
 	if out := th.Out[f.Label]; len(out) > 0 {
@@ -26,28 +27,28 @@ func (p *Program) FenceString(f Fence) string {
 	return s
 }
 
-// FencePos is the source position of the first instruction a fence
-// precedes, or the zero Pos when the location has no outgoing instruction.
-func (p *Program) FencePos(f Fence) Pos {
+// Pos is the source position of the first instruction the fence precedes,
+// or the zero Pos when the location has no outgoing instruction.
+func (f Fence) Pos(p *prog.Program) prog.Pos {
 	th := p.Threads[f.Thread]
 	if out := th.Out[f.Label]; len(out) > 0 {
 		return th.Trans[out[0]].Pos
 	}
-	return Pos{}
+	return prog.Pos{}
 }
 
-// InsertFences returns a copy of p with an mfence at each position of fs.
+// insertFences returns a copy of p with an mfence at each position of fs.
 // The paper's construction: a fresh location lf takes over every
 // instruction leaving l, and l gets the single instruction "mfence; goto
 // lf". Labels and transitions of p keep their indices (new ones are
 // appended), so attacks of the fenced program name transitions of p.
-func InsertFences(p *Program, fs []Fence) *Program {
+func insertFences(p *prog.Program, fs []Fence) *prog.Program {
 	q := *p
-	q.Threads = make([]*Thread, len(p.Threads))
+	q.Threads = make([]*prog.Thread, len(p.Threads))
 	for i, th := range p.Threads {
 		c := *th
 		c.Labels = append([]string(nil), th.Labels...)
-		c.Trans = append([]Trans(nil), th.Trans...)
+		c.Trans = append([]prog.Trans(nil), th.Trans...)
 		q.Threads[i] = &c
 	}
 	done := map[Fence]bool{}
@@ -67,7 +68,7 @@ func InsertFences(p *Program, fs []Fence) *Program {
 		}
 		lf := len(th.Labels)
 		th.Labels = append(th.Labels, name)
-		pos := Pos{File: p.File}
+		pos := prog.Pos{File: p.File}
 		for i := range th.Trans {
 			if th.Trans[i].From == f.Label {
 				if pos.Line == 0 {
@@ -76,7 +77,7 @@ func InsertFences(p *Program, fs []Fence) *Program {
 				th.Trans[i].From = lf
 			}
 		}
-		th.Trans = append(th.Trans, Trans{From: f.Label, To: lf, Op: OpMFence, Reg: -1, Pos: pos, Text: "mfence"})
+		th.Trans = append(th.Trans, prog.Trans{From: f.Label, To: lf, Op: prog.OpMFence, Reg: -1, Pos: pos, Text: "mfence"})
 	}
 	for _, th := range q.Threads {
 		th.Out = make([][]int, len(th.Labels))
@@ -92,12 +93,12 @@ type FenceResult struct {
 	// Verdict is Robust when Fences is a certified minimum fence set: the
 	// fenced program passed Check. Unknown otherwise (a budget ran out, or
 	// MaxRounds was reached); Fences is then nil.
-	Verdict Verdict
+	Verdict prog.Verdict
 	Reason  string
 	Fences  []Fence
 	// Fenced is p with Fences inserted, and Certificate the Check of it
 	// that found it robust.
-	Fenced      *Program
+	Fenced      *prog.Program
 	Certificate *Result
 	// Rounds counts the Checks run; Constraints the distinct hitting
 	// constraints collected from feasible attacks.
@@ -152,9 +153,18 @@ type FenceOptions struct {
 // comes from a feasible attack, and the last round, which certifies the
 // fence set, decides every attack (a budget-limited round is never taken
 // for robust).
-func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
+//
+// A request Check cannot take (fo.Criterion) is an error, as for Check.
+func FindFences(p *prog.Program, m prog.Model, fo FenceOptions) (*FenceResult, error) {
+	if err := request(fo.Criterion, m); err != nil {
+		return nil, err
+	}
+	return findFences(p, m, fo), nil
+}
+
+func findFences(p *prog.Program, m prog.Model, fo FenceOptions) *FenceResult {
 	start := time.Now()
-	res := &FenceResult{Verdict: Unknown}
+	res := &FenceResult{Verdict: prog.Unknown}
 	defer func() { res.Elapsed = time.Since(start) }()
 	opt := fo.Options
 	opt.All = true
@@ -203,13 +213,13 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 			t := sort.Search(len(p.Threads), func(t int) bool { return base[t+1] > g })
 			fs[i] = Fence{Thread: t, Label: g - base[t]}
 		}
-		fp := InsertFences(p, fs)
+		fp := insertFences(p, fs)
 		ropt := opt
 		bounded := budget > 0 && (opt.MaxStates == 0 || budget < opt.MaxStates)
 		if bounded {
 			ropt.MaxStates = budget
 		}
-		r := Check(fp, m, ropt)
+		r := check(fp, m, ropt)
 		res.Rounds++
 		if r.Found == 0 && bounded && r.Undecided > 0 && ctx.Err() == nil {
 			budget *= 16
@@ -218,8 +228,8 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 			}
 			continue
 		}
-		if r.Verdict == Robust {
-			res.Verdict, res.Fences, res.Fenced, res.Certificate = Robust, fs, fp, r
+		if r.Verdict == prog.Robust {
+			res.Verdict, res.Fences, res.Fenced, res.Certificate = prog.Robust, fs, fp, r
 			for _, g := range cur {
 				res.Cost += cost(g)
 			}
@@ -253,7 +263,7 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 				}
 			}
 			if len(c) == 0 {
-				res.Reason = "internal error: attack " + p.AttackString(a) + " is feasible although fences cover all its paths"
+				res.Reason = "internal error: attack " + a.Format(p) + " is feasible although fences cover all its paths"
 				return res
 			}
 			key := fmt.Sprint(c)
@@ -263,6 +273,6 @@ func FindFences(p *Program, m Model, fo FenceOptions) *FenceResult {
 			}
 		}
 		res.Constraints = len(cons)
-		cur = automata.MinCostHittingSet(cons, cost)
+		cur = hitting.MinCost(cons, cost)
 	}
 }

@@ -7,9 +7,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
-func loadExample(t *testing.T, name string) *Program {
+func loadExample(t *testing.T, name string) *prog.Program {
 	t.Helper()
 	file := filepath.Join("..", "examples", "tso", name)
 	if strings.HasPrefix(name, "testdata/") {
@@ -19,14 +23,14 @@ func loadExample(t *testing.T, name string) *Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParseProgram(file, src)
+	p, err := prog.ParseProgram(file, src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func fenceNames(p *Program, fs []Fence) string {
+func fenceNames(p *prog.Program, fs []Fence) string {
 	var s []string
 	for _, f := range fs {
 		s = append(s, p.Threads[f.Thread].Name+"@"+p.Threads[f.Thread].Labels[f.Label])
@@ -67,23 +71,23 @@ func TestFencesExamples(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			p := loadExample(t, c.file)
-			r := FindFences(p, TSO, FenceOptions{Options: Options{MaxStates: 1_000_000, Jobs: 2}})
-			if r.Verdict != Robust {
+			r := findFences(p, prog.TSO, FenceOptions{Options: Options{MaxStates: 1_000_000, Jobs: 2}})
+			if r.Verdict != prog.Robust {
 				t.Fatalf("verdict %v: %s", r.Verdict, r.Reason)
 			}
 			if got := fenceNames(p, r.Fences); got != c.want {
 				t.Fatalf("fences %q, want %q", got, c.want)
 			}
-			if r.Certificate == nil || r.Certificate.Verdict != Robust {
+			if r.Certificate == nil || r.Certificate.Verdict != prog.Robust {
 				t.Fatal("fence set without a robust certificate")
 			}
 			// The certificate is independent of FindFences' bookkeeping:
 			// re-check the fenced program from its printed text.
-			q, err := ParseProgram("fenced", []byte(r.Fenced.String()))
+			q, err := prog.ParseProgram("fenced", []byte(r.Fenced.String()))
 			if err != nil {
 				t.Fatalf("fenced program does not parse: %v\n%s", err, r.Fenced)
 			}
-			if v := Check(q, TSO, Options{MaxStates: 1_000_000, Jobs: 2}).Verdict; v != Robust {
+			if v := check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2}).Verdict; v != prog.Robust {
 				t.Fatalf("re-parsed fenced program: %v\n%s", v, r.Fenced)
 			}
 		})
@@ -98,16 +102,16 @@ func TestFencesExamples(t *testing.T) {
 func TestFencesMinimalBrute(t *testing.T) {
 	cases := []struct {
 		file string
-		m    Model
+		m    prog.Model
 	}{
-		{"sb.txt", TSO}, {"sb-loop.txt", TSO}, {"lock-rmw.txt", TSO},
-		{"sb.txt", PSO}, {"sb-loop.txt", PSO}, {"mp.txt", PSO}, {"2+2w.txt", PSO}, {"mp-wrong-fence.txt", PSO}, {"lock-rmw.txt", PSO},
+		{"sb.txt", prog.TSO}, {"sb-loop.txt", prog.TSO}, {"lock-rmw.txt", prog.TSO},
+		{"sb.txt", prog.PSO}, {"sb-loop.txt", prog.PSO}, {"mp.txt", prog.PSO}, {"2+2w.txt", prog.PSO}, {"mp-wrong-fence.txt", prog.PSO}, {"lock-rmw.txt", prog.PSO},
 	}
 	for _, c := range cases {
 		file, m := c.file, c.m
 		p := loadExample(t, file)
-		r := FindFences(p, m, FenceOptions{Options: Options{MaxStates: 1_000_000, Jobs: 2}})
-		if r.Verdict != Robust {
+		r := findFences(p, m, FenceOptions{Options: Options{MaxStates: 1_000_000, Jobs: 2}})
+		if r.Verdict != prog.Robust {
 			t.Fatalf("%s %v: %v %s", file, m, r.Verdict, r.Reason)
 		}
 		if k := len(r.Fences); k == 0 {
@@ -123,7 +127,7 @@ func TestFencesMinimalBrute(t *testing.T) {
 		var rec func(from int, cur []Fence)
 		rec = func(from int, cur []Fence) {
 			if len(cur) == k {
-				if v := Check(InsertFences(p, cur), m, Options{MaxStates: 1_000_000, Jobs: 2}).Verdict; v != NotRobust {
+				if v := check(insertFences(p, cur), m, Options{MaxStates: 1_000_000, Jobs: 2}).Verdict; v != prog.NotRobust {
 					t.Errorf("%s %v: %s gives %v, smaller than the minimum %d", file, m, fenceNames(p, cur), v, len(r.Fences))
 				}
 				return
@@ -140,20 +144,20 @@ func TestFencesMinimalBrute(t *testing.T) {
 // fenced location's instructions through the fresh location.
 func TestInsertFences(t *testing.T) {
 	p := loadExample(t, "sb-loop.txt")
-	q := InsertFences(p, []Fence{{0, 1}, {0, 1}})
+	q := insertFences(p, []Fence{{0, 1}, {0, 1}})
 	th, orig := q.Threads[0], p.Threads[0]
 	if len(th.Trans) != len(orig.Trans)+1 || len(th.Labels) != len(orig.Labels)+1 {
 		t.Fatalf("got %d transitions, %d labels", len(th.Trans), len(th.Labels))
 	}
 	f := th.Trans[len(th.Trans)-1]
-	if f.Op != OpMFence || f.From != 1 || f.To != len(orig.Labels) {
+	if f.Op != prog.OpMFence || f.From != 1 || f.To != len(orig.Labels) {
 		t.Fatalf("fence transition %+v", f)
 	}
 	if th.Trans[1].From != len(orig.Labels) || len(th.Out[1]) != 1 {
 		t.Fatalf("q1's load not moved behind the fence: %+v", th.Trans[1])
 	}
 	if len(p.Threads[0].Trans) != 3 || p.Threads[0].Trans[1].From != 1 {
-		t.Fatal("InsertFences changed its input")
+		t.Fatal("insertFences changed its input")
 	}
 	if q.Threads[1] == p.Threads[1] {
 		t.Fatal("threads shared with the input")
@@ -181,8 +185,8 @@ func TestFencesCorpus(t *testing.T) {
 		}
 		t.Run(file, func(t *testing.T) {
 			p := loadCorpus(t, dir, file)
-			r := FindFences(p, TSO, FenceOptions{Options: Options{MaxStates: 2_000_000, Jobs: 2}})
-			if r.Verdict != Robust {
+			r := findFences(p, prog.TSO, FenceOptions{Options: Options{MaxStates: 2_000_000, Jobs: 2}})
+			if r.Verdict != prog.Robust {
 				t.Fatalf("verdict %v: %s", r.Verdict, r.Reason)
 			}
 			if len(r.Fences) != want {
@@ -190,15 +194,15 @@ func TestFencesCorpus(t *testing.T) {
 			}
 			// Rounds with a tiny per-attack budget leave most attacks
 			// undecided; the search must still end at a minimum set.
-			tiny := FindFences(p, TSO, FenceOptions{Options: Options{MaxStates: 2_000_000, Jobs: 2}, RoundStates: 3})
-			if tiny.Verdict != Robust || len(tiny.Fences) != want {
+			tiny := findFences(p, prog.TSO, FenceOptions{Options: Options{MaxStates: 2_000_000, Jobs: 2}, RoundStates: 3})
+			if tiny.Verdict != prog.Robust || len(tiny.Fences) != want {
 				t.Fatalf("round budget 3: verdict %v (%s), %d fences, want %d", tiny.Verdict, tiny.Reason, len(tiny.Fences), want)
 			}
-			if r.Certificate == nil || r.Certificate.Verdict != Robust {
+			if r.Certificate == nil || r.Certificate.Verdict != prog.Robust {
 				t.Fatal("fence set without a robust certificate")
 			}
 			t.Logf("%d fences: %s; %d rounds, %d constraints, %v", len(r.Fences), fenceNames(p, r.Fences), r.Rounds, r.Constraints, r.Elapsed)
-			checkWritten(t, filepath.Join(dir, file), p, r.Fences, TSO)
+			checkWritten(t, filepath.Join(dir, file), p, r.Fences, prog.TSO)
 		})
 	}
 }
@@ -206,7 +210,7 @@ func TestFencesCorpus(t *testing.T) {
 // checkWritten writes the fenced program in the input format, reads it
 // back and checks it: robust, as many fences as asked, every comment of
 // the input kept.
-func checkWritten(t *testing.T, file string, p *Program, fs []Fence, m Model) {
+func checkWritten(t *testing.T, file string, p *prog.Program, fs []Fence, m prog.Model) {
 	t.Helper()
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -216,17 +220,17 @@ func checkWritten(t *testing.T, file string, p *Program, fs []Fence, m Model) {
 	if err != nil {
 		t.Fatalf("WriteFenced: %v", err)
 	}
-	q, err := ParseProgram(file+".fenced", out)
+	q, err := prog.ParseProgram(file+".fenced", out)
 	if err != nil {
 		t.Fatalf("the written program does not parse: %v\n%s", err, out)
 	}
-	if v := Check(q, m, Options{MaxStates: 2_000_000, Jobs: 2}).Verdict; v != Robust {
+	if v := check(q, m, Options{MaxStates: 2_000_000, Jobs: 2}).Verdict; v != prog.Robust {
 		t.Fatalf("the written program is %v\n%s", v, out)
 	}
-	mfences := func(p *Program) (n int) {
+	mfences := func(p *prog.Program) (n int) {
 		for _, th := range p.Threads {
 			for _, tr := range th.Trans {
-				if tr.Op == OpMFence {
+				if tr.Op == prog.OpMFence {
 					n++
 				}
 			}
@@ -250,8 +254,8 @@ func TestFencesWeighted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	proved := 0
 	for i := 0; i < 400 && proved < 12; i++ {
-		src := Generate(rng, GenConfig{Threads: 2 + i%2, Instrs: 3, Addrs: 2})
-		p, err := ParseProgram("gen", []byte(src))
+		src := gen.Generate(rng, gen.Config{Threads: 2 + i%2, Instrs: 3, Addrs: 2})
+		p, err := prog.ParseProgram("gen", []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,8 +268,8 @@ func TestFencesWeighted(t *testing.T) {
 			}
 		}
 		opt := Options{MaxStates: 200_000, Jobs: 2}
-		r := FindFences(p, TSO, FenceOptions{Options: opt, Cost: func(f Fence) int64 { return w[f] }})
-		if r.Verdict != Robust || len(r.Fences) == 0 || len(all) > 12 {
+		r := findFences(p, prog.TSO, FenceOptions{Options: opt, Cost: func(f Fence) int64 { return w[f] }})
+		if r.Verdict != prog.Robust || len(r.Fences) == 0 || len(all) > 12 {
 			continue
 		}
 		var sum int64
@@ -285,7 +289,7 @@ func TestFencesWeighted(t *testing.T) {
 					cur, c = append(cur, f), c+w[f]
 				}
 			}
-			if c < r.Cost && Check(InsertFences(p, cur), TSO, opt).Verdict == Robust {
+			if c < r.Cost && check(insertFences(p, cur), prog.TSO, opt).Verdict == prog.Robust {
 				t.Fatalf("%s (cost %d) is robust, cheaper than %s (cost %d)\n%s", fenceNames(p, cur), c, fenceNames(p, r.Fences), r.Cost, src)
 			}
 		}
@@ -296,7 +300,7 @@ func TestFencesWeighted(t *testing.T) {
 }
 
 func TestParseCosts(t *testing.T) {
-	p, err := ParseProgram("sb.txt", []byte("thread t0\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\nthread t1\ninitial q0\ntransition q0 q1 write 1 1\ntransition q1 q2 read r 0\nend\n"))
+	p, err := prog.ParseProgram("sb.txt", []byte("thread t0\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\nthread t1\ninitial q0\ntransition q0 q1 write 1 1\ntransition q1 q2 read r 0\nend\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +313,7 @@ func TestParseCosts(t *testing.T) {
 		want int64
 	}{{Fence{0, 1}, 7}, {Fence{0, 0}, 3}, {Fence{1, 1}, 5}, {Fence{1, 0}, 2}} {
 		if got := c.Of(p, tc.f); got != tc.want {
-			t.Errorf("%s costs %d, want %d", p.FenceString(tc.f), got, tc.want)
+			t.Errorf("%s costs %d, want %d", tc.f.Format(p), got, tc.want)
 		}
 	}
 	if got := (&Costs{}).Of(p, Fence{0, 0}); got != 1 {
@@ -343,24 +347,24 @@ func TestFencesRandom(t *testing.T) {
 	fenced, brute := 0, 0
 	rng := rand.New(rand.NewPCG(7, 7))
 	for i := 0; i < n; i++ {
-		src := Generate(rng, GenConfig{Threads: 3, Instrs: 3, Addrs: 2, Fences: i%2 == 1})
-		p, err := ParseProgram("gen", []byte(src))
+		src := gen.Generate(rng, gen.Config{Threads: 3, Instrs: 3, Addrs: 2, Fences: i%2 == 1})
+		p, err := prog.ParseProgram("gen", []byte(src))
 		if err != nil {
 			t.Fatalf("generated program: %v\n%s", err, src)
 		}
-		for _, m := range []Model{TSO, PSO} {
+		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			opt := Options{MaxStates: 200_000, Jobs: 2}
-			r := FindFences(p, m, FenceOptions{Options: opt})
-			if r.Verdict != Robust {
+			r := findFences(p, m, FenceOptions{Options: opt})
+			if r.Verdict != prog.Robust {
 				t.Logf("%v: %s (budget)", m, r.Reason)
 				continue
 			}
-			if o := Oracle(r.Fenced, m, OracleBudget{MaxNodes: 200_000}); o.Verdict == NotRobust {
+			if o := oracle.Robustness(r.Fenced, m, oracle.Budget{MaxNodes: 200_000}); o.Verdict == prog.NotRobust {
 				t.Fatalf("%v: oracle finds the fenced program not robust\n%s", m, r.Fenced)
 			}
 			k := len(r.Fences)
 			if k == 0 {
-				if Check(p, m, opt).Verdict != Robust {
+				if check(p, m, opt).Verdict != prog.Robust {
 					t.Fatalf("%v: empty fence set for a program not robust\n%s", m, src)
 				}
 				continue
@@ -379,7 +383,7 @@ func TestFencesRandom(t *testing.T) {
 			var rec func(from int, cur []Fence)
 			rec = func(from int, cur []Fence) {
 				if len(cur) == k-1 {
-					if v := Check(InsertFences(p, cur), m, opt).Verdict; v == Robust {
+					if v := check(insertFences(p, cur), m, opt).Verdict; v == prog.Robust {
 						t.Fatalf("%v: %s is robust, smaller than %s\n%s", m, fenceNames(p, cur), fenceNames(p, r.Fences), src)
 					}
 					return
@@ -400,7 +404,7 @@ func TestFencesRandom(t *testing.T) {
 // FuzzParseCosts: any cost file gives costs or an error with a position,
 // never a panic; the seeds run in the normal suite.
 func FuzzParseCosts(f *testing.F) {
-	p, err := ParseProgram("sb.txt", []byte("thread t0\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\n"))
+	p, err := prog.ParseProgram("sb.txt", []byte("thread t0\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\n"))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -416,7 +420,7 @@ func FuzzParseCosts(f *testing.F) {
 			return
 		}
 		for l := range p.Threads[0].Labels {
-			if v := c.Of(p, Fence{0, l}); v < 0 || v > MaxCost {
+			if v := c.Of(p, Fence{0, l}); v < 0 || v > maxCost {
 				t.Fatalf("cost %d", v)
 			}
 		}
@@ -439,8 +443,8 @@ func BenchmarkFencesCorpus(b *testing.B) {
 			b.Run(e.file+"/rounds="+v.name, func(b *testing.B) {
 				var r *FenceResult
 				for i := 0; i < b.N; i++ {
-					r = FindFences(p, TSO, FenceOptions{Options: Options{Jobs: 1}, RoundStates: v.states})
-					if r.Verdict != Robust {
+					r = findFences(p, prog.TSO, FenceOptions{Options: Options{Jobs: 1}, RoundStates: v.states})
+					if r.Verdict != prog.Robust {
 						b.Fatalf("%v: %s", r.Verdict, r.Reason)
 					}
 				}

@@ -1,32 +1,10 @@
 package tso
 
-import "fmt"
+import (
+	"fmt"
 
-// Model is the relaxed memory model a program is checked against.
-type Model int
-
-const (
-	TSO Model = iota // one FIFO store buffer per thread
-	PSO              // one FIFO buffer per thread and address (the store-atomic framework run unmodified)
+	"pgasrob/tso/prog"
 )
-
-func (m Model) String() string {
-	if m == PSO {
-		return "PSO"
-	}
-	return "TSO"
-}
-
-// ParseModel reads "tso" or "pso" (any case).
-func ParseModel(s string) (Model, error) {
-	switch s {
-	case "tso", "TSO":
-		return TSO, nil
-	case "pso", "PSO":
-		return PSO, nil
-	}
-	return TSO, fmt.Errorf("unknown memory model %q (want tso or pso)", s)
-}
 
 // Attack is the syntactic object of Definition 1 of tso-robustness-attacks.md
 // (and Section 8 of locality-singularity.md): the attacker thread, the
@@ -60,9 +38,9 @@ func (a Attacker) String() string {
 // attackerFor picks the instrumentation: singularity holds for the
 // store-atomic framework without address-list fences, locality with them,
 // and TSO needs its own (Figure 1 of locality-singularity.md).
-func attackerFor(p *Program, m Model) Attacker {
+func attackerFor(p *prog.Program, m prog.Model) Attacker {
 	switch {
-	case m == TSO:
+	case m == prog.TSO:
 		return AttackerTSO
 	case p.HasFence:
 		return AttackerLocality
@@ -131,7 +109,7 @@ func (it *ithread) index() {
 }
 
 // plainThreads is the program itself under SC.
-func plainThreads(p *Program) []ithread {
+func plainThreads(p *prog.Program) []ithread {
 	out := make([]ithread, len(p.Threads))
 	for i, th := range p.Threads {
 		it := ithread{labels: len(th.Labels)}
@@ -150,7 +128,7 @@ func plainThreads(p *Program) []ithread {
 // detection (Eq. (13) of the first paper, "wait" of the second) is the
 // accepting predicate of the SC system rather than extra instructions, so it
 // adds no states.
-func instrument(p *Program, a Attack, shape Attacker) []ithread {
+func instrument(p *prog.Program, a Attack, shape Attacker) []ithread {
 	out := make([]ithread, len(p.Threads))
 	for ti, th := range p.Threads {
 		L := len(th.Labels)
@@ -169,15 +147,15 @@ func instrument(p *Program, a Attack, shape Attacker) []ithread {
 			T := 2 * L
 			for k, t := range th.Trans {
 				it.add(t.From, t.To, rHelperPre, k)
-				if t.Op == OpRead || t.Op == OpWrite {
+				if t.Op == prog.OpRead || t.Op == prog.OpWrite {
 					it.add(t.From, L+t.To, rHelperEnter, k)
 					it.add(T+t.From, L+t.To, rHelperEnter, k)
 				}
 				it.add(L+t.From, L+t.To, rHelperCopy, k)
 				switch t.Op {
-				case OpLock:
+				case prog.OpLock:
 					it.add(t.From, T+t.To, rHelperLock, k)
-				case OpUnlock:
+				case prog.OpUnlock:
 				default:
 					it.add(T+t.From, T+t.To, rHelperTent, k)
 				}
@@ -195,16 +173,16 @@ func instrument(p *Program, a Attack, shape Attacker) []ithread {
 		for k, t := range th.Trans {
 			from, to := L+t.From, L+t.To
 			switch t.Op {
-			case OpRead, OpLocal, OpCheck, OpNoop:
+			case prog.OpRead, prog.OpLocal, prog.OpCheck, prog.OpNoop:
 				it.add(from, to, rAttCopy, k)
-			case OpWrite:
+			case prog.OpWrite:
 				if shape != AttackerSingularity {
 					it.add(from, to, rAttCopy, k)
 				}
 				if shape != AttackerTSO {
 					it.add(from, to, rAttDirect, k)
 				}
-			case OpFence:
+			case prog.OpFence:
 				switch shape {
 				case AttackerTSO:
 					// Under TSO the one FIFO buffer already orders every
@@ -226,13 +204,13 @@ func instrument(p *Program, a Attack, shape Attacker) []ithread {
 
 // fenceFree[q] is the set of labels reachable from q by transitions a
 // delayed store can cross.
-func fenceFree(th *Thread) [][]bool {
-	return reachVia(th, func(o Op) bool { return !o.IsFull() })
+func fenceFree(th *prog.Thread) [][]bool {
+	return reachVia(th, func(o prog.Op) bool { return !o.IsFull() })
 }
 
 // reachVia[q] is the set of labels reachable from q (q included) by
 // transitions whose operation cross accepts.
-func reachVia(th *Thread, cross func(Op) bool) [][]bool {
+func reachVia(th *prog.Thread, cross func(prog.Op) bool) [][]bool {
 	n := len(th.Labels)
 	reach := make([][]bool, n)
 	for q := 0; q < n; q++ {
@@ -256,20 +234,20 @@ func reachVia(th *Thread, cross func(Op) bool) [][]bool {
 	return reach
 }
 
-// Attacks enumerates the attacks of a program for a model, and reports for
+// enumerateAttacks enumerates the attacks of a program for a model, and reports for
 // each whether the cheap syntactic check refutes it: no path from the
 // store's target to the last instruction avoids mfence, sfence, lock and
 // unlock (the NR1 column of the TSO paper's Table 2). Under TSO the last
 // instruction is a load; under PSO a load or a store.
-func Attacks(p *Program, m Model) (attacks []Attack, refuted []bool) {
+func enumerateAttacks(p *prog.Program, m prog.Model) (attacks []Attack, refuted []bool) {
 	for ti, th := range p.Threads {
 		reach := fenceFree(th)
 		for si, st := range th.Trans {
-			if st.Op != OpWrite {
+			if st.Op != prog.OpWrite {
 				continue
 			}
 			for li, lt := range th.Trans {
-				if lt.Op != OpRead && (m == TSO || lt.Op != OpWrite) {
+				if lt.Op != prog.OpRead && (m == prog.TSO || lt.Op != prog.OpWrite) {
 					continue
 				}
 				attacks = append(attacks, Attack{Thread: ti, Store: si, Last: li})

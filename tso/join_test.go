@@ -6,6 +6,9 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 // TestWorkersJoinAnyTime: Check starts on one goroutine and its other
@@ -17,22 +20,22 @@ import (
 func TestWorkersJoinAnyTime(t *testing.T) {
 	defer func(d time.Duration) { helpDelay = d }(helpDelay)
 	dir := corpusDir(t)
-	var progs []*Program
+	var progs []*prog.Program
 	for _, e := range readExpected(t, dir) {
 		progs = append(progs, loadCorpus(t, dir, e.file))
 	}
 	// Every thread of the unfenced ring has feasible attacks, of similar
 	// cost: workers that start together race to them.
 	for n := 4; n <= 7; n++ {
-		p, err := ParseProgram(fmt.Sprintf("uring-%d", n), []byte(UnfencedRing(n)))
+		p, err := prog.ParseProgram(fmt.Sprintf("uring-%d", n), []byte(gen.UnfencedRing(n)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		progs = append(progs, p)
 	}
 	for i := 0; i < 40; i++ {
-		src := Generate(rand.New(rand.NewPCG(uint64(i), 2027)), GenConfig{Threads: 2 + i%3, Fences: i%4 == 0})
-		p, err := ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
+		src := gen.Generate(rand.New(rand.NewPCG(uint64(i), 2027)), gen.Config{Threads: 2 + i%3, Fences: i%4 == 0})
+		p, err := prog.ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +48,7 @@ func TestWorkersJoinAnyTime(t *testing.T) {
 				helpDelay = d
 				// Breadth-first searches of the ring's attacks are slower
 				// than depth-first ones: a wider window for the race.
-				r := Check(p, TSO, Options{Jobs: 3, All: all, MaxStates: 200_000, BreadthFirst: len(p.Threads) > 3})
+				r := check(p, prog.TSO, Options{Jobs: 3, All: all, MaxStates: 200_000, BreadthFirst: len(p.Threads) > 3})
 				if first == nil {
 					first = r
 					continue

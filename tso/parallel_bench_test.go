@@ -5,6 +5,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 // BenchmarkParallelFrontier: the private family (robust, every attack
@@ -20,7 +23,7 @@ import (
 //	go test ./tso -run '^$' -bench ParallelFrontier -count 5 | benchstat -col /search -
 func BenchmarkParallelFrontier(b *testing.B) {
 	for n := 6; n <= 7; n++ {
-		p, err := ParseProgram(fmt.Sprintf("private-%d", n), []byte(Private(n)))
+		p, err := prog.ParseProgram(fmt.Sprintf("private-%d", n), []byte(gen.Private(n)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -39,8 +42,8 @@ func BenchmarkParallelFrontier(b *testing.B) {
 				var r *Result
 				cpu0 := cpuTime()
 				for i := 0; i < b.N; i++ {
-					r = Check(p, TSO, c.opt)
-					if r.Verdict != Robust {
+					r = check(p, prog.TSO, c.opt)
+					if r.Verdict != prog.Robust {
 						b.Fatalf("private %d: %v (%s)", n, r.Verdict, r.Reason)
 					}
 				}

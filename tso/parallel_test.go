@@ -4,6 +4,8 @@ import (
 	"pgasrob/automata"
 	"reflect"
 	"testing"
+
+	"pgasrob/tso/prog"
 )
 
 // TestParallelFrontierAgrees: on the reference corpus, every attack's
@@ -18,11 +20,11 @@ func TestParallelFrontierAgrees(t *testing.T) {
 	dir := corpusDir(t)
 	for _, e := range readExpected(t, dir) {
 		p := loadCorpus(t, dir, e.file)
-		for _, m := range []Model{TSO, PSO} {
+		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			opt := Options{Jobs: 1, All: true, BreadthFirst: true, NoPrune: true, MaxStates: 5000}
-			seq := Check(p, m, opt)
+			seq := check(p, m, opt)
 			opt.Workers = 2
-			par := Check(p, m, opt)
+			par := check(p, m, opt)
 			if seq.Verdict != par.Verdict || seq.Reason != par.Reason {
 				t.Fatalf("%s %v: sequential %v (%s), parallel %v (%s)", e.file, m, seq.Verdict, seq.Reason, par.Verdict, par.Reason)
 			}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/automata/petri"
+	"pgasrob/tso/prog"
 )
 
 // Parameterized robustness (Section 6 of tso-robustness-attacks.md). A
@@ -19,7 +21,7 @@ import (
 // attacker in the one copy that wins a test-and-set flag and as helper in
 // the others; Theorem 5 decides each attack as coverability in the counter
 // abstraction of that instrumented program (param_net.go), with the
-// backward search of automata.Coverable.
+// backward search of petri.Coverable.
 
 // ParamAttack is what the parameterized check found out about one attack.
 type ParamAttack struct {
@@ -60,7 +62,7 @@ func (s *ParamStats) add(o ParamStats) {
 
 // ParamResult is the answer of CheckParameterized.
 type ParamResult struct {
-	Verdict Verdict
+	Verdict prog.Verdict
 	Reason  string // for Unknown
 	// Counts of attacks, as in Result.
 	Generated, RefutedSyntactic, RefutedSearch, Found, Undecided, Skipped int
@@ -71,9 +73,9 @@ type ParamResult struct {
 	// NotRobust: Copies[t] is the number of copies of thread t in the
 	// instance of the witness (1 for a single thread), Instance that
 	// program, and Witness a relaxed computation of it replayed by
-	// ReplayWitness. InstanceCheck is Check run on the instance.
+	// replayWitness. InstanceCheck is Check run on the instance.
 	Copies        []int
-	Instance      *Program
+	Instance      *prog.Program
 	Witness       *Witness
 	WitnessErr    error
 	InstanceCheck *Result
@@ -85,23 +87,13 @@ type ParamResult struct {
 	CutoffReason string
 }
 
-// Replicated reports whether some thread of p is marked replicated.
-func (p *Program) Replicated() bool {
-	for _, th := range p.Threads {
-		if th.Replicated {
-			return true
-		}
-	}
-	return false
-}
-
 // Instance builds the ordinary program with copies[t] copies of every
 // replicated thread t (single threads keep their one copy whatever
 // copies[t] says). Copy k of NAME is called NAME.k, or NAME_k... when that
 // name is taken. It returns, per thread of the instance, the thread of p it
 // copies.
-func Instance(p *Program, copies []int) (*Program, []int) {
-	q := &Program{File: p.File, MemorySize: p.MemorySize, Cells: p.Cells, cellOf: p.cellOf, HasFence: p.HasFence}
+func Instance(p *prog.Program, copies []int) (*prog.Program, []int) {
+	q := p.Empty()
 	taken := map[string]bool{}
 	for _, th := range p.Threads {
 		taken[th.Name] = true
@@ -129,8 +121,8 @@ func Instance(p *Program, copies []int) (*Program, []int) {
 	return q, from
 }
 
-// UniformCopies is the copy vector with k copies of every replicated thread.
-func UniformCopies(p *Program, k int) []int {
+// uniformCopies is the copy vector with k copies of every replicated thread.
+func uniformCopies(p *prog.Program, k int) []int {
 	out := make([]int, len(p.Threads))
 	for i, th := range p.Threads {
 		out[i] = 1
@@ -147,19 +139,27 @@ func UniformCopies(p *Program, k int) []int {
 // markings of its search; All, Shard, BreadthFirst
 // and ValueBits are not used). instances > 0 also runs Check on the
 // instances with 1..instances copies of every replicated thread when the
-// verdict is not NOT ROBUST, as cut-off evidence.
-func CheckParameterized(p *Program, opt Options, instances int) *ParamResult {
+// verdict is not NOT ROBUST, as cut-off evidence. It decides robustness
+// only: another opt.Criterion is an error.
+func CheckParameterized(p *prog.Program, opt Options, instances int) (*ParamResult, error) {
+	if opt.Criterion != Robustness {
+		return nil, fmt.Errorf("parameterized checking decides robustness only, not %s", opt.Criterion)
+	}
+	return checkParameterized(p, opt, instances), nil
+}
+
+func checkParameterized(p *prog.Program, opt Options, instances int) *ParamResult {
 	start := time.Now()
 	ctx, cancel := opt.context()
 	defer cancel()
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = defaultMaxBytes
 	}
-	attacks, refuted := Attacks(p, TSO)
+	attacks, refuted := enumerateAttacks(p, prog.TSO)
 	res := &ParamResult{Generated: len(attacks)}
 	var found *pnet
-	var cov automata.CoverResult
+	var cov petri.Result
 	for i, a := range attacks {
 		pa := ParamAttack{Attack: a, Outcome: RefutedSyntactically}
 		switch {
@@ -180,7 +180,7 @@ func CheckParameterized(p *Program, opt Options, instances int) *ParamResult {
 			default:
 				res.Undecided++
 				if res.Reason == "" {
-					res.Reason = fmt.Sprintf("attack %s: %s", p.AttackString(a), pa.Reason)
+					res.Reason = fmt.Sprintf("attack %s: %s", a.Format(p), pa.Reason)
 				}
 			}
 		}
@@ -191,17 +191,17 @@ func CheckParameterized(p *Program, opt Options, instances int) *ParamResult {
 	}
 	switch {
 	case found != nil:
-		res.Verdict = NotRobust
+		res.Verdict = prog.NotRobust
 		res.paramWitness(found, cov, shareDeadline(opt, ctx))
 	case res.Undecided+res.Skipped > 0:
-		res.Verdict = Unknown
+		res.Verdict = prog.Unknown
 		if res.Reason == "" {
 			res.Reason = automata.StopReason(ctx)
 		}
 	default:
-		res.Verdict = Robust
+		res.Verdict = prog.Robust
 	}
-	if res.Verdict != NotRobust && instances > 0 {
+	if res.Verdict != prog.NotRobust && instances > 0 {
 		res.cutoff(p, shareDeadline(opt, ctx), instances)
 	}
 	res.Elapsed = time.Since(start)
@@ -216,7 +216,7 @@ func shareDeadline(opt Options, ctx context.Context) Options {
 	return opt
 }
 
-func decideParamAttack(ctx context.Context, p *Program, a Attack, maxStates, maxBytes int64, pa *ParamAttack) (*pnet, automata.CoverResult) {
+func decideParamAttack(ctx context.Context, p *prog.Program, a Attack, maxStates, maxBytes int64, pa *ParamAttack) (*pnet, petri.Result) {
 	start := time.Now()
 	// The rounds of param_abs.go: cut-off 1, cut-off 2, the join.
 	n := newPNet(p, a)
@@ -235,9 +235,9 @@ func decideParamAttack(ctx context.Context, p *Program, a Attack, maxStates, max
 	defer func() { pa.Stats.Elapsed = time.Since(start) }()
 	if reason != "" {
 		pa.Outcome, pa.Reason = Undecided, reason
-		return nil, automata.CoverResult{}
+		return nil, petri.Result{}
 	}
-	r := automata.Coverable(&n.net, n.targets(), automata.Options{Budget: automata.Budget{MaxStates: maxStates, MaxBytes: maxBytes - n.bytes}, Context: ctx})
+	r := petri.Coverable(&n.net, n.targets(), automata.Options{Budget: automata.Budget{MaxStates: maxStates, MaxBytes: maxBytes - n.bytes}, Context: ctx})
 	pa.Stats.Basis, pa.Stats.Markings = r.Stats.Basis, r.Stats.Generated
 	pa.Stats.Bytes += r.Stats.Bytes
 	switch r.Outcome {
@@ -255,27 +255,27 @@ func decideParamAttack(ctx context.Context, p *Program, a Attack, maxStates, max
 // cutoff runs Check on the instances with 1..k copies, stopping at the
 // first that is not robust (an internal error when the parameterized
 // verdict is ROBUST) or undecided.
-func (res *ParamResult) cutoff(p *Program, opt Options, k int) {
+func (res *ParamResult) cutoff(p *prog.Program, opt Options, k int) {
 	for i := 1; i <= k; i++ {
-		q, _ := Instance(p, UniformCopies(p, i))
+		q, _ := Instance(p, uniformCopies(p, i))
 		o := opt
 		o.Progress = nil
-		r := Check(q, TSO, o)
+		r := check(q, prog.TSO, o)
 		switch r.Verdict {
-		case Robust:
+		case prog.Robust:
 			res.Confirmed = i
 			continue
-		case NotRobust:
+		case prog.NotRobust:
 			res.CutoffReason = fmt.Sprintf("the instance with %d copies is NOT ROBUST", i)
-			if res.Verdict == Robust {
+			if res.Verdict == prog.Robust {
 				res.WitnessErr = fmt.Errorf("the parameterized check says ROBUST but the instance with %d copies is not", i)
 				return
 			}
 			// An undecided parameterized check still gets a verdict
 			// when an instance has a certified violation.
 			if r.Witness != nil && r.WitnessErr == nil {
-				res.Verdict, res.Reason = NotRobust, ""
-				res.Copies, res.Instance, res.Witness, res.InstanceCheck = UniformCopies(p, i), q, r.Witness, r
+				res.Verdict, res.Reason = prog.NotRobust, ""
+				res.Copies, res.Instance, res.Witness, res.InstanceCheck = uniformCopies(p, i), q, r.Witness, r
 			}
 		default:
 			res.CutoffReason = fmt.Sprintf("the instance with %d copies: %s", i, r.Reason)

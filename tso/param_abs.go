@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"pgasrob/automata"
+	"pgasrob/automata/petri"
 )
 
 // The forward exploration that finds the net. Its states abstract a
@@ -73,7 +74,7 @@ func (n *pnet) build(ctx context.Context, maxStates, maxBytes int64) string {
 			l := make([]int64, lRegs+len(th.Regs))
 			l[lTmpl], l[lLabel] = int64(ti), int64(th.Init)
 			li, _ := n.local(l)
-			n.net.Initial = append(n.net.Initial, automata.Omega)
+			n.net.Initial = append(n.net.Initial, petri.Omega)
 			start = append(start, absLocal{li, absMany})
 		}
 	}
@@ -195,7 +196,7 @@ func moveCopy(ls []absLocal, from, to int32, down, cut int8) []absLocal {
 
 // reachable reports whether some abstract state covers m: the same global
 // state, and per local state of m, absMany or at least m's count.
-func (n *pnet) reachable(m automata.Marking) bool {
+func (n *pnet) reachable(m petri.Marking) bool {
 	g := int32(-1)
 	for _, pc := range m {
 		if k := n.kind[pc.Place]; k >= 0 {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"pgasrob/tso/prog"
 )
 
 // BenchmarkParamCorpus measures the parameterized check on the marked
@@ -17,13 +19,13 @@ import (
 // (cilk-the-wsq-wrongdoing); its figures are those of the budget, not of
 // a decision.
 func BenchmarkParamCorpus(b *testing.B) {
-	type prog struct {
+	type named struct {
 		name string
-		p    *Program
+		p    *prog.Program
 	}
-	var progs []prog
+	var progs []named
 	for _, m := range readMarked(b) {
-		progs = append(progs, prog{m.file, loadMarked(b, m)})
+		progs = append(progs, named{m.file, loadMarked(b, m)})
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "examples", "tso", "param-*.txt"))
 	for _, f := range files {
@@ -31,11 +33,11 @@ func BenchmarkParamCorpus(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := ParseProgram(f, src)
+		p, err := prog.ParseProgram(f, src)
 		if err != nil {
 			b.Fatal(err)
 		}
-		progs = append(progs, prog{filepath.Base(f), p})
+		progs = append(progs, named{filepath.Base(f), p})
 	}
 	for _, pr := range progs {
 		for _, noPrune := range []bool{false, true} {
@@ -51,16 +53,16 @@ func BenchmarkParamCorpus(b *testing.B) {
 // benchParam runs one program; noPrune also decides the attacks the
 // syntactic check refutes, so that the coverability search has work on
 // templates whose attacks are all refuted before any search.
-func benchParam(b *testing.B, name string, p *Program, noPrune bool) {
+func benchParam(b *testing.B, name string, p *prog.Program, noPrune bool) {
 	{
 		pr := struct {
 			name string
-			p    *Program
+			p    *prog.Program
 		}{name, p}
 		{
 			var r *ParamResult
 			for i := 0; i < b.N; i++ {
-				r = CheckParameterized(pr.p, Options{MaxStates: 200_000, MaxBytes: 512 << 20, Jobs: 1, Timeout: 20 * time.Second, NoPrune: noPrune}, 0)
+				r = checkParameterized(pr.p, Options{MaxStates: 200_000, MaxBytes: 512 << 20, Jobs: 1, Timeout: 20 * time.Second, NoPrune: noPrune}, 0)
 			}
 			s := r.Stats
 			b.ReportMetric(float64(s.Abstract), "abstract")

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"pgasrob/tso/prog"
 )
 
 // markedCorpus is one line of testdata/param/MARKED.
@@ -54,12 +56,12 @@ func markSource(t testing.TB, src string, m markedCorpus) string {
 	return src
 }
 
-func loadMarked(t testing.TB, m markedCorpus) *Program {
+func loadMarked(t testing.TB, m markedCorpus) *prog.Program {
 	src, err := os.ReadFile(filepath.Join(corpusDir(t), m.file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParseProgram(m.file+" (marked)", []byte(markSource(t, string(src), m)))
+	p, err := prog.ParseProgram(m.file+" (marked)", []byte(markSource(t, string(src), m)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,10 @@
 package tso
 
-import "fmt"
+import (
+	"fmt"
+
+	"pgasrob/tso/prog"
+)
 
 // exec runs instrumented transition it of thread ti on global state g and
 // the thread's registers regs (both changed in place). holds is the
@@ -20,36 +24,36 @@ func (n *pnet) exec(ti int, it *itrans, g, regs []int64, holds *int64) bool {
 	case rHelperLock:
 		return g[l.hb] != 0 && n.plain(ti, t, g, regs, holds)
 	case rHelperTent:
-		if t.Op == OpRead || t.Op == OpWrite {
+		if t.Op == prog.OpRead || t.Op == prog.OpWrite {
 			c, ok := n.cell(t.Addr, regs)
 			if !ok {
 				return false
 			}
 			lv := g[l.level+c]
-			if t.Op == OpRead && lv == lvStore || t.Op == OpWrite && lv >= lvLoad {
+			if t.Op == prog.OpRead && lv == lvStore || t.Op == prog.OpWrite && lv >= lvLoad {
 				return false
 			}
 		}
 		return n.plain(ti, t, g, regs, holds)
 	case rHelperEnter, rHelperCopy:
 		c, lv := -1, int64(-1)
-		if t.Op == OpRead || t.Op == OpWrite {
+		if t.Op == prog.OpRead || t.Op == prog.OpWrite {
 			var ok bool
 			if c, ok = n.cell(t.Addr, regs); !ok {
 				return false
 			}
 			lv = g[l.level+c]
 		}
-		if it.role == rHelperEnter && (t.Op == OpRead && lv != lvStore || t.Op == OpWrite && lv < lvLoad) {
+		if it.role == rHelperEnter && (t.Op == prog.OpRead && lv != lvStore || t.Op == prog.OpWrite && lv < lvLoad) {
 			return false
 		}
 		if !n.plain(ti, t, g, regs, holds) {
 			return false
 		}
 		switch {
-		case t.Op == OpWrite:
+		case t.Op == prog.OpWrite:
 			g[l.level+c] = lvStore
-		case t.Op == OpRead && lv < lvLoad:
+		case t.Op == prog.OpRead && lv < lvLoad:
 			g[l.level+c] = lvLoad
 		}
 		return true
@@ -75,7 +79,7 @@ func (n *pnet) exec(ti int, it *itrans, g, regs []int64, holds *int64) bool {
 		return true
 	case rAttCopy:
 		switch t.Op {
-		case OpRead:
+		case prog.OpRead:
 			c, ok := n.cell(t.Addr, regs)
 			if !ok {
 				return false
@@ -86,7 +90,7 @@ func (n *pnet) exec(ti int, it *itrans, g, regs []int64, holds *int64) bool {
 			}
 			regs[t.Reg] = v
 			return true
-		case OpWrite:
+		case prog.OpWrite:
 			c, ok := n.cell(t.Addr, regs)
 			if !ok {
 				return false
@@ -105,23 +109,23 @@ func (n *pnet) exec(ti int, it *itrans, g, regs []int64, holds *int64) bool {
 }
 
 // plain runs an original instruction under SC.
-func (n *pnet) plain(ti int, t *Trans, g, regs []int64, holds *int64) bool {
+func (n *pnet) plain(ti int, t *prog.Trans, g, regs []int64, holds *int64) bool {
 	l := &n.lay
 	switch t.Op {
-	case OpRead:
+	case prog.OpRead:
 		c, ok := n.cell(t.Addr, regs)
 		if ok {
 			regs[t.Reg] = g[l.mem+c]
 		}
 		return ok
-	case OpWrite:
+	case prog.OpWrite:
 		c, ok := n.cell(t.Addr, regs)
 		return ok && n.put(&g[l.mem+c], t.Val.Eval(regs))
-	case OpLocal:
+	case prog.OpLocal:
 		return n.put(&regs[t.Reg], t.Val.Eval(regs))
-	case OpCheck:
+	case prog.OpCheck:
 		return t.Val.Eval(regs) != 0
-	case OpLock:
+	case prog.OpLock:
 		if g[l.lock] != 0 {
 			return false
 		}
@@ -130,7 +134,7 @@ func (n *pnet) plain(ti int, t *Trans, g, regs []int64, holds *int64) bool {
 		} else {
 			g[l.lock] = int64(ti + 1)
 		}
-	case OpUnlock:
+	case prog.OpUnlock:
 		if holds != nil {
 			if *holds == 0 {
 				return false
@@ -140,7 +144,7 @@ func (n *pnet) plain(ti int, t *Trans, g, regs []int64, holds *int64) bool {
 			return false
 		}
 		g[l.lock] = 0
-	case OpFence:
+	case prog.OpFence:
 		for _, e := range t.Addrs {
 			if _, ok := n.cell(e, regs); !ok {
 				return false
@@ -150,7 +154,7 @@ func (n *pnet) plain(ti int, t *Trans, g, regs []int64, holds *int64) bool {
 	return true
 }
 
-func (n *pnet) cell(e *Expr, regs []int64) (int, bool) {
+func (n *pnet) cell(e *prog.Expr, regs []int64) (int, bool) {
 	a := e.Eval(regs)
 	c, ok := n.p.CellOf(a)
 	if !ok && n.trouble == "" {

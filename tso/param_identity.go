@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"sync"
+
+	"pgasrob/tso/prog"
 )
 
 // The format gives a thread no way to learn its identity: no instruction
@@ -23,7 +25,7 @@ var numberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // IdentityWarnings lists, for every replicated thread, the other threads
 // whose code equals it up to integer constants, with the position of the
 // first constant that differs.
-func IdentityWarnings(p *Program) []string {
+func IdentityWarnings(p *prog.Program) []string {
 	var out []string
 	for ti, t := range p.Threads {
 		if !t.Replicated {
@@ -43,13 +45,13 @@ func IdentityWarnings(p *Program) []string {
 }
 
 type constDiff struct {
-	pos         Pos
+	pos         prog.Pos
 	here, there string
 }
 
 // differsInConstants reports whether u is t with some integer constants
 // changed (same states, same instructions otherwise), and where.
-func differsInConstants(t, u *Thread) (constDiff, bool) {
+func differsInConstants(t, u *prog.Thread) (constDiff, bool) {
 	if len(t.Trans) != len(u.Trans) || len(t.Labels) != len(u.Labels) || t.Labels[t.Init] != u.Labels[u.Init] {
 		return constDiff{}, false
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 
 	"pgasrob/automata"
+	"pgasrob/automata/petri"
+	"pgasrob/tso/prog"
 )
 
 // The counter abstraction of Section 6 of tso-robustness-attacks.md. The
@@ -44,7 +46,7 @@ const (
 
 // pnet builds and holds the counter abstraction of one attack.
 type pnet struct {
-	p       *Program
+	p       *prog.Program
 	a       Attack
 	threads []ithread
 	live    [][][]bool
@@ -58,7 +60,7 @@ type pnet struct {
 	lPlace []int32
 	kind   []int32 // per place: global index, or -1-local index
 
-	net   automata.Net
+	net   petri.Net
 	moves []pmove // per net transition
 	bytes int64
 
@@ -86,7 +88,7 @@ type pmove struct {
 // helper (labels 0..3L-1) until it issues the attacking store, which it may
 // only do by winning a test-and-set flag; it then continues in the
 // attacker's copy of the code (3L..4L-1) and waits at 4L.
-func paramThreads(p *Program, a Attack) []ithread {
+func paramThreads(p *prog.Program, a Attack) []ithread {
 	out := instrument(p, Attack{Thread: -1}, AttackerTSO)
 	att := instrument(p, a, AttackerTSO)[a.Thread]
 	if !p.Threads[a.Thread].Replicated {
@@ -112,7 +114,7 @@ func paramThreads(p *Program, a Attack) []ithread {
 	return out
 }
 
-func newPNet(p *Program, a Attack) *pnet {
+func newPNet(p *prog.Program, a Attack) *pnet {
 	n := &pnet{p: p, a: a, threads: paramThreads(p, a), gIndex: map[string]int32{}, lIndex: map[string]int32{},
 		singleFrom: map[int32][]int32{}, copyFrom: map[[2]int32][]int32{}, reach: map[int32][][]absLocal{}, cut: 1}
 	nc := len(p.Cells)
@@ -196,21 +198,21 @@ func (n *pnet) bounds() {
 			holds = append(holds, n.lPlace[i])
 		}
 	}
-	n.net.Bounds = []automata.PlaceBound{{Places: gl, Max: 1}, {Places: att, Max: 1}, {Places: holds, Max: 1}}
+	n.net.Bounds = []petri.PlaceBound{{Places: gl, Max: 1}, {Places: att, Max: 1}, {Places: holds, Max: 1}}
 }
 
 func (n *pnet) addTrans(pre, post []int32, thread, trans int) int32 {
-	m := func(ps []int32) automata.Marking {
-		out := automata.Marking{}
+	m := func(ps []int32) petri.Marking {
+		out := petri.Marking{}
 		for _, p := range ps {
-			out = append(out, automata.PlaceCount{Place: p, Count: 1})
+			out = append(out, petri.PlaceCount{Place: p, Count: 1})
 		}
 		if len(out) == 2 && out[0].Place > out[1].Place {
 			out[0], out[1] = out[1], out[0]
 		}
 		return out
 	}
-	n.net.Trans = append(n.net.Trans, automata.NetTransition{Pre: m(pre), Post: m(post), Label: automata.Label(len(n.moves))})
+	n.net.Trans = append(n.net.Trans, petri.Transition{Pre: m(pre), Post: m(post), Label: automata.Label(len(n.moves))})
 	n.moves = append(n.moves, pmove{thread: int32(thread), trans: int32(trans)})
 	n.bytes += 240 // the transition, its move, its entry in a cache, map overhead
 	return int32(len(n.net.Trans) - 1)
@@ -299,11 +301,11 @@ func (n *pnet) accepting(g []int64) bool {
 	return g[l.hb] != 0 && g[l.lock] == 0 && g[l.level+int(g[l.stAddr])] != lvNone
 }
 
-func (n *pnet) targets() []automata.Marking {
-	var out []automata.Marking
+func (n *pnet) targets() []petri.Marking {
+	var out []petri.Marking
 	for i, g := range n.gs {
 		if n.accepting(g) {
-			out = append(out, automata.Marking{{Place: n.gPlace[i], Count: 1}})
+			out = append(out, petri.Marking{{Place: n.gPlace[i], Count: 1}})
 		}
 	}
 	return out

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 var paramExpectRE = regexp.MustCompile(`(?m)^# expect: (robust|not robust)$`)
@@ -28,10 +31,10 @@ func paramOpt() Options {
 // thread. A violation in one of them must exist iff the verdict is NOT
 // ROBUST and k reaches the witness's copies (an instance with more copies
 // has every computation of one with fewer: the extra copies stay idle).
-func crossCheck(t *testing.T, p *Program, r *ParamResult, k int) {
+func crossCheck(t *testing.T, p *prog.Program, r *ParamResult, k int) {
 	t.Helper()
 	need := 0
-	if r.Verdict == NotRobust {
+	if r.Verdict == prog.NotRobust {
 		for ti, th := range p.Threads {
 			if th.Replicated {
 				need = max(need, r.Copies[ti])
@@ -40,19 +43,19 @@ func crossCheck(t *testing.T, p *Program, r *ParamResult, k int) {
 		if r.Witness == nil || r.WitnessErr != nil {
 			t.Fatalf("NOT ROBUST without a replayed witness: %v", r.WitnessErr)
 		}
-		if r.InstanceCheck == nil || r.InstanceCheck.Verdict != NotRobust {
+		if r.InstanceCheck == nil || r.InstanceCheck.Verdict != prog.NotRobust {
 			t.Fatalf("the witness instance %v is not NOT ROBUST for the plain checker", r.Copies)
 		}
 	}
 	for i := 1; i <= k; i++ {
-		q, _ := Instance(p, UniformCopies(p, i))
-		c := Check(q, TSO, Options{MaxStates: 1_000_000, Jobs: 2})
+		q, _ := Instance(p, uniformCopies(p, i))
+		c := check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2})
 		switch {
-		case c.Verdict == Unknown:
+		case c.Verdict == prog.Unknown:
 			t.Logf("instance %d: unknown (%s)", i, c.Reason)
-		case c.Verdict == NotRobust && r.Verdict == Robust:
+		case c.Verdict == prog.NotRobust && r.Verdict == prog.Robust:
 			t.Fatalf("parameterized ROBUST, but the instance with %d copies is NOT ROBUST", i)
-		case c.Verdict == Robust && r.Verdict == NotRobust && i >= need:
+		case c.Verdict == prog.Robust && r.Verdict == prog.NotRobust && i >= need:
 			t.Fatalf("parameterized NOT ROBUST with copies %v, but the instance with %d copies is robust", r.Copies, i)
 		}
 	}
@@ -78,17 +81,17 @@ func TestParamExamples(t *testing.T) {
 			if m == nil {
 				t.Fatal(`no "# expect: robust" or "# expect: not robust" header`)
 			}
-			p, err := ParseProgram(file, src)
+			p, err := prog.ParseProgram(file, src)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !p.Replicated() {
 				t.Fatal("no replicated thread")
 			}
-			r := CheckParameterized(p, paramOpt(), 3)
-			want := Robust
+			r := checkParameterized(p, paramOpt(), 3)
+			want := prog.Robust
 			if string(m[1]) == "not robust" {
-				want = NotRobust
+				want = prog.NotRobust
 				not++
 			} else {
 				robust++
@@ -96,11 +99,11 @@ func TestParamExamples(t *testing.T) {
 			if r.Verdict != want {
 				t.Fatalf("verdict %v, want %v (%s)", r.Verdict, want, r.Reason)
 			}
-			if want == Robust && r.Confirmed != 3 {
+			if want == prog.Robust && r.Confirmed != 3 {
 				t.Errorf("cut-off evidence: instances confirmed up to %d, want 3 (%s)", r.Confirmed, r.CutoffReason)
 			}
 			crossCheck(t, p, r, 3)
-			if want == NotRobust {
+			if want == prog.NotRobust {
 				c := paramCopiesRE.FindSubmatch(src)
 				if c == nil {
 					t.Fatal(`no "# copies: N" header`)
@@ -116,8 +119,8 @@ func TestParamExamples(t *testing.T) {
 					t.Errorf("witness with %d copies, the header says %d are needed", got, n)
 				}
 				if n > 1 {
-					q, _ := Instance(p, UniformCopies(p, n-1))
-					if c := Check(q, TSO, Options{MaxStates: 1_000_000, Jobs: 2}); c.Verdict != Robust {
+					q, _ := Instance(p, uniformCopies(p, n-1))
+					if c := check(q, prog.TSO, Options{MaxStates: 1_000_000, Jobs: 2}); c.Verdict != prog.Robust {
 						t.Errorf("the instance with %d copies is %v, the header says it is robust", n-1, c.Verdict)
 					}
 				}
@@ -137,18 +140,18 @@ func TestParamRobustForTwoNotThree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParseProgram("ring3", src)
+	p, err := prog.ParseProgram("ring3", src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k, want := range map[int]Verdict{1: Robust, 2: Robust, 3: NotRobust} {
+	for k, want := range map[int]prog.Verdict{1: prog.Robust, 2: prog.Robust, 3: prog.NotRobust} {
 		q, _ := Instance(p, []int{k})
-		if r := Check(q, TSO, Options{Jobs: 2}); r.Verdict != want {
+		if r := check(q, prog.TSO, Options{Jobs: 2}); r.Verdict != want {
 			t.Errorf("%d copies: %v, want %v", k, r.Verdict, want)
 		}
 	}
-	r := CheckParameterized(p, paramOpt(), 0)
-	if r.Verdict != NotRobust || r.Copies[0] != 3 || len(r.Instance.Threads) != 3 {
+	r := checkParameterized(p, paramOpt(), 0)
+	if r.Verdict != prog.NotRobust || r.Copies[0] != 3 || len(r.Instance.Threads) != 3 {
 		t.Fatalf("parameterized: %v with copies %v, want NOT ROBUST with 3", r.Verdict, r.Copies)
 	}
 	if r.Witness == nil || r.WitnessErr != nil || len(r.Witness.Cycle) != 6 {
@@ -162,20 +165,20 @@ func TestParamRobustForTwoNotThree(t *testing.T) {
 func TestParamSingleAttacker(t *testing.T) {
 	src := "thread w\ninitial q0\ntransition q0 q1 write 1 1\ntransition q1 q2 read r 0\nend\n" +
 		"thread t *\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 mfence\ntransition q2 q3 read r 1\nend\n"
-	p, err := ParseProgram("single", []byte(src))
+	p, err := prog.ParseProgram("single", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := CheckParameterized(p, paramOpt(), 2)
-	if r.Verdict != NotRobust || r.Witness == nil || r.Witness.Attack.Thread != 0 {
+	r := checkParameterized(p, paramOpt(), 2)
+	if r.Verdict != prog.NotRobust || r.Witness == nil || r.Witness.Attack.Thread != 0 {
 		t.Fatalf("got %v (%v), want NOT ROBUST attacked by w", r.Verdict, r.WitnessErr)
 	}
 	crossCheck(t, p, r, 2)
-	plain, err := ParseProgram("sb", []byte(strings.ReplaceAll(src, "thread t *", "thread t")))
+	plain, err := prog.ParseProgram("sb", []byte(strings.ReplaceAll(src, "thread t *", "thread t")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := CheckParameterized(plain, paramOpt(), 1); r.Verdict != NotRobust || len(r.Instance.Threads) != 2 {
+	if r := checkParameterized(plain, paramOpt(), 1); r.Verdict != prog.NotRobust || len(r.Instance.Threads) != 2 {
 		t.Fatalf("unmarked program: %v", r.Verdict)
 	}
 }
@@ -193,16 +196,16 @@ func TestParamSingleAttacker(t *testing.T) {
 func TestParamCorpus(t *testing.T) {
 	dir := corpusDir(t)
 	_ = dir
-	want := map[string]Verdict{
-		"cilk-the-wsq.txt": Robust, "cilk-the-wsq-wrongdoing.txt": NotRobust, "lock-free-stack.txt": Robust,
-		"spinlock.txt": Robust, "nbw-w-r.txt": Robust, "nbw-w-wr-correct.txt": Robust, "parker-correct.txt": Robust,
+	want := map[string]prog.Verdict{
+		"cilk-the-wsq.txt": prog.Robust, "cilk-the-wsq-wrongdoing.txt": prog.NotRobust, "lock-free-stack.txt": prog.Robust,
+		"spinlock.txt": prog.Robust, "nbw-w-r.txt": prog.Robust, "nbw-w-wr-correct.txt": prog.Robust, "parker-correct.txt": prog.Robust,
 	}
 	for _, m := range readMarked(t) {
 		t.Run(m.file, func(t *testing.T) {
 			p := loadMarked(t, m)
 			opt := paramOpt()
 			opt.MaxStates = 20_000
-			r := CheckParameterized(p, opt, 2)
+			r := checkParameterized(p, opt, 2)
 			w, ok := want[m.file]
 			if !ok {
 				t.Fatalf("no expected verdict for %s", m.file)
@@ -226,16 +229,16 @@ func TestParamRandom(t *testing.T) {
 		n = 50
 	}
 	for iter := 0; iter < n; iter++ {
-		src := Generate(rng, GenConfig{Threads: 2, Instrs: 4, Addrs: 2, Values: 2})
-		p, err := ParseProgram(fmt.Sprintf("random%d", iter), []byte(src))
+		src := gen.Generate(rng, gen.Config{Threads: 2, Instrs: 4, Addrs: 2, Values: 2})
+		p, err := prog.ParseProgram(fmt.Sprintf("random%d", iter), []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		p.Threads[rng.IntN(len(p.Threads))].Replicated = true
 		// Locked increments make the data grow with the copies: those
 		// programs end in UNKNOWN at this budget.
-		r := CheckParameterized(p, Options{MaxStates: 20_000, MaxBytes: 64 << 20, Jobs: 1, Timeout: 5 * time.Second}, 0)
-		if r.Verdict == Unknown {
+		r := checkParameterized(p, Options{MaxStates: 20_000, MaxBytes: 64 << 20, Jobs: 1, Timeout: 5 * time.Second}, 0)
+		if r.Verdict == prog.Unknown {
 			continue
 		}
 		decided++
@@ -243,9 +246,9 @@ func TestParamRandom(t *testing.T) {
 		// meets goal markings the precise abstraction rules out, and must
 		// refute them itself.
 		absLimit = 0
-		j := CheckParameterized(p, Options{MaxStates: 20_000, MaxBytes: 64 << 20, Jobs: 1, Timeout: 5 * time.Second}, 0)
+		j := checkParameterized(p, Options{MaxStates: 20_000, MaxBytes: 64 << 20, Jobs: 1, Timeout: 5 * time.Second}, 0)
 		absLimit = 100_000
-		if j.Verdict != Unknown && j.Verdict != r.Verdict {
+		if j.Verdict != prog.Unknown && j.Verdict != r.Verdict {
 			t.Fatalf("program %d: %v with the precise abstraction, %v with the join\n%s", iter, r.Verdict, j.Verdict, p)
 		}
 		for _, a := range j.Attacks {
@@ -253,7 +256,7 @@ func TestParamRandom(t *testing.T) {
 				backward++
 			}
 		}
-		if r.Verdict == NotRobust {
+		if r.Verdict == prog.NotRobust {
 			not++
 			for ti, th := range p.Threads {
 				if th.Replicated && r.Copies[ti] > 1 {
@@ -278,14 +281,14 @@ func TestParamRandom(t *testing.T) {
 
 func TestParseReplicated(t *testing.T) {
 	src := "thread a *\ninitial q\ntransition q r write 1 0\nend\nthread b\ninitial q\nend\n"
-	f, err := Parse("f.txt", []byte(src))
+	f, err := prog.Parse("f.txt", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !f.Threads[0].Replicated || f.Threads[0].StarPos.String() != "f.txt:1:10" || f.Threads[1].Replicated {
 		t.Fatalf("marks: %+v %+v", f.Threads[0], f.Threads[1])
 	}
-	p, err := Compile(f)
+	p, err := prog.Compile(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,8 +305,8 @@ func TestParseReplicated(t *testing.T) {
 		"thread a * *\ninitial q\nend": "f.txt:1:12: expected \"initial\"",
 		"thread *":                     "f.txt:1:9: unexpected end of file",
 	} {
-		_, err := ParseProgram("f.txt", []byte(src))
-		var pe *Error
+		_, err := prog.ParseProgram("f.txt", []byte(src))
+		var pe *prog.Error
 		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", src, err, want)
 		}
@@ -325,12 +328,12 @@ func FuzzParamCheck(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		p, err := ParseProgram("fuzz", src)
+		p, err := prog.ParseProgram("fuzz", src)
 		if err != nil {
 			return
 		}
-		r := CheckParameterized(p, Options{MaxStates: 5000, MaxBytes: 32 << 20, Timeout: 2 * time.Second, Jobs: 1}, 1)
-		if r.Verdict == NotRobust && (r.Witness == nil || r.WitnessErr != nil) {
+		r := checkParameterized(p, Options{MaxStates: 5000, MaxBytes: 32 << 20, Timeout: 2 * time.Second, Jobs: 1}, 1)
+		if r.Verdict == prog.NotRobust && (r.Witness == nil || r.WitnessErr != nil) {
 			t.Fatalf("witness replay failed: %v\n%s", r.WitnessErr, p)
 		}
 	})
@@ -346,13 +349,13 @@ func TestIdentityWarnings(t *testing.T) {
 		t.Fatalf("warnings %q", w)
 	}
 	src, _ := os.ReadFile(filepath.Join("..", "examples", "tso", "param-sb-single.txt"))
-	q, _ := ParseProgram("sb-single", src)
+	q, _ := prog.ParseProgram("sb-single", src)
 	if w := IdentityWarnings(q); len(w) != 1 {
 		// w and t differ in their constants only: that is what the
 		// warning is about, whether or not it is intended.
 		t.Fatalf("param-sb-single: %q", w)
 	}
-	r, _ := ParseProgram("ring3", []byte("thread t *\ninitial q\ntransition q r write 1 0\nend\nthread u\ninitial q\ntransition q r read x 0\nend\n"))
+	r, _ := prog.ParseProgram("ring3", []byte("thread t *\ninitial q\ntransition q r write 1 0\nend\nthread u\ninitial q\ntransition q r read x 0\nend\n"))
 	if w := IdentityWarnings(r); len(w) != 0 {
 		t.Fatalf("different code: %q", w)
 	}
@@ -367,15 +370,15 @@ func TestParamCounting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParseProgram("counted", src)
+	p, err := prog.ParseProgram("counted", src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, limit := range []int{100_000} {
 		absLimit = limit
-		r := CheckParameterized(p, paramOpt(), 0)
+		r := checkParameterized(p, paramOpt(), 0)
 		absLimit = 100_000
-		if r.Verdict != Robust {
+		if r.Verdict != prog.Robust {
 			t.Fatalf("abstraction limit %d: %v (%s)", limit, r.Verdict, r.Reason)
 		}
 		counted := false

@@ -3,7 +3,8 @@ package tso
 import (
 	"fmt"
 
-	"pgasrob/automata"
+	"pgasrob/automata/petri"
+	"pgasrob/tso/prog"
 )
 
 // paramWitness turns a covering run of the counter abstraction into a
@@ -14,10 +15,10 @@ import (
 // in the run's source local state is picked (any one will do: copies in
 // one local state are interchangeable) and the move becomes a step of that
 // copy. The SC run of the instrumented instance is then read back as a
-// relaxed computation as BuildWitness does: helpers' stores reach memory
-// at once, the attacker's delayed stores at the end, and ReplayWitness
+// relaxed computation as buildWitness does: helpers' stores reach memory
+// at once, the attacker's delayed stores at the end, and replayWitness
 // re-executes it on the Machine and recomputes the happens-before cycle.
-func (res *ParamResult) paramWitness(n *pnet, cov automata.CoverResult, opt Options) {
+func (res *ParamResult) paramWitness(n *pnet, cov petri.Result, opt Options) {
 	p := n.p
 	res.Copies = make([]int, len(p.Threads))
 	for ti, th := range p.Threads {
@@ -50,10 +51,10 @@ func (res *ParamResult) paramWitness(n *pnet, cov automata.CoverResult, opt Opti
 		res.WitnessErr = err
 		return
 	}
-	res.Witness, res.WitnessErr = ReplayWitness(inst, TSO, steps.attack, steps.steps, steps.store, steps.last)
+	res.Witness, res.WitnessErr = replayWitness(inst, prog.TSO, steps.attack, steps.steps, steps.store, steps.last)
 	o := opt
 	o.Progress = nil
-	res.InstanceCheck = Check(inst, TSO, o)
+	res.InstanceCheck = check(inst, prog.TSO, o)
 }
 
 func isZero(v []int64) bool {
@@ -109,13 +110,13 @@ func (n *pnet) relaxedSteps(run []int, base []int, pos [][]int32) (*paramSteps, 
 		it := n.threads[t].trans[mv.trans]
 		op := n.p.Threads[t].Trans[it.orig].Op
 		s := Step{Kind: StepExec, Thread: who, Trans: int(it.orig), Event: -1}
-		if op == OpRead || op == OpWrite {
+		if op == prog.OpRead || op == prog.OpWrite {
 			s.Event = events
 			events++
 		}
 		switch it.role {
 		case rAttStart, rAttCopy:
-			s.Delayed = op == OpWrite
+			s.Delayed = op == prog.OpWrite
 			out.steps = append(out.steps, s)
 			if s.Delayed {
 				delayed++
@@ -128,7 +129,7 @@ func (n *pnet) relaxedSteps(run []int, base []int, pos [][]int32) (*paramSteps, 
 			out.last = s.Event
 		default:
 			out.steps = append(out.steps, s)
-			if op == OpWrite {
+			if op == prog.OpWrite {
 				out.steps = append(out.steps, Step{Kind: StepFlush, Thread: who})
 			}
 		}

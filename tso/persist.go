@@ -2,6 +2,9 @@ package tso
 
 import (
 	"pgasrob/automata"
+
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // Persistence (persistence-fences.md, Sections 6-8).
@@ -75,7 +78,7 @@ func init() {
 		instrument: persistInstrument,
 		witness:    persistWitness,
 		replay:     persistReplay,
-		oracle:     PersistOracle,
+		oracle:     oracle.Persistence,
 	}
 	for r, n := range map[role]string{rPerPhase0: "persist-phase0", rPerE1: "persist-e1", rPerPi3: "persist-pi3",
 		rPerE: "persist-e", rPerPhase2: "persist-phase2"} {
@@ -87,16 +90,16 @@ func init() {
 // no fence that waits for the buffer, no lock or unlock. An address-list
 // fence constrains nothing under TSO (the machine runs it as a no-op), so
 // it is an internal event like a noop.
-func pi3Op(o Op) bool {
+func pi3Op(o prog.Op) bool {
 	switch o {
-	case OpRead, OpLocal, OpCheck, OpNoop, OpFence:
+	case prog.OpRead, prog.OpLocal, prog.OpCheck, prog.OpNoop, prog.OpFence:
 		return true
 	}
 	return false
 }
 
 // pi3Reach[q] is the set of labels reachable from q by π3 instructions.
-func pi3Reach(th *Thread) [][]bool { return reachVia(th, pi3Op) }
+func pi3Reach(th *prog.Thread) [][]bool { return reachVia(th, pi3Op) }
 
 // persistAttacks lists the patterns (p, e1, e): every write e1 and read e
 // of one thread. A pattern is refuted syntactically when no π3 path leads
@@ -115,15 +118,15 @@ func pi3Reach(th *Thread) [][]bool { return reachVia(th, pi3Op) }
 // fenced program's instrumentation.
 //
 // Check refuses persistence under PSO (the pattern theorem is for TSO).
-func persistAttacks(p *Program, m Model) (attacks []Attack, refuted []bool) {
+func persistAttacks(p *prog.Program, m prog.Model) (attacks []Attack, refuted []bool) {
 	for ti, th := range p.Threads {
 		reach := pi3Reach(th)
 		for si, st := range th.Trans {
-			if st.Op != OpWrite {
+			if st.Op != prog.OpWrite {
 				continue
 			}
 			for li, lt := range th.Trans {
-				if lt.Op != OpRead {
+				if lt.Op != prog.OpRead {
 					continue
 				}
 				attacks = append(attacks, Attack{Thread: ti, Store: si, Last: li})
@@ -139,14 +142,14 @@ func persistAttacks(p *Program, m Model) (attacks []Attack, refuted []bool) {
 
 // otherWriter reports whether a thread other than ti has a write that may
 // go to the address of addr.
-func otherWriter(p *Program, ti int, addr *Expr) bool {
+func otherWriter(p *prog.Program, ti int, addr *prog.Expr) bool {
 	a, ac := addr.Const()
 	for tj, th := range p.Threads {
 		if tj == ti {
 			continue
 		}
 		for _, t := range th.Trans {
-			if t.Op != OpWrite {
+			if t.Op != prog.OpWrite {
 				continue
 			}
 			if b, bc := t.Addr.Const(); !ac || !bc || a == b {
@@ -160,7 +163,7 @@ func otherWriter(p *Program, ti int, addr *Expr) bool {
 // persistInstrument builds the threads of one pattern. Labels 0..L-1 of
 // every thread are its code in phases 0 and 2; the pivot's copy L..2L-1 is
 // π3, and 2L is where it stops after e.
-func persistInstrument(p *Program, a Attack, shape Attacker) ([]ithread, sysExt) {
+func persistInstrument(p *prog.Program, a Attack, shape Attacker) ([]ithread, sysExt) {
 	out := make([]ithread, len(p.Threads))
 	for ti, th := range p.Threads {
 		L := len(th.Labels)
@@ -201,7 +204,7 @@ func (e *persistExt) layout(s *scSystem, l *automata.Layout) {
 	e.yVal, e.v = l.Field(s.vbits), l.Field(s.vbits)
 }
 
-func (e *persistExt) exec(s *scSystem, ti int, it *itrans, t *Trans, regs []int64) bool {
+func (e *persistExt) exec(s *scSystem, ti int, it *itrans, t *prog.Trans, regs []int64) bool {
 	b := s.buf
 	switch it.role {
 	case rPerPhase0:
@@ -217,7 +220,7 @@ func (e *persistExt) exec(s *scSystem, ti int, it *itrans, t *Trans, regs []int6
 		e.phase.Set(b, 1)
 		return s.put(e.yVal, t.Val.Eval(regs))
 	case rPerPi3:
-		if t.Op != OpRead {
+		if t.Op != prog.OpRead {
 			return s.plain(ti, t, regs)
 		}
 		c, ok := s.cell(t.Addr, regs)

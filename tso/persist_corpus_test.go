@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // persistHeader reads the "# key: value" lines at the top of a test file.
@@ -39,25 +42,25 @@ func TestPersistTestdata(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := persistHeader(string(src))
-		p, err := ParseProgram(f, src)
+		p, err := prog.ParseProgram(f, src)
 		if err != nil {
 			t.Fatal(err)
 		}
 		opt := Options{Criterion: Persistence, Jobs: 1, MaxStates: 1_000_000}
-		res := Check(p, TSO, opt)
+		res := check(p, prog.TSO, opt)
 		if got := strings.ToLower(Persistence.VerdictString(res.Verdict)); got != h["expect"] {
 			t.Errorf("%s: %s, want %s (%s)", f, got, h["expect"], res.Reason)
 		}
-		if res.Verdict == NotRobust && (res.Witness == nil || res.Witness.Fragile == nil) {
+		if res.Verdict == prog.NotRobust && (res.Witness == nil || res.Witness.Fragile == nil) {
 			t.Errorf("%s: no certified witness: %v", f, res.WitnessErr)
 		}
 		if want, ok := h["robust"]; ok {
-			if got := Check(p, TSO, Options{Jobs: 1}).Verdict == Robust; got != (want == "yes") {
+			if got := check(p, prog.TSO, Options{Jobs: 1}).Verdict == prog.Robust; got != (want == "yes") {
 				t.Errorf("%s: robust %v, want %s", f, got, want)
 			}
 		}
-		fr := FindFences(p, TSO, FenceOptions{Options: opt})
-		if fr.Verdict != Robust {
+		fr := findFences(p, prog.TSO, FenceOptions{Options: opt})
+		if fr.Verdict != prog.Robust {
 			t.Errorf("%s: fences: %s", f, fr.Reason)
 			continue
 		}
@@ -73,10 +76,10 @@ func TestPersistTestdata(t *testing.T) {
 				t.Errorf("%s: fences at %v, want %s", f, got, at)
 			}
 		}
-		if o := PersistOracle(p, TSO, OracleBudget{MaxNodes: 100_000}); o.Verdict != Unknown && o.Verdict != res.Verdict {
+		if o := oracle.Persistence(p, prog.TSO, oracle.Budget{MaxNodes: 100_000}); o.Verdict != prog.Unknown && o.Verdict != res.Verdict {
 			t.Errorf("%s: oracle says %s", f, Persistence.VerdictString(o.Verdict))
 		}
-		if same, r := PersistOracleStates(p, OracleBudget{MaxNodes: 100_000}); h["expect"] == "persistent" && r.Verdict != Unknown && !same {
+		if runs := oracle.EnumeratePersistence(p, oracle.Budget{MaxNodes: 100_000}); h["expect"] == "persistent" && runs.Result.Verdict != prog.Unknown && !runs.SameConfigs() {
 			t.Errorf("%s: persistent, but TSO and SC reach different configurations", f)
 		}
 	}
@@ -102,36 +105,36 @@ func TestPersistCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := ParseProgram(e.file, src)
+		p, err := prog.ParseProgram(e.file, src)
 		if err != nil {
 			t.Fatal(err)
 		}
 		opt := Options{Criterion: Persistence, Jobs: 1, Timeout: time.Minute}
-		res := Check(p, TSO, opt)
+		res := check(p, prog.TSO, opt)
 		states += res.Stats.States
 		switch {
-		case res.Verdict == Unknown:
+		case res.Verdict == prog.Unknown:
 			t.Errorf("%s: UNKNOWN: %s", e.file, res.Reason)
 			continue
-		case res.Verdict == NotRobust && (res.Witness == nil || res.Witness.Fragile == nil):
+		case res.Verdict == prog.NotRobust && (res.Witness == nil || res.Witness.Fragile == nil):
 			t.Errorf("%s: FRAGILE without a certified witness: %v", e.file, res.WitnessErr)
-		case res.Verdict == NotRobust && e.robust:
+		case res.Verdict == prog.NotRobust && e.robust:
 			robustFragile = append(robustFragile, e.file)
-		case res.Verdict == Robust && !e.robust:
+		case res.Verdict == prog.Robust && !e.robust:
 			persistentNotRobust = append(persistentNotRobust, e.file)
 		}
 		// The bounded oracle (runs of at most 8 reads and writes) must not
 		// contradict the checker where it decides.
-		if o := PersistOracleBounded(p, TSO, OracleBudget{MaxEvents: 8, MaxNodes: 20_000}); o.Verdict != Unknown {
+		if o := oracle.PersistenceBounded(p, prog.TSO, oracle.Budget{MaxEvents: 8, MaxNodes: 20_000}); o.Verdict != prog.Unknown {
 			oracleDecided++
 			if o.Verdict != res.Verdict {
 				t.Errorf("%s: bounded oracle %s, checker %s", e.file, Persistence.VerdictString(o.Verdict), Persistence.VerdictString(res.Verdict))
 			}
 		}
-		fr := FindFences(p, TSO, FenceOptions{Options: opt})
-		if fr.Verdict != Robust {
+		fr := findFences(p, prog.TSO, FenceOptions{Options: opt})
+		if fr.Verdict != prog.Robust {
 			t.Errorf("%s: fences: %s", e.file, fr.Reason)
-		} else if (len(fr.Fences) == 0) != (res.Verdict == Robust) {
+		} else if (len(fr.Fences) == 0) != (res.Verdict == prog.Robust) {
 			t.Errorf("%s: %d fences for a %s program", e.file, len(fr.Fences), Persistence.VerdictString(res.Verdict))
 		}
 	}
@@ -149,11 +152,11 @@ func TestPersistCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParseProgram("nbw-w-wr.txt", src)
+	p, err := prog.ParseProgram("nbw-w-wr.txt", src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := PersistOracleBounded(p, TSO, OracleBudget{MaxEvents: 16, MaxNodes: 100_000}); o.Verdict == NotRobust {
+	if o := oracle.PersistenceBounded(p, prog.TSO, oracle.Budget{MaxEvents: 16, MaxNodes: 100_000}); o.Verdict == prog.NotRobust {
 		t.Errorf("nbw-w-wr.txt: the bounded oracle finds a fragile run")
 	}
 	if oracleDecided < 8 {

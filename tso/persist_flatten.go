@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"pgasrob/automata"
+
+	"pgasrob/tso/prog"
 )
 
 // The observation abstraction of persistence-fences.md Section 10, with
@@ -54,7 +56,7 @@ type FlattenPivot struct {
 	// flattened ones (replicated threads by their star).
 	Concrete, Flattened []int
 	Patterns, Feasible  int
-	Program             *Program // A_p
+	Program             *prog.Program // A_p
 	States              int64
 }
 
@@ -63,7 +65,7 @@ type FlattenPivot struct {
 // when the program has any. NotRobust comes only with Concrete, a check
 // of the program (or of Instance) that found a replayed fragile run.
 type FlattenResult struct {
-	Verdict  Verdict
+	Verdict  prog.Verdict
 	Reason   string
 	Pivots   []FlattenPivot
 	Concrete *Result
@@ -74,23 +76,23 @@ type FlattenResult struct {
 // CheckPersistenceFlattened decides persistence against TSO through the
 // flattening abstraction (see above); opt bounds every search as for
 // Check (its Criterion is ignored).
-func CheckPersistenceFlattened(p *Program, opt Options) *FlattenResult {
-	res := &FlattenResult{Verdict: Robust}
+func CheckPersistenceFlattened(p *prog.Program, opt Options) *FlattenResult {
+	res := &FlattenResult{Verdict: prog.Robust}
 	opt.Criterion = Persistence
 	ctx, cancel := opt.context()
 	defer cancel()
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = defaultMaxBytes
 	}
 	found := false
 	for pi := range p.Threads {
 		a, piv, err := flatten(p, pi)
 		if err != nil {
-			res.Verdict, res.Reason = Unknown, err.Error()
+			res.Verdict, res.Reason = prog.Unknown, err.Error()
 			return res
 		}
-		attacks, refuted := persistAttacks(a, TSO)
+		attacks, refuted := persistAttacks(a, prog.TSO)
 		for i, at := range attacks {
 			if at.Thread != 0 || refuted[i] {
 				continue
@@ -104,17 +106,17 @@ func CheckPersistenceFlattened(p *Program, opt Options) *FlattenResult {
 				piv.Feasible++
 				found = true
 			case Undecided:
-				res.Verdict, res.Reason = Unknown, fmt.Sprintf("abstraction of pivot %s: %s", p.Threads[pi].Name, ar.Reason)
+				res.Verdict, res.Reason = prog.Unknown, fmt.Sprintf("abstraction of pivot %s: %s", p.Threads[pi].Name, ar.Reason)
 				if ctx.Err() != nil {
 					res.Reason = "time budget reached"
 				}
 			}
-			if found || res.Verdict == Unknown {
+			if found || res.Verdict == prog.Unknown {
 				break
 			}
 		}
 		res.Pivots = append(res.Pivots, *piv)
-		if found || res.Verdict == Unknown {
+		if found || res.Verdict == prog.Unknown {
 			break
 		}
 	}
@@ -126,33 +128,33 @@ func CheckPersistenceFlattened(p *Program, opt Options) *FlattenResult {
 
 // concrete checks the program itself (or its small instances) after the
 // abstraction found a pattern.
-func (res *FlattenResult) concrete(p *Program, opt Options, ctx context.Context) {
+func (res *FlattenResult) concrete(p *prog.Program, opt Options, ctx context.Context) {
 	opt.Context, opt.Timeout = ctx, 0
 	if !p.Replicated() {
-		res.Concrete = Check(p, TSO, opt)
+		res.Concrete = check(p, prog.TSO, opt)
 		res.Verdict, res.Reason = res.Concrete.Verdict, res.Concrete.Reason
 		return
 	}
 	for k := 1; k <= FlattenInstances; k++ {
-		copies := UniformCopies(p, k)
+		copies := uniformCopies(p, k)
 		q, _ := Instance(p, copies)
-		r := Check(q, TSO, opt)
+		r := check(q, prog.TSO, opt)
 		res.Concrete, res.Instance = r, copies
-		if r.Verdict != Robust {
+		if r.Verdict != prog.Robust {
 			res.Verdict, res.Reason = r.Verdict, r.Reason
-			if r.Verdict == NotRobust {
+			if r.Verdict == prog.NotRobust {
 				res.Reason = fmt.Sprintf("fragile with %d copies of each replicated thread", k)
 			}
 			return
 		}
 	}
-	res.Verdict = Unknown
+	res.Verdict = prog.Unknown
 	res.Reason = fmt.Sprintf("the abstraction found a pattern, and the instances with 1..%d copies of each replicated thread are persistent", FlattenInstances)
 }
 
 // flatten builds A_p for pivot pi: the pivot first (thread 0 of A_p),
 // then the concrete threads, then the flattened ones.
-func flatten(p *Program, pi int) (*Program, *FlattenPivot, error) {
+func flatten(p *prog.Program, pi int) (*prog.Program, *FlattenPivot, error) {
 	concrete := map[int]bool{pi: true}
 	for {
 		read, all := readCells(p, concrete)
@@ -175,7 +177,7 @@ func flatten(p *Program, pi int) (*Program, *FlattenPivot, error) {
 	}
 	read, _ := readCells(p, concrete)
 	piv := &FlattenPivot{Pivot: pi}
-	a := &Program{File: p.File, MemorySize: p.MemorySize, Cells: p.Cells, cellOf: p.cellOf, HasFence: p.HasFence}
+	a := p.Empty()
 	pc := *p.Threads[pi]
 	pc.Replicated = false
 	a.Threads = append(a.Threads, &pc)
@@ -202,11 +204,11 @@ func flatten(p *Program, pi int) (*Program, *FlattenPivot, error) {
 
 // readCells is the set of cells the given threads may read; all is set
 // when some read address is not constant.
-func readCells(p *Program, threads map[int]bool) (cells map[int64]bool, all bool) {
+func readCells(p *prog.Program, threads map[int]bool) (cells map[int64]bool, all bool) {
 	cells = map[int64]bool{}
 	for ti := range threads {
 		for _, t := range p.Threads[ti].Trans {
-			if t.Op != OpRead {
+			if t.Op != prog.OpRead {
 				continue
 			}
 			a, ok := t.Addr.Const()
@@ -225,9 +227,9 @@ func readCells(p *Program, threads map[int]bool) (cells map[int64]bool, all bool
 }
 
 // unflattenable says why th must stay concrete, or "".
-func unflattenable(p *Program, th *Thread, read map[int64]bool, all bool) string {
+func unflattenable(p *prog.Program, th *prog.Thread, read map[int64]bool, all bool) string {
 	for _, t := range th.Trans {
-		if t.Op != OpWrite {
+		if t.Op != prog.OpWrite {
 			continue
 		}
 		a, ok := t.Addr.Const()
@@ -242,31 +244,31 @@ func unflattenable(p *Program, th *Thread, read map[int64]bool, all bool) string
 }
 
 // kept says whether a write survives flattening.
-func kept(t Trans, read map[int64]bool) bool {
-	if t.Op != OpWrite {
+func kept(t prog.Trans, read map[int64]bool) bool {
+	if t.Op != prog.OpWrite {
 		return false
 	}
 	a, _ := t.Addr.Const()
 	return read[a]
 }
 
-func flatThread(th *Thread, read map[int64]bool) *Thread {
+func flatThread(th *prog.Thread, read map[int64]bool) *prog.Thread {
 	c := *th
 	c.Regs = nil
-	c.Trans = make([]Trans, len(th.Trans))
+	c.Trans = make([]prog.Trans, len(th.Trans))
 	for i, t := range th.Trans {
 		if kept(t, read) {
 			c.Trans[i] = t
 			continue
 		}
-		c.Trans[i] = Trans{From: t.From, To: t.To, Op: OpNoop, Reg: -1, Pos: t.Pos, Text: "noop", Line: t.Line, FromPos: t.FromPos}
+		c.Trans[i] = prog.Trans{From: t.From, To: t.To, Op: prog.OpNoop, Reg: -1, Pos: t.Pos, Text: "noop", Line: t.Line, FromPos: t.FromPos}
 	}
 	return &c
 }
 
 // starThread stands for any number of flattened copies of th.
-func starThread(th *Thread, read map[int64]bool) *Thread {
-	c := &Thread{Name: th.Name + "*", Labels: []string{"star"}, Out: [][]int{nil}}
+func starThread(th *prog.Thread, read map[int64]bool) *prog.Thread {
+	c := &prog.Thread{Name: th.Name + "*", Labels: []string{"star"}, Out: [][]int{nil}}
 	seen := map[string]bool{}
 	for _, t := range th.Trans {
 		if !kept(t, read) || seen[t.Text] {
@@ -282,7 +284,7 @@ func starThread(th *Thread, read map[int64]bool) *Thread {
 }
 
 // Format prints the abstraction's answer and what it guarantees.
-func (res *FlattenResult) Format(p *Program) string {
+func (res *FlattenResult) Format(p *prog.Program) string {
 	var b strings.Builder
 	names := func(ts []int) string {
 		var s []string
@@ -300,11 +302,11 @@ func (res *FlattenResult) Format(p *Program) string {
 			p.Threads[pv.Pivot].Name, names(pv.Concrete), names(pv.Flattened), pv.Patterns, pv.Feasible, pv.States)
 	}
 	switch {
-	case res.Verdict == Robust && res.Concrete == nil && p.Replicated():
+	case res.Verdict == prog.Robust && res.Concrete == nil && p.Replicated():
 		b.WriteString("abstraction: PERSISTENT, for every number of copies of the replicated threads (no pattern in any flattened program)\n")
-	case res.Verdict == Robust && res.Concrete == nil:
+	case res.Verdict == prog.Robust && res.Concrete == nil:
 		b.WriteString("abstraction: PERSISTENT (no pattern in any flattened program)\n")
-	case res.Concrete != nil && res.Instance != nil && res.Verdict == Unknown && res.Concrete.Verdict == Robust:
+	case res.Concrete != nil && res.Instance != nil && res.Verdict == prog.Unknown && res.Concrete.Verdict == prog.Robust:
 		fmt.Fprintf(&b, "abstraction: a pattern in a flattened program is no verdict; the instances with 1..%d copies of each replicated thread are persistent, larger ones are not decided\n", FlattenInstances)
 	case res.Concrete != nil:
 		fmt.Fprintf(&b, "abstraction: a pattern in a flattened program is no verdict; the verdict is that of the concrete check%s\n", instanceNote(p, res.Instance))
@@ -314,7 +316,7 @@ func (res *FlattenResult) Format(p *Program) string {
 	return b.String()
 }
 
-func instanceNote(p *Program, copies []int) string {
+func instanceNote(p *prog.Program, copies []int) string {
 	var s []string
 	for t, th := range p.Threads {
 		if th.Replicated && copies != nil {

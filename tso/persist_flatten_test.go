@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // TestPersistFlattenMarked runs the abstraction on the corpus files marked
@@ -20,12 +24,12 @@ func TestPersistFlattenMarked(t *testing.T) {
 		p := loadMarked(t, m)
 		fr := CheckPersistenceFlattened(p, Options{Jobs: 1, MaxStates: 1_000_000})
 		t.Logf("%s: %s (%s)\n%s", m.file, Persistence.VerdictString(fr.Verdict), fr.Reason, fr.Format(p))
-		if fr.Verdict != Robust || fr.Concrete != nil {
+		if fr.Verdict != prog.Robust || fr.Concrete != nil {
 			continue
 		}
 		for _, k := range []int{1, 2} {
-			q, _ := Instance(p, UniformCopies(p, k))
-			if r := Check(q, TSO, Options{Criterion: Persistence, Jobs: 1}); r.Verdict == NotRobust {
+			q, _ := Instance(p, uniformCopies(p, k))
+			if r := check(q, prog.TSO, Options{Criterion: Persistence, Jobs: 1}); r.Verdict == prog.NotRobust {
 				t.Errorf("%s: abstraction PERSISTENT, %d copies FRAGILE", m.file, k)
 			}
 		}
@@ -45,7 +49,7 @@ func TestPersistFlattenTestdata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := ParseProgram(f, src)
+		p, err := prog.ParseProgram(f, src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,9 +57,9 @@ func TestPersistFlattenTestdata(t *testing.T) {
 		if got, want := strings.ToLower(Persistence.VerdictString(fr.Verdict)), persistHeader(string(src))["expect"]; got != want {
 			t.Errorf("%s: %s, want %s (%s)", f, got, want, fr.Reason)
 		}
-		for k := 1; k <= 3 && fr.Verdict == Robust; k++ {
-			q, _ := Instance(p, UniformCopies(p, k))
-			if o := PersistOracle(q, TSO, OracleBudget{MaxNodes: 200_000}); o.Verdict != Robust {
+		for k := 1; k <= 3 && fr.Verdict == prog.Robust; k++ {
+			q, _ := Instance(p, uniformCopies(p, k))
+			if o := oracle.Persistence(q, prog.TSO, oracle.Budget{MaxNodes: 200_000}); o.Verdict != prog.Robust {
 				t.Errorf("%s: %d copies: oracle %s", f, k, Persistence.VerdictString(o.Verdict))
 			}
 		}
@@ -74,34 +78,34 @@ func TestPersistFlattenRandom(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(12, 3))
 	counts := map[string]int{}
-	budget := OracleBudget{MaxNodes: 50_000, Timeout: 2 * time.Second}
+	budget := oracle.Budget{MaxNodes: 50_000, Timeout: 2 * time.Second}
 	for i := 0; i < n; i++ {
-		src := Generate(r, GenConfig{Threads: 3, Instrs: 3})
+		src := gen.Generate(r, gen.Config{Threads: 3, Instrs: 3})
 		rep := i%2 == 1
 		if rep {
 			src = strings.Replace(src, "thread t0\n", "thread t0 *\n", 1)
 		}
-		p, err := ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
+		p, err := prog.ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
 		fr := CheckPersistenceFlattened(p, Options{MaxStates: 200_000, Jobs: 1})
 		counts[fmt.Sprintf("replicated=%v %s concrete=%v", rep, Persistence.VerdictString(fr.Verdict), fr.Concrete != nil)]++
 		switch fr.Verdict {
-		case NotRobust:
+		case prog.NotRobust:
 			if fr.Concrete == nil || fr.Concrete.Witness == nil || fr.Concrete.Witness.Fragile == nil {
 				t.Fatalf("FRAGILE without a concrete witness\n%s", src)
 			}
-		case Robust:
+		case prog.Robust:
 			ks := []int{1}
 			if rep {
 				ks = []int{1, 2}
 			}
 			for _, k := range ks {
-				q, _ := Instance(p, UniformCopies(p, k))
-				o := PersistOracle(q, TSO, budget)
+				q, _ := Instance(p, uniformCopies(p, k))
+				o := oracle.Persistence(q, prog.TSO, budget)
 				counts[fmt.Sprintf("oracle %d copies %s", k, Persistence.VerdictString(o.Verdict))]++
-				if o.Verdict == NotRobust {
+				if o.Verdict == prog.NotRobust {
 					t.Fatalf("abstraction PERSISTENT, oracle FRAGILE with %d copies\n%s", k, src)
 				}
 			}

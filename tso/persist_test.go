@@ -8,34 +8,38 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // persistDiff compares the pattern search with the oracle on one program
 // and checks the invariants; it returns the two verdicts.
-func persistDiff(t *testing.T, p *Program, src string) (checker, oracle Verdict, robust Verdict) {
+func persistDiff(t *testing.T, p *prog.Program, src string) (checker, byOracle, robust prog.Verdict) {
 	t.Helper()
-	res := Check(p, TSO, Options{Criterion: Persistence, MaxStates: 200_000, Jobs: 1, Timeout: 10 * time.Second})
+	res := check(p, prog.TSO, Options{Criterion: Persistence, MaxStates: 200_000, Jobs: 1, Timeout: 10 * time.Second})
 	if res.WitnessErr != nil {
 		t.Fatalf("witness: %v\nprogram:\n%s", res.WitnessErr, src)
 	}
-	if res.Verdict == NotRobust && (res.Witness == nil || res.Witness.Fragile == nil) {
+	if res.Verdict == prog.NotRobust && (res.Witness == nil || res.Witness.Fragile == nil) {
 		t.Fatalf("FRAGILE without a fragile run\nprogram:\n%s", src)
 	}
-	// One enumeration serves the oracle's verdict (PersistOracle is
+	// One enumeration serves the oracle's verdict (Persistence is
 	// persistCompare of it), the witness check and the states check.
-	tsoRuns, scRuns, o := persistEnumerate(p, OracleBudget{MaxNodes: 300_000, Timeout: 10 * time.Second}, false)
-	o = persistCompare(tsoRuns, scRuns, o)
-	if res.Verdict != Unknown && o.Verdict != Unknown && res.Verdict != o.Verdict {
+	runs := oracle.EnumeratePersistence(p, oracle.Budget{MaxNodes: 300_000, Timeout: 10 * time.Second})
+	o := runs.Result
+	if res.Verdict != prog.Unknown && o.Verdict != prog.Unknown && res.Verdict != o.Verdict {
 		t.Fatalf("checker %s, oracle %s\nprogram:\n%s", Persistence.VerdictString(res.Verdict), Persistence.VerdictString(o.Verdict), src)
 	}
-	if res.Verdict == NotRobust && o.Verdict != Unknown {
-		witnessNotSC(t, p, res.Witness, scRuns, src)
+	if res.Verdict == prog.NotRobust && o.Verdict != prog.Unknown {
+		witnessNotSC(t, p, res.Witness, runs, src)
 	}
-	if o.Verdict == Robust && !sameConfigs(tsoRuns, scRuns) {
+	if o.Verdict == prog.Robust && !runs.SameConfigs() {
 		// Strong persistence (Section 6) fails.
 		t.Fatalf("persistent, but TSO and SC reach different configurations\nprogram:\n%s", src)
 	}
-	rob := Check(p, TSO, Options{MaxStates: 200_000, Jobs: 1, Timeout: 10 * time.Second})
+	rob := check(p, prog.TSO, Options{MaxStates: 200_000, Jobs: 1, Timeout: 10 * time.Second})
 	return res.Verdict, o.Verdict, rob.Verdict
 }
 
@@ -58,8 +62,8 @@ func TestPersistDiffRandom(t *testing.T) {
 	counts := map[string]int{}
 	start := time.Now()
 	for i := 0; i < n; i++ {
-		src := Generate(r, GenConfig{})
-		p, err := ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
+		src := gen.Generate(r, gen.Config{})
+		p, err := prog.ParseProgram(fmt.Sprintf("random-%d", i), []byte(src))
 		if err != nil {
 			t.Fatalf("generator wrote a bad program: %v\n%s", err, src)
 		}
@@ -80,18 +84,31 @@ func TestPersistDiffRandom(t *testing.T) {
 	}
 }
 
-// TestPersistPSO: persistence is decided for TSO only (Check refuses the
-// other models with the reason; so does the oracle).
+// TestPersistPSO: persistence is decided for TSO only: Check refuses the
+// request with an error (no budget would change the answer), the checker's
+// own callers get UNKNOWN with the reason, and so does the oracle.
 func TestPersistPSO(t *testing.T) {
-	p, err := ParseProgram("sb", []byte("thread a\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\nthread b\ninitial q0\ntransition q0 q1 write 1 1\nend\n"))
+	p, err := prog.ParseProgram("sb", []byte("thread a\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\nthread b\ninitial q0\ntransition q0 q1 write 1 1\nend\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Check(p, PSO, Options{Criterion: Persistence, Jobs: 1})
-	if res.Verdict != Unknown || !strings.Contains(res.Reason, "TSO only") {
+	if res, err := Check(p, prog.PSO, Options{Criterion: Persistence, Jobs: 1}); err == nil || !strings.Contains(err.Error(), "TSO only") {
+		t.Errorf("Check under PSO: %v, %v; want an error for TSO only", res, err)
+	}
+	if _, err := Check(p, prog.TSO, Options{Criterion: Criterion(len(Criteria())), Jobs: 1}); err == nil {
+		t.Errorf("Check with an unknown criterion: no error")
+	}
+	if _, err := FindFences(p, prog.PSO, FenceOptions{Options: Options{Criterion: Persistence, Jobs: 1}}); err == nil {
+		t.Errorf("FindFences for persistence under PSO: no error")
+	}
+	if _, err := CheckParameterized(p, Options{Criterion: Persistence, Jobs: 1}, 0); err == nil {
+		t.Errorf("CheckParameterized for persistence: no error")
+	}
+	res := check(p, prog.PSO, Options{Criterion: Persistence, Jobs: 1})
+	if res.Verdict != prog.Unknown || !strings.Contains(res.Reason, "TSO only") {
 		t.Errorf("PSO: %s (%s), want UNKNOWN for TSO only", res.Verdict, res.Reason)
 	}
-	if o := PersistOracle(p, PSO, OracleBudget{}); o.Verdict != Unknown {
+	if o := oracle.Persistence(p, prog.PSO, oracle.Budget{}); o.Verdict != prog.Unknown {
 		t.Errorf("oracle under PSO: %s", o.Verdict)
 	}
 }
@@ -99,9 +116,9 @@ func TestPersistPSO(t *testing.T) {
 // witnessNotSC replays a fragile witness on a fresh Machine and checks,
 // against the oracle's enumeration of all SC runs, that none has its
 // trace: the exhaustive counterpart of the argument finishFragile checks.
-func witnessNotSC(t *testing.T, p *Program, w *Witness, sc *persistRuns, src string) {
+func witnessNotSC(t *testing.T, p *prog.Program, w *Witness, runs *oracle.PersistenceRuns, src string) {
 	t.Helper()
-	mc := NewMachine(p, TSO)
+	mc := prog.NewMachine(p, prog.TSO)
 	for _, s := range w.Steps {
 		var err error
 		if s.Kind == StepExec {
@@ -113,21 +130,9 @@ func witnessNotSC(t *testing.T, p *Program, w *Witness, sc *persistRuns, src str
 			t.Fatalf("witness step: %v\nprogram:\n%s", err, src)
 		}
 	}
-	if _, ok := sc.traces[persistTrace(mc)]; ok {
+	if runs.SCHasTrace(mc) {
 		t.Fatalf("an SC run has the witness's trace\n%s\nprogram:\n%s", w.Format(p), src)
 	}
-}
-
-func sameConfigs(a, b *persistRuns) bool {
-	if len(a.configs) != len(b.configs) {
-		return false
-	}
-	for c := range a.configs {
-		if !b.configs[c] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestPersistReplay: a witness replays to the same fragile run, and a
@@ -137,23 +142,23 @@ func TestPersistReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParseProgram("sb.txt", src)
+	p, err := prog.ParseProgram("sb.txt", src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Check(p, TSO, Options{Criterion: Persistence, Jobs: 1})
+	res := check(p, prog.TSO, Options{Criterion: Persistence, Jobs: 1})
 	w := res.Witness
 	if w == nil || w.Fragile == nil {
 		t.Fatalf("no witness: %v", res.WitnessErr)
 	}
 	replay := criteria[Persistence].replay
-	again, err := replay(p, TSO, w)
+	again, err := replay(p, prog.TSO, w)
 	if err != nil || again.Format(p) != w.Format(p) {
 		t.Fatalf("replay: %v\n%s", err, again.Format(p))
 	}
 	short := *w
 	short.Steps = w.Steps[:len(w.Steps)-1]
-	if _, err := replay(p, TSO, &short); err == nil || !strings.Contains(err.Error(), "not empty") {
+	if _, err := replay(p, prog.TSO, &short); err == nil || !strings.Contains(err.Error(), "not empty") {
 		t.Errorf("replay without u1: %v", err)
 	}
 	// Land e1 at once: the run is then SC, and the argument must fail.
@@ -166,7 +171,7 @@ func TestPersistReplay(t *testing.T) {
 	}
 	sc := *w
 	sc.Steps = early
-	if _, err := replay(p, TSO, &sc); err == nil {
+	if _, err := replay(p, prog.TSO, &sc); err == nil {
 		t.Errorf("an SC run passed as fragile")
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"pgasrob/tso/prog"
 )
 
 // FragileRun is the persistence part of a witness: the run
@@ -29,7 +31,7 @@ type FragileRun struct {
 // persistWitness turns the SC path of a feasible pattern into the run
 // Witness(π) on the Machine: phases 0 and 2 run under SC (a write lands
 // at once), e1 stays in p's buffer through π3, e and ρ, and lands last.
-func persistWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
+func persistWitness(p *prog.Program, m prog.Model, ar *AttackResult) (*Witness, error) {
 	if ar.Outcome != Feasible || ar.sys == nil {
 		return nil, fmt.Errorf("pattern is not feasible")
 	}
@@ -38,7 +40,7 @@ func persistWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 		t, k := splitLabel(st.Label)
 		it := ar.sys.threads[t].trans[k]
 		exec := Step{Kind: StepExec, Thread: t, Trans: int(it.orig)}
-		write := p.Threads[t].Trans[it.orig].Op == OpWrite
+		write := p.Threads[t].Trans[it.orig].Op == prog.OpWrite
 		exec.Delayed = it.role == rPerE1
 		if err := r.do(exec); err != nil {
 			return nil, err
@@ -65,7 +67,7 @@ func persistWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 
 // persistReplay certifies a witness recorded elsewhere by replaying its
 // steps.
-func persistReplay(p *Program, m Model, w *Witness) (*Witness, error) {
+func persistReplay(p *prog.Program, m prog.Model, w *Witness) (*Witness, error) {
 	r := newReplay(p, m, w.Attack)
 	for _, s := range w.Steps {
 		if s.Thread < 0 || s.Thread >= len(p.Threads) {
@@ -102,10 +104,10 @@ func finishFragile(r *replay) (*Witness, error) {
 		}
 	}
 	e1, e := w.Events[w.StoreEvent], w.Events[w.LastEvent]
-	if e1.Kind != EvStore || e1.Thread != a.Thread || e1.Trans != a.Store {
+	if e1.Kind != prog.EvStore || e1.Thread != a.Thread || e1.Trans != a.Store {
 		return fail("e1 is not the pattern's write")
 	}
-	if e.Kind != EvLoad || e.Thread != a.Thread || e.Trans != a.Last || e.Seq < e1.Seq {
+	if e.Kind != prog.EvLoad || e.Thread != a.Thread || e.Trans != a.Last || e.Seq < e1.Seq {
 		return fail("e is not the pattern's read after e1")
 	}
 	if e.Cell == e1.Cell {
@@ -115,7 +117,7 @@ func finishFragile(r *replay) (*Witness, error) {
 		E1: w.StoreEvent, E: w.LastEvent, E2: -1, ProgOrder: make([][]int, len(mc.P.Threads))}
 	for i, ev := range w.Events {
 		fr.ProgOrder[ev.Thread] = append(fr.ProgOrder[ev.Thread], i)
-		if ev.Kind == EvStore {
+		if ev.Kind == prog.EvStore {
 			fr.StoreOrder = append(fr.StoreOrder, i)
 		}
 	}
@@ -136,11 +138,11 @@ func finishFragile(r *replay) (*Witness, error) {
 }
 
 // formatFragile prints the pattern, the trace and the argument.
-func (w *Witness) formatFragile(p *Program, b *strings.Builder) {
+func (w *Witness) formatFragile(p *prog.Program, b *strings.Builder) {
 	f := w.Fragile
 	ev := func(i int) string {
 		e := w.Events[i]
-		if e.Kind == EvStore {
+		if e.Kind == prog.EvStore {
 			return fmt.Sprintf("wr(%d,%d)", p.Cells[e.Cell], e.Val)
 		}
 		return fmt.Sprintf("rd(%d,%d)", p.Cells[e.Cell], e.Val)

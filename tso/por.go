@@ -1,5 +1,9 @@
 package tso
 
+import (
+	"pgasrob/tso/prog"
+)
+
 // Partial-order reduction of the instrumented SC search (issue 10).
 //
 // A transition of thread i is *private* when what it reads and writes
@@ -53,7 +57,7 @@ package tso
 
 // planPOR returns, per thread and instrumented label, whether the label is
 // reducible (nil when no label is).
-func planPOR(p *Program, threads []ithread) [][]bool {
+func planPOR(p *prog.Program, threads []ithread) [][]bool {
 	nc := len(p.Cells)
 	// users[c] is the set of threads whose code may access cell c (-1:
 	// none yet, -2: several); written[c] whether some code may store to
@@ -77,15 +81,15 @@ func planPOR(p *Program, threads []ithread) [][]bool {
 	}
 	for ti, th := range p.Threads {
 		for _, t := range th.Trans {
-			if t.Op != OpRead && t.Op != OpWrite {
+			if t.Op != prog.OpRead && t.Op != prog.OpWrite {
 				continue
 			}
 			if c, ok := constCell(p, t.Addr); ok {
-				use(ti, c, t.Op == OpWrite)
+				use(ti, c, t.Op == prog.OpWrite)
 				continue
 			}
 			for c := 0; c < nc; c++ {
-				use(ti, c, t.Op == OpWrite)
+				use(ti, c, t.Op == prog.OpWrite)
 			}
 		}
 	}
@@ -96,18 +100,18 @@ func planPOR(p *Program, threads []ithread) [][]bool {
 			return false
 		}
 		switch t.Op {
-		case OpLocal, OpCheck, OpNoop, OpMFence, OpSFence:
+		case prog.OpLocal, prog.OpCheck, prog.OpNoop, prog.OpMFence, prog.OpSFence:
 			return true
-		case OpFence:
+		case prog.OpFence:
 			for _, e := range t.Addrs {
 				if _, ok := constCell(p, e); !ok {
 					return false
 				}
 			}
 			return true
-		case OpRead, OpWrite:
+		case prog.OpRead, prog.OpWrite:
 			c, ok := constCell(p, t.Addr)
-			return ok && (users[c] == ti || t.Op == OpRead && !written[c])
+			return ok && (users[c] == ti || t.Op == prog.OpRead && !written[c])
 		}
 		return false // lock, unlock
 	}
@@ -138,7 +142,7 @@ func planPOR(p *Program, threads []ithread) [][]bool {
 }
 
 // constCell is the cell of a constant address expression.
-func constCell(p *Program, e *Expr) (int, bool) {
+func constCell(p *prog.Program, e *prog.Expr) (int, bool) {
 	if e == nil {
 		return 0, false
 	}

@@ -7,18 +7,21 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 // reductionAgrees checks p under m with and without the partial-order
 // reduction, deciding every attack, and fails on any difference in the
 // verdict or in the set of feasible attacks, or on a witness that does
 // not replay. It returns the two state counts.
-func reductionAgrees(t *testing.T, name string, p *Program, m Model, opt Options) (reduced, full int64) {
+func reductionAgrees(t *testing.T, name string, p *prog.Program, m prog.Model, opt Options) (reduced, full int64) {
 	t.Helper()
 	opt.Jobs, opt.All = 1, true
-	r := Check(p, m, opt)
+	r := check(p, m, opt)
 	opt.NoReduction = true
-	f := Check(p, m, opt)
+	f := check(p, m, opt)
 	if r.Verdict != f.Verdict {
 		t.Fatalf("%s %v: reduced %v, unreduced %v (%s%s)\n%s", name, m, r.Verdict, f.Verdict, r.Reason, f.Reason, programText(p))
 	}
@@ -35,13 +38,13 @@ func reductionAgrees(t *testing.T, name string, p *Program, m Model, opt Options
 		ra, fa := r.Attacks[i], f.Attacks[i]
 		if ra.Outcome == Infeasible && fa.Outcome == Infeasible && ra.Stats.States > fa.Stats.States {
 			t.Errorf("%s %v: attack %s: the reduction visits more states (%d) than the full search (%d)",
-				name, m, p.AttackString(ra.Attack), ra.Stats.States, fa.Stats.States)
+				name, m, ra.Attack.Format(p), ra.Stats.States, fa.Stats.States)
 		}
 	}
 	return r.Stats.States, f.Stats.States
 }
 
-func programText(p *Program) string { return p.File }
+func programText(p *prog.Program) string { return p.File }
 
 // loopBack closes a loop-free generated program into a loop (each
 // thread's last label jumps back to q0), with its increments replaced by
@@ -72,14 +75,14 @@ func TestReductionAgrees(t *testing.T) {
 	if testing.Short() {
 		n = 400
 	}
-	cfgs := []GenConfig{{}, {Threads: 3, Instrs: 5, Addrs: 6}, {Threads: 4, Instrs: 4, Addrs: 8, Fences: true}, {Threads: 2, Instrs: 6, Addrs: 4}}
+	cfgs := []gen.Config{{}, {Threads: 3, Instrs: 5, Addrs: 6}, {Threads: 4, Instrs: 4, Addrs: 8, Fences: true}, {Threads: 2, Instrs: 6, Addrs: 4}}
 	var reduced, full int64
 	loops := 0
 	start := time.Now()
 	for i := 0; i < n; i++ {
 		r := rand.New(rand.NewPCG(uint64(31000+i), 7))
 		cfg := cfgs[i%len(cfgs)]
-		src := Generate(r, cfg)
+		src := gen.Generate(r, cfg)
 		if i%2 == 1 {
 			if l, ok := loopBack(src); ok {
 				src = l
@@ -87,12 +90,12 @@ func TestReductionAgrees(t *testing.T) {
 			}
 		}
 		name := fmt.Sprintf("por-seed%d", 31000+i)
-		p, err := ParseProgram(name, []byte(src))
+		p, err := prog.ParseProgram(name, []byte(src))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
 		p.File = name + "\n" + src
-		for _, m := range []Model{TSO, PSO} {
+		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			a, b := reductionAgrees(t, name, p, m, Options{MaxStates: 300_000})
 			reduced += a
 			full += b
@@ -109,12 +112,12 @@ func TestReductionAgrees(t *testing.T) {
 		for _, f := range []struct {
 			name string
 			src  string
-		}{{"private", Private(nn)}, {"ring", Ring(nn)}, {"uring", UnfencedRing(nn)}} {
-			p, err := ParseProgram(fmt.Sprintf("%s-%d", f.name, nn), []byte(f.src))
+		}{{"private", gen.Private(nn)}, {"ring", gen.Ring(nn)}, {"uring", gen.UnfencedRing(nn)}} {
+			p, err := prog.ParseProgram(fmt.Sprintf("%s-%d", f.name, nn), []byte(f.src))
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, m := range []Model{TSO, PSO} {
+			for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 				reductionAgrees(t, p.File, p, m, Options{NoPrune: true})
 			}
 		}
@@ -135,7 +138,7 @@ func TestReductionCorpus(t *testing.T) {
 			continue
 		}
 		p := loadCorpus(t, dir, e.file)
-		for _, m := range []Model{TSO, PSO} {
+		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			a, b := reductionAgrees(t, e.file, p, m, Options{NoPrune: !big})
 			reduced += a
 			full += b
@@ -152,16 +155,16 @@ func TestReductionOracle(t *testing.T) {
 	if testing.Short() {
 		n = 60
 	}
-	cfgs := []GenConfig{{Threads: 3, Instrs: 5, Addrs: 6}, {Threads: 4, Instrs: 3, Addrs: 8, Fences: true}}
+	cfgs := []gen.Config{{Threads: 3, Instrs: 5, Addrs: 6}, {Threads: 4, Instrs: 3, Addrs: 8, Fences: true}}
 	counts := map[string]int{}
 	for i := 0; i < n; i++ {
 		r := rand.New(rand.NewPCG(uint64(47000+i), 3))
-		src := Generate(r, cfgs[i%len(cfgs)])
-		p, err := ParseProgram(fmt.Sprintf("por-oracle-%d", i), []byte(src))
+		src := gen.Generate(r, cfgs[i%len(cfgs)])
+		p, err := prog.ParseProgram(fmt.Sprintf("por-oracle-%d", i), []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range []Model{TSO, PSO} {
+		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
 			agree, report, cv, ov := diffTest(p, m, Robustness, DiffBudget{MaxStates: 200_000, OracleNodes: 200_000, Timeout: 10 * time.Second})
 			if !agree {
 				t.Fatalf("%s\nprogram:\n%s", report, src)
@@ -180,12 +183,12 @@ func TestReductionOracle(t *testing.T) {
 // than the reference tool's 65,536 (its count on the issue's own version
 // of the family), and the reduction's cycle proviso on every thread.
 func TestReductionTarget(t *testing.T) {
-	p, err := ParseProgram("private-6", []byte(Private(6)))
+	p, err := prog.ParseProgram("private-6", []byte(gen.Private(6)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Check(p, TSO, Options{Jobs: 1})
-	if r.Verdict != Robust || r.Stats.States > 65536 {
+	r := check(p, prog.TSO, Options{Jobs: 1})
+	if r.Verdict != prog.Robust || r.Stats.States > 65536 {
 		t.Fatalf("private N = 6: %v after %d states; want ROBUST within 65,536", r.Verdict, r.Stats.States)
 	}
 }
@@ -195,27 +198,27 @@ func TestReductionTarget(t *testing.T) {
 // (the static cycle proviso of por.go), checked by a transitive closure
 // that shares no code with breakCycles.
 func TestReducibleAcyclic(t *testing.T) {
-	var progs []*Program
+	var progs []*prog.Program
 	for i := 0; i < 200; i++ {
 		r := rand.New(rand.NewPCG(uint64(52000+i), 5))
-		src := Generate(r, GenConfig{Threads: 3, Instrs: 6, Addrs: 6})
+		src := gen.Generate(r, gen.Config{Threads: 3, Instrs: 6, Addrs: 6})
 		if l, ok := loopBack(src); ok {
 			src = l
 		}
-		p, err := ParseProgram("acyclic", []byte(src))
+		p, err := prog.ParseProgram("acyclic", []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		progs = append(progs, p)
 	}
 	for n := 2; n <= 5; n++ {
-		p, _ := ParseProgram("private", []byte(Private(n)))
+		p, _ := prog.ParseProgram("private", []byte(gen.Private(n)))
 		progs = append(progs, p)
 	}
 	checked := 0
 	for _, p := range progs {
-		for _, m := range []Model{TSO, PSO} {
-			attacks, _ := Attacks(p, m)
+		for _, m := range []prog.Model{prog.TSO, prog.PSO} {
+			attacks, _ := enumerateAttacks(p, m)
 			for _, a := range attacks {
 				threads := instrument(p, a, attackerFor(p, m))
 				plan := planPOR(p, threads)

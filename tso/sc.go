@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"pgasrob/automata"
+
+	"pgasrob/tso/prog"
 )
 
 // Access levels of the auxiliary addresses (x,hb), ordered as in Section
@@ -21,7 +23,7 @@ const (
 // "set" bit, the access level (x,hb), the flag hb, the attacker's registers
 // r_stA (a cell), r_delayval and r_fence, and the owner of the lock.
 type scSystem struct {
-	p       *Program
+	p       *prog.Program
 	threads []ithread
 	shape   Attacker
 	attack  bool
@@ -93,13 +95,13 @@ func (s *scSystem) gather() {
 	s.forks = nil
 }
 
-func newSCSystem(p *Program, threads []ithread, shape Attacker, attack bool, vbits int) *scSystem {
+func newSCSystem(p *prog.Program, threads []ithread, shape Attacker, attack bool, vbits int) *scSystem {
 	return newSCSystemExt(p, threads, shape, attack, nil, vbits)
 }
 
 // newSCSystemExt is newSCSystem with a criterion's extension; with one,
 // attack must be false (the robustness fields are not needed).
-func newSCSystemExt(p *Program, threads []ithread, shape Attacker, attack bool, ext sysExt, vbits int) *scSystem {
+func newSCSystemExt(p *prog.Program, threads []ithread, shape Attacker, attack bool, ext sysExt, vbits int) *scSystem {
 	s := &scSystem{p: p, threads: threads, shape: shape, attack: attack, vbits: vbits, ext: ext}
 	var l automata.Layout
 	for ti, th := range p.Threads {
@@ -133,7 +135,7 @@ func newSCSystemExt(p *Program, threads []ithread, shape Attacker, attack bool, 
 	s.lock = l.Field(automata.BitsFor(len(p.Threads) + 1))
 	if attack || ext != nil && ext.reducible() {
 		// Only the instrumented programs' goal ignores the control
-		// labels; ReachSC's accept tests them, so it is never reduced.
+		// labels; reachSC's accept tests them, so it is never reduced.
 		s.reducible = planPOR(p, threads)
 	}
 	s.width = l.Words()
@@ -161,7 +163,7 @@ func newSCSystemExt(p *Program, threads []ithread, shape Attacker, attack bool, 
 // flow, extended to the instrumented labels: a copy label has the liveness
 // of its original, the attacker's wait label has none. Clearing dead registers keeps
 // states that differ only in values nobody reads from being told apart.
-func liveRegs(th *Thread, labels int, attacker bool) [][]bool {
+func liveRegs(th *prog.Thread, labels int, attacker bool) [][]bool {
 	L := len(th.Labels)
 	live := make([][]bool, L)
 	for q := range live {
@@ -175,7 +177,7 @@ func liveRegs(th *Thread, labels int, attacker bool) [][]bool {
 					continue
 				}
 				used := false
-				for _, e := range []*Expr{t.Addr, t.Val} {
+				for _, e := range []*prog.Expr{t.Addr, t.Val} {
 					if e != nil && e.UsesReg(r) {
 						used = true
 					}
@@ -293,7 +295,7 @@ func (s *scSystem) put(f automata.Field, v int64) bool {
 	return true
 }
 
-func (s *scSystem) cell(e *Expr, regs []int64) (int, bool) {
+func (s *scSystem) cell(e *prog.Expr, regs []int64) (int, bool) {
 	a := e.Eval(regs)
 	if a >= 0 && a < int64(len(s.cellAt)) && s.cellAt[a] >= 0 {
 		return int(s.cellAt[a]), true
@@ -306,29 +308,29 @@ func (s *scSystem) cell(e *Expr, regs []int64) (int, bool) {
 }
 
 // plain executes an original instruction under SC on s.buf.
-func (s *scSystem) plain(ti int, t *Trans, regs []int64) bool {
+func (s *scSystem) plain(ti int, t *prog.Trans, regs []int64) bool {
 	switch t.Op {
-	case OpRead:
+	case prog.OpRead:
 		c, ok := s.cell(t.Addr, regs)
 		return ok && s.put(s.regs[ti][t.Reg], s.get(s.mem[c], s.buf))
-	case OpWrite:
+	case prog.OpWrite:
 		c, ok := s.cell(t.Addr, regs)
 		return ok && s.put(s.mem[c], t.Val.Eval(regs))
-	case OpLocal:
+	case prog.OpLocal:
 		return s.put(s.regs[ti][t.Reg], t.Val.Eval(regs))
-	case OpCheck:
+	case prog.OpCheck:
 		return t.Val.Eval(regs) != 0
-	case OpLock:
+	case prog.OpLock:
 		if s.lock.Get(s.buf) != 0 {
 			return false
 		}
 		s.lock.Set(s.buf, uint64(ti+1))
-	case OpUnlock:
+	case prog.OpUnlock:
 		if s.lock.Get(s.buf) != uint64(ti+1) {
 			return false
 		}
 		s.lock.Set(s.buf, 0)
-	case OpFence:
+	case prog.OpFence:
 		for _, e := range t.Addrs {
 			if _, ok := s.cell(e, regs); !ok {
 				return false
@@ -349,20 +351,20 @@ func (s *scSystem) exec(ti int, it *itrans, regs []int64) bool {
 	case rHelperLock:
 		return s.hb.Get(b) != 0 && s.plain(ti, t, regs)
 	case rHelperTent:
-		if t.Op == OpRead || t.Op == OpWrite {
+		if t.Op == prog.OpRead || t.Op == prog.OpWrite {
 			c, ok := s.cell(t.Addr, regs)
 			if !ok {
 				return false
 			}
 			lv := s.level[c].Get(b)
-			if t.Op == OpRead && lv == lvStore || t.Op == OpWrite && lv >= lvLoad {
+			if t.Op == prog.OpRead && lv == lvStore || t.Op == prog.OpWrite && lv >= lvLoad {
 				return false // dependent: rHelperEnter takes it
 			}
 		}
 		return s.plain(ti, t, regs)
 	case rHelperEnter, rHelperCopy:
 		c := -1
-		if t.Op == OpRead || t.Op == OpWrite {
+		if t.Op == prog.OpRead || t.Op == prog.OpWrite {
 			var ok bool
 			if c, ok = s.cell(t.Addr, regs); !ok {
 				return false
@@ -373,7 +375,7 @@ func (s *scSystem) exec(ti int, it *itrans, regs []int64) bool {
 			lv = int(s.level[c].Get(b))
 		}
 		if it.role == rHelperEnter {
-			if t.Op == OpRead && lv != lvStore || t.Op == OpWrite && lv < lvLoad {
+			if t.Op == prog.OpRead && lv != lvStore || t.Op == prog.OpWrite && lv < lvLoad {
 				return false
 			}
 		}
@@ -381,9 +383,9 @@ func (s *scSystem) exec(ti int, it *itrans, regs []int64) bool {
 			return false
 		}
 		switch {
-		case t.Op == OpWrite:
+		case t.Op == prog.OpWrite:
 			s.level[c].Set(b, lvStore)
-		case t.Op == OpRead && lv < lvLoad:
+		case t.Op == prog.OpRead && lv < lvLoad:
 			s.level[c].Set(b, lvLoad)
 		}
 		return true
@@ -407,7 +409,7 @@ func (s *scSystem) exec(ti int, it *itrans, regs []int64) bool {
 		if !ok || !s.notBuffered(c) {
 			return false
 		}
-		if t.Op == OpWrite {
+		if t.Op == prog.OpWrite {
 			if s.shape == AttackerLocality && s.rFence.Get(b) != 0 {
 				return false
 			}
@@ -422,7 +424,7 @@ func (s *scSystem) exec(ti int, it *itrans, regs []int64) bool {
 		return true
 	case rAttCopy:
 		switch t.Op {
-		case OpRead:
+		case prog.OpRead:
 			c, ok := s.cell(t.Addr, regs)
 			if !ok {
 				return false
@@ -437,7 +439,7 @@ func (s *scSystem) exec(ti int, it *itrans, regs []int64) bool {
 				v = s.get(s.mem[c], b)
 			}
 			return s.put(s.regs[ti][t.Reg], v)
-		case OpWrite:
+		case prog.OpWrite:
 			c, ok := s.cell(t.Addr, regs)
 			if !ok {
 				return false
@@ -447,7 +449,7 @@ func (s *scSystem) exec(ti int, it *itrans, regs []int64) bool {
 		}
 		return s.plain(ti, t, regs)
 	case rAttDirect:
-		if t.Op == OpFence {
+		if t.Op == prog.OpFence {
 			for _, e := range t.Addrs {
 				c, ok := s.cell(e, regs)
 				if !ok || s.bufSet[c].Get(b) != 0 {

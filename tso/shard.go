@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"pgasrob/automata"
+	"pgasrob/automata/shard"
+	"pgasrob/tso/prog"
 )
 
 // ownedAttacks says which of the n attacks left to search this check
@@ -12,13 +13,13 @@ import (
 // searches all walk the same program, instrumented differently), so the
 // split deals them out in turn: every shard gets as many, from the whole
 // list.
-func ownedAttacks(n int, sh automata.Shard) []bool {
+func ownedAttacks(n int, sh shard.Shard) []bool {
 	own := make([]bool, n)
 	costs := make([]float64, n)
 	for k := range costs {
 		costs[k] = 1
 	}
-	part := automata.Assign(costs, max(sh.Count, 1))
+	part := shard.Assign(costs, max(sh.Count, 1))
 	for k := range own {
 		own[k] = sh.Whole() || part[k] == sh.Index-1
 	}
@@ -42,7 +43,7 @@ type Part struct {
 // shard searched every attack before it, and recorded its witness, which
 // is replayed and certified again here), UNKNOWN naming missing shards or
 // shards that ran out of budget, ROBUST only when every attack is decided.
-func Merge(p *Program, m Model, opt Options, count int, parts []Part) (*Result, error) {
+func Merge(p *prog.Program, m prog.Model, opt Options, count int, parts []Part) (*Result, error) {
 	def, err := defOf(opt.Criterion)
 	if err != nil {
 		return nil, err
@@ -73,9 +74,9 @@ func Merge(p *Program, m Model, opt Options, count int, parts []Part) (*Result, 
 			case ar.Outcome == OtherShard:
 				continue
 			case ar.Attack != res.Attacks[i].Attack:
-				return nil, fmt.Errorf("shard %d/%d: attack %d is %s, want %s", pt.Index, count, i+1, p.AttackString(ar.Attack), p.AttackString(res.Attacks[i].Attack))
+				return nil, fmt.Errorf("shard %d/%d: attack %d is %s, want %s", pt.Index, count, i+1, ar.Attack.Format(p), res.Attacks[i].Attack.Format(p))
 			case owner[i] >= 0:
-				return nil, fmt.Errorf("attack %s is in more than one shard", p.AttackString(ar.Attack))
+				return nil, fmt.Errorf("attack %s is in more than one shard", ar.Attack.Format(p))
 			case ar.Outcome == Undecided && ar.Reason != "":
 				ar.Reason = fmt.Sprintf("shard %d/%d: %s", pt.Index, count, ar.Reason)
 			}
@@ -90,7 +91,7 @@ func Merge(p *Program, m Model, opt Options, count int, parts []Part) (*Result, 
 	for _, i := range todo {
 		if owner[i] < 0 {
 			if uncovered == "" {
-				return nil, fmt.Errorf("attack %s is in no shard, although every shard is present: the shards do not belong to one run", p.AttackString(res.Attacks[i].Attack))
+				return nil, fmt.Errorf("attack %s is in no shard, although every shard is present: the shards do not belong to one run", res.Attacks[i].Attack.Format(p))
 			}
 			res.Attacks[i].Outcome, res.Attacks[i].Reason = Undecided, uncovered
 		}
@@ -102,7 +103,7 @@ func Merge(p *Program, m Model, opt Options, count int, parts []Part) (*Result, 
 	a := res.Attacks[first].Attack
 	w := parts[owner[first]].Result.Witness
 	if w == nil || w.Attack != a {
-		res.WitnessErr = fmt.Errorf("shard %d/%d found attack %s feasible but recorded no witness for it", parts[owner[first]].Index, count, p.AttackString(a))
+		res.WitnessErr = fmt.Errorf("shard %d/%d found attack %s feasible but recorded no witness for it", parts[owner[first]].Index, count, a.Format(p))
 		return res, nil
 	}
 	res.Witness, res.WitnessErr = def.replay(p, m, w)

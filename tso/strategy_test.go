@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/prog"
 )
 
 // TestStrategiesAgree: depth-first (the default) and breadth-first search
@@ -18,9 +21,9 @@ func TestStrategiesAgree(t *testing.T) {
 	if testing.Short() {
 		count = 60
 	}
-	compare := func(name string, p *Program, m Model) {
-		d := Check(p, m, Options{Jobs: 1, All: true})
-		b := Check(p, m, Options{Jobs: 1, All: true, BreadthFirst: true})
+	compare := func(name string, p *prog.Program, m prog.Model) {
+		d := check(p, m, Options{Jobs: 1, All: true})
+		b := check(p, m, Options{Jobs: 1, All: true, BreadthFirst: true})
 		if d.Verdict != b.Verdict {
 			t.Fatalf("%s %v: depth-first %v, breadth-first %v\n%s", name, m, d.Verdict, b.Verdict, p.File)
 		}
@@ -33,13 +36,13 @@ func TestStrategiesAgree(t *testing.T) {
 	}
 	for i := 0; i < count; i++ {
 		r := rand.New(rand.NewPCG(uint64(9000+i), 0))
-		src := Generate(r, GenConfig{Fences: i%2 == 0})
-		p, err := ParseProgram(fmt.Sprintf("seed%d", 9000+i), []byte(src))
+		src := gen.Generate(r, gen.Config{Fences: i%2 == 0})
+		p, err := prog.ParseProgram(fmt.Sprintf("seed%d", 9000+i), []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		compare(p.File, p, TSO)
-		compare(p.File, p, PSO)
+		compare(p.File, p, prog.TSO)
+		compare(p.File, p, prog.PSO)
 	}
 	if testing.Short() {
 		return
@@ -51,10 +54,10 @@ func TestStrategiesAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := ParseProgram(f, src)
+		p, err := prog.ParseProgram(f, src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		compare(strings.TrimSuffix(filepath.Base(f), ".txt"), p, TSO)
+		compare(strings.TrimSuffix(filepath.Base(f), ".txt"), p, prog.TSO)
 	}
 }

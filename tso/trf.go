@@ -1,6 +1,11 @@
 package tso
 
-import "pgasrob/automata"
+import (
+	"pgasrob/automata"
+
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
+)
 
 // Triangular-race freedom (Owens, ECOOP 2010; docs/criteria.md).
 //
@@ -32,7 +37,7 @@ import "pgasrob/automata"
 // it is free again at w's section's start, so r stays enabled there. So
 // the race is adjacent. Conversely an adjacent pair w·r (write first) can
 // be swapped: before w, r was enabled (w changes nothing of t, and the lock
-// was free), and w stays enabled after r. The oracle (trf_oracle.go)
+// was free), and w stays enabled after r. The oracle (tso/oracle/trf.go)
 // checks adjacency itself, so the differential tests check this argument.
 //
 // Store and Last may have other writes of t between them: any pending
@@ -66,7 +71,7 @@ func init() {
 		instrument: trfInstrument,
 		witness:    trfWitness,
 		replay:     trfReplay,
-		oracle:     TRFOracle,
+		oracle:     oracle.TRF,
 	}
 }
 
@@ -76,15 +81,15 @@ func init() {
 // the read); when both addresses are the same constant (x != y fails);
 // or when no other thread has a write that may reach the read's address.
 // The model plays no part: the criterion is about SC runs.
-func trfPatterns(p *Program, m Model) (attacks []Attack, refuted []bool) {
+func trfPatterns(p *prog.Program, m prog.Model) (attacks []Attack, refuted []bool) {
 	for ti, th := range p.Threads {
 		reach := fenceFree(th)
 		for si, st := range th.Trans {
-			if st.Op != OpWrite {
+			if st.Op != prog.OpWrite {
 				continue
 			}
 			for li, ld := range th.Trans {
-				if ld.Op != OpRead {
+				if ld.Op != prog.OpRead {
 					continue
 				}
 				attacks = append(attacks, Attack{Thread: ti, Store: si, Last: li})
@@ -103,14 +108,14 @@ func trfPatterns(p *Program, m Model) (attacks []Attack, refuted []bool) {
 
 // writtenByOthers reports whether a thread other than t has a write that
 // may store to address a (a constant, or anything when a is not).
-func writtenByOthers(p *Program, t int, a *Expr) bool {
+func writtenByOthers(p *prog.Program, t int, a *prog.Expr) bool {
 	x, xc := a.Const()
 	for ui, th := range p.Threads {
 		if ui == t {
 			continue
 		}
 		for _, w := range th.Trans {
-			if w.Op != OpWrite {
+			if w.Op != prog.OpWrite {
 				continue
 			}
 			if y, yc := w.Addr.Const(); !xc || !yc || x == y {
@@ -124,7 +129,7 @@ func writtenByOthers(p *Program, t int, a *Expr) bool {
 // trfInstrument builds the instrumented threads of pattern a: t with its
 // code (labels 0..L-1), the pending copy (L..2L-1) and the stop label 2L;
 // the others with their code and the racing-write role beside each write.
-func trfInstrument(p *Program, a Attack, _ Attacker) ([]ithread, sysExt) {
+func trfInstrument(p *prog.Program, a Attack, _ Attacker) ([]ithread, sysExt) {
 	out := make([]ithread, len(p.Threads))
 	for ti, th := range p.Threads {
 		L := len(th.Labels)
@@ -144,7 +149,7 @@ func trfInstrument(p *Program, a Attack, _ Attacker) ([]ithread, sysExt) {
 			it.add(L+ld.From, 2*L, rTRFRead, a.Last)
 		} else {
 			for k, t := range th.Trans {
-				if t.Op == OpWrite {
+				if t.Op == prog.OpWrite {
 					it.add(t.From, t.To, rTRFRace, k)
 				}
 			}
@@ -169,7 +174,7 @@ func (e *trfExt) layout(s *scSystem, l *automata.Layout) {
 	e.raced = l.Field(1)
 }
 
-func (e *trfExt) exec(s *scSystem, ti int, it *itrans, t *Trans, regs []int64) bool {
+func (e *trfExt) exec(s *scSystem, ti int, it *itrans, t *prog.Trans, regs []int64) bool {
 	b := s.buf
 	switch it.role {
 	case rTRFPend:

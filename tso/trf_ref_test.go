@@ -9,6 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // TestTRFReference compares Check's TRF verdicts with the reference
@@ -32,7 +36,7 @@ func TestTRFReference(t *testing.T) {
 	shown := map[string]int{}
 	for i := 0; i < n; i++ {
 		r := rand.New(rand.NewPCG(uint64(i), 23))
-		src := Generate(r, GenConfig{})
+		src := gen.Generate(r, gen.Config{})
 		file := filepath.Join(dir, fmt.Sprintf("r%d.txt", i))
 		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
@@ -41,20 +45,20 @@ func TestTRFReference(t *testing.T) {
 		if err != nil {
 			t.Fatalf("trencher: %v\n%s", err, out)
 		}
-		theirs := NotRobust
+		theirs := prog.NotRobust
 		if strings.Contains(string(out), "IS free") {
-			theirs = Robust
+			theirs = prog.Robust
 		}
-		p, err := ParseProgram(file, []byte(src))
+		p, err := prog.ParseProgram(file, []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		ours := Check(p, TSO, Options{Criterion: TRF, Jobs: 1}).Verdict
+		ours := check(p, prog.TSO, Options{Criterion: TRF, Jobs: 1}).Verdict
 		key := fmt.Sprintf("ours=%v theirs=%v", ours, theirs)
-		if theirs == Robust {
-			rob := Oracle(p, TSO, OracleBudget{MaxNodes: 200000}).Verdict
+		if theirs == prog.Robust {
+			rob := oracle.Robustness(p, prog.TSO, oracle.Budget{MaxNodes: 200000}).Verdict
 			key += fmt.Sprintf(" robust(oracle)=%v", rob)
-			if rob == NotRobust {
+			if rob == prog.NotRobust {
 				t.Errorf("the reference calls a non-robust program triangular-race free:\n%s", src)
 			}
 		}

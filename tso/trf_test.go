@@ -8,27 +8,31 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgasrob/tso/gen"
+	"pgasrob/tso/oracle"
+	"pgasrob/tso/prog"
 )
 
 // trfDiff decides TRF of one random program by Check and by the oracle
 // and fails on a disagreement or on a witness that does not replay.
-func trfDiff(t *testing.T, name, src string) (check, oracle Verdict) {
+func trfDiff(t *testing.T, name, src string) (byCheck, byOracle prog.Verdict) {
 	t.Helper()
-	p, err := ParseProgram(name, []byte(src))
+	p, err := prog.ParseProgram(name, []byte(src))
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", name, err, src)
 	}
-	c := Check(p, TSO, Options{Criterion: TRF, Jobs: 1, MaxStates: 200000})
-	o := TRFOracle(p, TSO, OracleBudget{MaxNodes: 200000})
-	if c.Verdict == NotRobust {
+	c := check(p, prog.TSO, Options{Criterion: TRF, Jobs: 1, MaxStates: 200000})
+	o := oracle.TRF(p, prog.TSO, oracle.Budget{MaxNodes: 200000})
+	if c.Verdict == prog.NotRobust {
 		if c.WitnessErr != nil {
 			t.Fatalf("%s: witness: %v\n%s", name, c.WitnessErr, src)
 		}
-		if _, err := trfReplay(p, TSO, c.Witness); err != nil {
+		if _, err := trfReplay(p, prog.TSO, c.Witness); err != nil {
 			t.Fatalf("%s: replay of the recorded witness: %v\n%s", name, err, src)
 		}
 	}
-	if c.Verdict != Unknown && o.Verdict != Unknown && c.Verdict != o.Verdict {
+	if c.Verdict != prog.Unknown && o.Verdict != prog.Unknown && c.Verdict != o.Verdict {
 		w := ""
 		if c.Witness != nil {
 			w = c.Witness.Format(p)
@@ -52,16 +56,16 @@ func TestTRFDiffRandom(t *testing.T) {
 	counts := map[string]int{}
 	for i := 0; i < n; i++ {
 		r := rand.New(rand.NewPCG(uint64(i), 11))
-		src := Generate(r, GenConfig{Fences: i%3 == 0})
+		src := gen.Generate(r, gen.Config{Fences: i%3 == 0})
 		name := fmt.Sprintf("random-%d", i)
 		c, o := trfDiff(t, name, src)
 		key := fmt.Sprintf("check=%v oracle=%v", c, o)
-		if c == Robust && (long || i%4 == 0) {
+		if c == prog.Robust && (long || i%4 == 0) {
 			// Owens' theorem: a triangular-race free program has only SC
 			// behaviours under TSO, so it must be robust.
-			p, _ := ParseProgram(name, []byte(src))
-			rob := Oracle(p, TSO, OracleBudget{MaxNodes: 200000}).Verdict
-			if rob == NotRobust {
+			p, _ := prog.ParseProgram(name, []byte(src))
+			rob := oracle.Robustness(p, prog.TSO, oracle.Budget{MaxNodes: 200000}).Verdict
+			if rob == prog.NotRobust {
 				t.Errorf("%s: triangular-race free but not robust:\n%s", name, src)
 			}
 			key += fmt.Sprintf(" robust(oracle)=%v", rob)
@@ -104,16 +108,16 @@ var trfCases = []struct {
 func TestTRFCases(t *testing.T) {
 	for _, c := range trfCases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := ParseProgram(c.name, []byte(c.src))
+			p, err := prog.ParseProgram(c.name, []byte(c.src))
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := Robust
+			want := prog.Robust
 			if c.race {
-				want = NotRobust
+				want = prog.NotRobust
 			}
 			for _, noPrune := range []bool{false, true} {
-				r := Check(p, TSO, Options{Criterion: TRF, NoPrune: noPrune})
+				r := check(p, prog.TSO, Options{Criterion: TRF, NoPrune: noPrune})
 				if r.Verdict != want {
 					t.Errorf("NoPrune %v: Check says %v, want %v", noPrune, r.Verdict, want)
 				}
@@ -121,7 +125,7 @@ func TestTRFCases(t *testing.T) {
 					t.Errorf("witness: %v", r.WitnessErr)
 				}
 			}
-			if o := TRFOracle(p, TSO, OracleBudget{}); o.Verdict != want {
+			if o := oracle.TRF(p, prog.TSO, oracle.Budget{}); o.Verdict != want {
 				t.Errorf("oracle says %v, want %v", o.Verdict, want)
 			}
 		})
@@ -131,11 +135,11 @@ func TestTRFCases(t *testing.T) {
 // TestTRFWitnessText checks the witness of trf.txt names the three
 // instructions with their lines and shows the buffered write.
 func TestTRFWitnessText(t *testing.T) {
-	p, err := ParseProgram("trf.txt", []byte(trfCases[0].src))
+	p, err := prog.ParseProgram("trf.txt", []byte(trfCases[0].src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Check(p, TSO, Options{Criterion: TRF})
+	r := check(p, prog.TSO, Options{Criterion: TRF})
 	if r.Witness == nil || r.Witness.Race == nil {
 		t.Fatalf("no race witness: %v %v", r.Verdict, r.WitnessErr)
 	}
@@ -181,21 +185,21 @@ func TestCorpusTRF(t *testing.T) {
 		ourN, _ := strconv.Atoi(fs[4])
 		t.Run(file, func(t *testing.T) {
 			p := loadCorpus(t, dir, file)
-			r := Check(p, TSO, Options{Criterion: TRF, MaxStates: 2_000_000, Jobs: 2})
-			if got := r.Verdict == NotRobust; got != ourRace || r.Verdict == Unknown {
+			r := check(p, prog.TSO, Options{Criterion: TRF, MaxStates: 2_000_000, Jobs: 2})
+			if got := r.Verdict == prog.NotRobust; got != ourRace || r.Verdict == prog.Unknown {
 				t.Fatalf("verdict %v, EXPECTED race=%v (%s)", r.Verdict, ourRace, r.Reason)
 			}
 			if note == "=" && ourRace != refRace {
 				t.Errorf("note '=' but the reference says race=%v", refRace)
 			}
-			if r.Verdict == NotRobust && (r.Witness == nil || r.Witness.Race == nil || r.WitnessErr != nil) {
+			if r.Verdict == prog.NotRobust && (r.Witness == nil || r.Witness.Race == nil || r.WitnessErr != nil) {
 				t.Fatalf("no replayed witness: %v", r.WitnessErr)
 			}
-			if r.Verdict == Robust && !robust[file] {
+			if r.Verdict == prog.Robust && !robust[file] {
 				t.Errorf("triangular-race free but not robust")
 			}
-			fr := FindFences(p, TSO, FenceOptions{Options: Options{Criterion: TRF, MaxStates: 2_000_000, Jobs: 2}})
-			if fr.Verdict != Robust || len(fr.Fences) != ourN {
+			fr := findFences(p, prog.TSO, FenceOptions{Options: Options{Criterion: TRF, MaxStates: 2_000_000, Jobs: 2}})
+			if fr.Verdict != prog.Robust || len(fr.Fences) != ourN {
 				t.Fatalf("fences: %v %d (%s), EXPECTED %d", fr.Verdict, len(fr.Fences), fr.Reason, ourN)
 			}
 			if note == "=" && ourN > refN {
@@ -211,16 +215,16 @@ func TestCorpusTRF(t *testing.T) {
 // TestTRFReplayRejects: a witness whose steps were damaged does not
 // replay (the replay checks the definition, not the search).
 func TestTRFReplayRejects(t *testing.T) {
-	p, err := ParseProgram("trf.txt", []byte(trfCases[0].src))
+	p, err := prog.ParseProgram("trf.txt", []byte(trfCases[0].src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Check(p, TSO, Options{Criterion: TRF})
+	r := check(p, prog.TSO, Options{Criterion: TRF})
 	if r.Witness == nil {
 		t.Fatal("no witness")
 	}
 	steps := r.Witness.Steps
-	if _, err := trfReplay(p, TSO, r.Witness); err != nil {
+	if _, err := trfReplay(p, prog.TSO, r.Witness); err != nil {
 		t.Fatalf("the witness itself: %v", err)
 	}
 	damaged := map[string][]Step{
@@ -231,7 +235,7 @@ func TestTRFReplayRejects(t *testing.T) {
 	for name, s := range damaged {
 		w := *r.Witness
 		w.Steps = s
-		if _, err := trfReplay(p, TSO, &w); err == nil {
+		if _, err := trfReplay(p, prog.TSO, &w); err == nil {
 			t.Errorf("%s: replay accepted %v", name, s)
 		}
 	}
@@ -242,20 +246,20 @@ func TestTRFReplayRejects(t *testing.T) {
 // UnfencedRing families and on random programs, with nothing refuted
 // syntactically so that every pattern is searched.
 func TestTRFReduction(t *testing.T) {
-	srcs := []string{Private(4), Ring(4), UnfencedRing(4)}
+	srcs := []string{gen.Private(4), gen.Ring(4), gen.UnfencedRing(4)}
 	for i := 0; i < 300; i++ {
-		srcs = append(srcs, Generate(rand.New(rand.NewPCG(uint64(i), 31)), GenConfig{Fences: i%2 == 0}))
+		srcs = append(srcs, gen.Generate(rand.New(rand.NewPCG(uint64(i), 31)), gen.Config{Fences: i%2 == 0}))
 	}
 	for i, src := range srcs {
-		p, err := ParseProgram(fmt.Sprintf("p%d", i), []byte(src))
+		p, err := prog.ParseProgram(fmt.Sprintf("p%d", i), []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var found [2]int
 		for k, nr := range []bool{false, true} {
-			r := Check(p, TSO, Options{Criterion: TRF, NoPrune: true, NoReduction: nr, All: true, Jobs: 1})
+			r := check(p, prog.TSO, Options{Criterion: TRF, NoPrune: true, NoReduction: nr, All: true, Jobs: 1})
 			found[k] = r.Found
-			if r.Verdict == Unknown || r.WitnessErr != nil {
+			if r.Verdict == prog.Unknown || r.WitnessErr != nil {
 				t.Fatalf("%s: %v %v %v", p.File, r.Verdict, r.Reason, r.WitnessErr)
 			}
 		}

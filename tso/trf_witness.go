@@ -3,6 +3,8 @@ package tso
 import (
 	"fmt"
 	"strings"
+
+	"pgasrob/tso/prog"
 )
 
 // TriangularRace is the evidence of a triangular race, part of a Witness
@@ -20,12 +22,12 @@ type TriangularRace struct {
 	// violation of the criterion with no visible reordering: Note says
 	// why).
 	TSO       []Step
-	TSOEvents []Event
+	TSOEvents []prog.Event
 	Note      string
 }
 
 // trfWitness turns the SC path of a feasible pattern into its witness.
-func trfWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
+func trfWitness(p *prog.Program, m prog.Model, ar *AttackResult) (*Witness, error) {
 	if ar.Outcome != Feasible || ar.sys == nil {
 		return nil, fmt.Errorf("pattern is not feasible")
 	}
@@ -34,7 +36,7 @@ func trfWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 		t, k := splitLabel(st.Label)
 		orig := int(ar.sys.threads[t].trans[k].orig)
 		steps = append(steps, Step{Kind: StepExec, Thread: t, Trans: orig})
-		if p.Threads[t].Trans[orig].Op == OpWrite {
+		if p.Threads[t].Trans[orig].Op == prog.OpWrite {
 			steps = append(steps, Step{Kind: StepFlush, Thread: t})
 		}
 	}
@@ -42,7 +44,7 @@ func trfWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 }
 
 // trfReplay certifies a witness recorded elsewhere from its SC steps.
-func trfReplay(p *Program, m Model, w *Witness) (*Witness, error) {
+func trfReplay(p *prog.Program, m prog.Model, w *Witness) (*Witness, error) {
 	return trfCertify(p, m, w.Attack, w.Steps)
 }
 
@@ -53,8 +55,8 @@ func trfReplay(p *Program, m Model, w *Witness) (*Witness, error) {
 // t's write a.Store to y != x was executed before it with no mfence,
 // sfence, lock or unlock of t in between. Then it builds the TSO
 // computation of the race.
-func trfCertify(p *Program, m Model, a Attack, steps []Step) (*Witness, error) {
-	r := newReplay(p, TSO, a)
+func trfCertify(p *prog.Program, m prog.Model, a Attack, steps []Step) (*Witness, error) {
+	r := newReplay(p, prog.TSO, a)
 	readLockFree := false
 	// An SC run: every store is flushed by the very next step.
 	owe := -1
@@ -69,7 +71,7 @@ func trfCertify(p *Program, m Model, a Attack, steps []Step) (*Witness, error) {
 			return nil, err
 		}
 		owe = -1
-		if s.Kind == StepExec && p.Threads[s.Thread].Trans[s.Trans].Op == OpWrite {
+		if s.Kind == StepExec && p.Threads[s.Thread].Trans[s.Trans].Op == prog.OpWrite {
 			owe = s.Thread
 		}
 	}
@@ -79,11 +81,11 @@ func trfCertify(p *Program, m Model, a Attack, steps []Step) (*Witness, error) {
 	ev := w.Events
 	race := &TriangularRace{Write: len(ev) - 1}
 	for i, e := range ev {
-		if e.Kind == EvStore && e.Land < 0 {
+		if e.Kind == prog.EvStore && e.Land < 0 {
 			return nil, fmt.Errorf("trf witness: store %d never reached memory in the SC run", i)
 		}
 	}
-	if race.Write < 0 || ev[race.Write].Kind != EvStore || ev[race.Write].Thread == a.Thread {
+	if race.Write < 0 || ev[race.Write].Kind != prog.EvStore || ev[race.Write].Thread == a.Thread {
 		return nil, fmt.Errorf("trf witness: the run does not end with another thread's write")
 	}
 	wr := ev[race.Write]
@@ -101,7 +103,7 @@ func trfCertify(p *Program, m Model, a Attack, steps []Step) (*Witness, error) {
 	}
 	w.LastEvent = w.Steps[lastStep].Event
 	rd := ev[w.LastEvent]
-	if rd.Kind != EvLoad || rd.Cell != wr.Cell || w.LastEvent > race.Write {
+	if rd.Kind != prog.EvLoad || rd.Cell != wr.Cell || w.LastEvent > race.Write {
 		return nil, fmt.Errorf("trf witness: the read and the write do not race on one address")
 	}
 	if !readLockFree {
@@ -137,8 +139,8 @@ func trfCertify(p *Program, m Model, a Attack, steps []Step) (*Witness, error) {
 // computation reads other values than the SC run (a reader needed one of
 // t's buffered values, or t read its own value where SC saw another's),
 // or when the pending write does not land after the racing write.
-func trfTSO(p *Program, a Attack, w *Witness) ([]Step, []Event, string) {
-	r := newReplay(p, TSO, a)
+func trfTSO(p *prog.Program, a Attack, w *Witness) ([]Step, []prog.Event, string) {
+	r := newReplay(p, prog.TSO, a)
 	delaying := false
 	for _, s := range w.Steps {
 		if s.Kind != StepExec {
@@ -147,12 +149,12 @@ func trfTSO(p *Program, a Attack, w *Witness) ([]Step, []Event, string) {
 		if s.Thread == a.Thread && s.Event == w.StoreEvent {
 			delaying = true
 		}
-		d := delaying && s.Thread == a.Thread && p.Threads[s.Thread].Trans[s.Trans].Op == OpWrite
+		d := delaying && s.Thread == a.Thread && p.Threads[s.Thread].Trans[s.Trans].Op == prog.OpWrite
 		s.Delayed = d
 		if err := r.do(s); err != nil {
 			return nil, nil, "under TSO with the write kept buffered the run blocks: " + err.Error()
 		}
-		if p.Threads[s.Thread].Trans[s.Trans].Op == OpWrite && !d {
+		if p.Threads[s.Thread].Trans[s.Trans].Op == prog.OpWrite && !d {
 			if err := r.do(Step{Kind: StepFlush, Thread: s.Thread}); err != nil {
 				return nil, nil, "under TSO with the write kept buffered the run blocks: " + err.Error()
 			}
@@ -168,7 +170,7 @@ func trfTSO(p *Program, a Attack, w *Witness) ([]Step, []Event, string) {
 		return nil, nil, "internal: event counts differ"
 	}
 	for i, e := range ev {
-		if e.Kind == EvLoad && e.Val != w.Events[i].Val {
+		if e.Kind == prog.EvLoad && e.Val != w.Events[i].Val {
 			return nil, nil, fmt.Sprintf("keeping the write buffered changes the value read by %s, so no TSO computation with this run's values shows the race", p.DescribeEvent(w.Events[i]))
 		}
 	}
@@ -179,14 +181,14 @@ func trfTSO(p *Program, a Attack, w *Witness) ([]Step, []Event, string) {
 }
 
 // formatRace prints a triangular-race witness.
-func (w *Witness) formatRace(p *Program) string {
+func (w *Witness) formatRace(p *prog.Program) string {
 	var b strings.Builder
 	race := w.Race
-	src := func(e Event) string {
+	src := func(e prog.Event) string {
 		t := p.Threads[e.Thread].Trans[e.Trans]
 		return fmt.Sprintf("%s (%s)", p.Describe(e.Thread, e.Trans), t.Pos)
 	}
-	fmt.Fprintf(&b, "triangular race: %s\n", p.AttackString(w.Attack))
+	fmt.Fprintf(&b, "triangular race: %s\n", w.Attack.Format(p))
 	fmt.Fprintf(&b, "  pending write: %s\n", src(w.Events[w.StoreEvent]))
 	fmt.Fprintf(&b, "  racing read:   %s\n", src(w.Events[w.LastEvent]))
 	fmt.Fprintf(&b, "  racing write:  %s\n", src(w.Events[race.Write]))
@@ -207,7 +209,7 @@ func (w *Witness) formatRace(p *Program) string {
 		case race.Write:
 			line += "   <- racing write"
 		}
-		if s.Event >= 0 && w.Events[s.Event].Kind == EvLoad {
+		if s.Event >= 0 && w.Events[s.Event].Kind == prog.EvLoad {
 			line += fmt.Sprintf("  = %d", w.Events[s.Event].Val)
 		}
 		fmt.Fprintf(&b, "  %3d  %s\n", n, line)
@@ -229,7 +231,7 @@ func (w *Witness) formatRace(p *Program) string {
 			continue
 		}
 		line := p.Describe(s.Thread, s.Trans)
-		if s.Event >= 0 && race.TSOEvents[s.Event].Kind == EvLoad {
+		if s.Event >= 0 && race.TSOEvents[s.Event].Kind == prog.EvLoad {
 			line += fmt.Sprintf("  = %d", race.TSOEvents[s.Event].Val)
 		}
 		if s.Delayed {

@@ -3,6 +3,8 @@ package tso
 import (
 	"fmt"
 	"strings"
+
+	"pgasrob/tso/prog"
 )
 
 // StepKind is the kind of a step of a relaxed computation.
@@ -28,10 +30,10 @@ type Step struct {
 // happens-before relation is cyclic, found through an attack.
 type Witness struct {
 	Attack Attack
-	Model  Model
+	Model  prog.Model
 	Steps  []Step
-	Events []Event
-	Cycle  []Edge // edge by edge, recomputed from the replay
+	Events []prog.Event
+	Cycle  []prog.Edge // edge by edge, recomputed from the replay
 	// StoreEvent is the attacking (first delayed) store, LastEvent the
 	// attacker's last action.
 	StoreEvent, LastEvent int
@@ -43,12 +45,12 @@ type Witness struct {
 	Race *TriangularRace
 }
 
-// BuildWitness turns the SC path of a feasible attack's instrumentation
+// buildWitness turns the SC path of a feasible attack's instrumentation
 // into a relaxed computation of the original program (Theorem 2 of
 // tso-robustness-attacks.md read backwards), replays it on the Machine and
 // recomputes happens-before. Any mismatch is an error: the instrumentation
 // and the semantics disagree, which is an internal error, not a verdict.
-func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
+func buildWitness(p *prog.Program, m prog.Model, ar *AttackResult) (*Witness, error) {
 	if ar.Outcome != Feasible || ar.sys == nil {
 		return nil, fmt.Errorf("attack is not feasible")
 	}
@@ -57,7 +59,7 @@ func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 	// land issues the store just executed by t and lets it reach memory at
 	// once, as SC would.
 	land := func(t int) error {
-		if m == PSO {
+		if m == prog.PSO {
 			c := mc.Events[len(mc.Events)-1].Cell
 			if err := do(Step{Kind: StepAdvance, Thread: t, Cell: c, Event: -1}); err != nil {
 				return err
@@ -77,18 +79,18 @@ func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 				return nil, err
 			}
 			switch {
-			case op == OpWrite:
+			case op == prog.OpWrite:
 				if err := land(t); err != nil {
 					return nil, err
 				}
-			case op == OpFence && m == PSO:
+			case op == prog.OpFence && m == prog.PSO:
 				// Under SC a fence leaves the buffer at once.
 				if err := do(Step{Kind: StepFlush, Thread: t}); err != nil {
 					return nil, err
 				}
 			}
 		case rAttStart, rAttCopy:
-			exec.Delayed = op == OpWrite
+			exec.Delayed = op == prog.OpWrite
 			if err := do(exec); err != nil {
 				return nil, err
 			}
@@ -103,11 +105,11 @@ func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 				w.LastEvent = w.Steps[len(w.Steps)-1].Event
 			}
 			switch {
-			case op == OpWrite:
+			case op == prog.OpWrite:
 				if err := land(t); err != nil {
 					return nil, err
 				}
-			case op == OpFence && m == PSO:
+			case op == prog.OpFence && m == prog.PSO:
 				if err := do(Step{Kind: StepFlush, Thread: t}); err != nil {
 					return nil, err
 				}
@@ -117,11 +119,11 @@ func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 			// delayed stores to its addresses, which must move there first.
 			tr := p.Threads[t].Trans[orig]
 			for _, e := range tr.Addrs {
-				c, err := mc.cell(e, t)
+				c, err := mc.Cell(e, t)
 				if err != nil {
 					return nil, err
 				}
-				for len(mc.per[t][c]) > 0 {
+				for len(mc.CellBuffers(t)[c]) > 0 {
 					if err := do(Step{Kind: StepAdvance, Thread: t, Cell: c, Event: -1}); err != nil {
 						return nil, err
 					}
@@ -135,10 +137,10 @@ func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 	// τ4: the delayed stores reach memory, oldest first.
 	for t := range p.Threads {
 		for !mc.Empty(t) {
-			if len(mc.all[t]) == 0 {
+			if len(mc.Buffer(t)) == 0 {
 				best := -1
-				for c, q := range mc.per[t] {
-					if len(q) > 0 && (best < 0 || q[0].ev < mc.per[t][best][0].ev) {
+				for c, q := range mc.CellBuffers(t) {
+					if len(q) > 0 && (best < 0 || q[0].Event < mc.CellBuffers(t)[best][0].Event) {
 						best = c
 					}
 				}
@@ -160,12 +162,12 @@ func BuildWitness(p *Program, m Model, ar *AttackResult) (*Witness, error) {
 // replay runs the steps of a witness on a fresh Machine, recording the
 // events each step creates or lands.
 type replay struct {
-	mc *Machine
+	mc *prog.Machine
 	w  *Witness
 }
 
-func newReplay(p *Program, m Model, a Attack) *replay {
-	return &replay{mc: NewMachine(p, m), w: &Witness{Attack: a, Model: m, StoreEvent: -1, LastEvent: -1}}
+func newReplay(p *prog.Program, m prog.Model, a Attack) *replay {
+	return &replay{mc: prog.NewMachine(p, m), w: &Witness{Attack: a, Model: m, StoreEvent: -1, LastEvent: -1}}
 }
 
 func (r *replay) do(s Step) error {
@@ -180,8 +182,8 @@ func (r *replay) do(s Step) error {
 		s.Event = -1
 	case StepFlush:
 		var head int
-		if len(mc.all[s.Thread]) > 0 {
-			head = mc.all[s.Thread][0].ev
+		if len(mc.Buffer(s.Thread)) > 0 {
+			head = mc.Buffer(s.Thread)[0].Event
 		}
 		err = mc.Flush(s.Thread)
 		s.Event = head
@@ -209,7 +211,7 @@ func (r *replay) finish() error {
 	if w.StoreEvent < 0 || w.LastEvent < 0 || w.StoreEvent >= len(w.Events) || w.LastEvent >= len(w.Events) {
 		return fmt.Errorf("witness replay: the path does not contain the attack")
 	}
-	if se := w.Events[w.StoreEvent]; se.Thread != a.Thread || se.Trans != a.Store || se.Kind != EvStore {
+	if se := w.Events[w.StoreEvent]; se.Thread != a.Thread || se.Trans != a.Store || se.Kind != prog.EvStore {
 		return fmt.Errorf("witness replay: the delayed store is not the attack's store")
 	}
 	if le := w.Events[w.LastEvent]; le.Thread != a.Thread || le.Trans != a.Last {
@@ -223,18 +225,18 @@ func (r *replay) finish() error {
 			return fmt.Errorf("witness replay: thread %d's buffer is not empty at the end", t)
 		}
 	}
-	w.Cycle = FindCycle(len(w.Events), HappensBefore(w.Events), w.StoreEvent)
+	w.Cycle = prog.FindCycle(len(w.Events), prog.HappensBefore(w.Events), w.StoreEvent)
 	if w.Cycle == nil {
 		return fmt.Errorf("witness replay: the computation's happens-before relation is acyclic")
 	}
 	return nil
 }
 
-// ReplayWitness rebuilds the witness of attack a from its steps (as a
+// replayWitness rebuilds the witness of attack a from its steps (as a
 // shard wrote them to a file) by replaying them on the Machine: the events,
 // the attack's delayed store and last action, and the happens-before cycle
 // are all recomputed and checked, so a damaged file is an error.
-func ReplayWitness(p *Program, m Model, a Attack, steps []Step, storeEvent, lastEvent int) (*Witness, error) {
+func replayWitness(p *prog.Program, m prog.Model, a Attack, steps []Step, storeEvent, lastEvent int) (*Witness, error) {
 	r := newReplay(p, m, a)
 	for _, s := range steps {
 		if s.Thread < 0 || s.Thread >= len(p.Threads) {
@@ -251,27 +253,9 @@ func ReplayWitness(p *Program, m Model, a Attack, steps []Step, storeEvent, last
 	return r.w, nil
 }
 
-// DescribeEvent prints an event with names from the program.
-func (p *Program) DescribeEvent(e Event) string {
-	th := p.Threads[e.Thread]
-	t := th.Trans[e.Trans]
-	addr := p.Cells[e.Cell]
-	if e.Kind == EvLoad {
-		from := "initial value"
-		if e.Src >= 0 {
-			from = "a store"
-		}
-		if e.Early {
-			from = "own buffer"
-		}
-		return fmt.Sprintf("%s: ld [%d] = %d (%s)  %s->%s %s", th.Name, addr, e.Val, from, th.Labels[t.From], th.Labels[t.To], t.Text)
-	}
-	return fmt.Sprintf("%s: st [%d] := %d  %s->%s %s", th.Name, addr, e.Val, th.Labels[t.From], th.Labels[t.To], t.Text)
-}
-
 // Format prints the witness: the attack, the computation with issue and
 // store actions (delayed stores marked), and the cycle edge by edge.
-func (w *Witness) Format(p *Program) string {
+func (w *Witness) Format(p *prog.Program) string {
 	if w.Race != nil {
 		return w.formatRace(p)
 	}
@@ -279,9 +263,9 @@ func (w *Witness) Format(p *Program) string {
 	store, last := "attacking store", "attacker's last action"
 	if w.Fragile != nil {
 		store, last = "e1", "complementary read e"
-		fmt.Fprintf(&b, "pattern (pivot, e1, e): %s\n", p.AttackString(w.Attack))
+		fmt.Fprintf(&b, "pattern (pivot, e1, e): %s\n", w.Attack.Format(p))
 	} else {
-		fmt.Fprintf(&b, "attack: %s\n", p.AttackString(w.Attack))
+		fmt.Fprintf(&b, "attack: %s\n", w.Attack.Format(p))
 	}
 	fmt.Fprintf(&b, "relaxed computation (%s):\n", w.Model)
 	for i, s := range w.Steps {
@@ -291,13 +275,13 @@ func (w *Witness) Format(p *Program) string {
 			t := th.Trans[s.Trans]
 			what := "   "
 			switch {
-			case t.Op == OpWrite:
+			case t.Op == prog.OpWrite:
 				what = "isu"
-			case t.Op == OpRead:
+			case t.Op == prog.OpRead:
 				what = "ld "
 			}
 			line := fmt.Sprintf("%s %s %s->%s %s", th.Name, what, th.Labels[t.From], th.Labels[t.To], t.Text)
-			if t.Op == OpRead {
+			if t.Op == prog.OpRead {
 				line += fmt.Sprintf("  = %d", w.Events[s.Event].Val)
 			}
 			if s.Event == w.StoreEvent {
@@ -312,7 +296,7 @@ func (w *Witness) Format(p *Program) string {
 		case StepAdvance:
 			fmt.Fprintf(&b, "  %3d  %s adv [%d] to the all-addresses buffer\n", i+1, th.Name, p.Cells[s.Cell])
 		case StepFlush:
-			if s.Event < 0 || s.Event >= len(w.Events) || w.Events[s.Event].Kind != EvStore || w.Events[s.Event].Thread != s.Thread {
+			if s.Event < 0 || s.Event >= len(w.Events) || w.Events[s.Event].Kind != prog.EvStore || w.Events[s.Event].Thread != s.Thread {
 				fmt.Fprintf(&b, "  %3d  %s fence leaves the buffer\n", i+1, th.Name)
 				continue
 			}

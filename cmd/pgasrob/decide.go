@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"pgasrob/automata"
+	"pgasrob/automata/shard"
 	"pgasrob/cycles"
 	"pgasrob/normalform"
 	"pgasrob/pgas"
@@ -76,7 +77,7 @@ type job struct {
 	onlyFor func(n int) []cycles.CycleType
 	// With --shard: the part, the costs to balance by and the settings
 	// every shard of the run must share.
-	shard     automata.Shard
+	shard     shard.Shard
 	costs     map[string]int64
 	costsHash string
 	settings  []string

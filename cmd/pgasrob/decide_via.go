@@ -7,6 +7,7 @@ import (
 	"pgasrob/pgas"
 	"pgasrob/pgas/translate"
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // decideViaSchema versions the --json output of decide --via
@@ -70,15 +71,19 @@ func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 		if tr == nil {
 			return code
 		}
-		res := tso.Check(tp, tso.PSO, tso.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, BudgetBytes: j.opt.BudgetBytes,
+		res, err := tso.Check(tp, tsoprog.PSO, tso.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, BudgetBytes: j.opt.BudgetBytes,
 			Timeout: j.opt.Timeout, Jobs: j.opt.Jobs, Context: ctx})
+		if err != nil {
+			fmt.Fprintf(stderr, "pgasrob decide: N = %d: internal error: %v\n", n, err)
+			return exitInternal
+		}
 		r := viaResult(j.prog, tr, tp, n, res)
 		code = exitUnknown
 		switch {
 		case res.WitnessErr != nil:
 			fmt.Fprintf(stderr, "pgasrob decide: N = %d: internal error: %v\n", n, res.WitnessErr)
 			code = exitInternal
-		case res.Verdict == tso.NotRobust:
+		case res.Verdict == tsoprog.NotRobust:
 			code = exitNotRobust
 		}
 		codes = append(codes, code)
@@ -97,13 +102,13 @@ func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 	return out.ExitCode
 }
 
-func viaResult(p *pgas.Program, tr *translate.Result, tp *tso.Program, n int, res *tso.Result) viaResultJSON {
+func viaResult(p *pgas.Program, tr *translate.Result, tp *tsoprog.Program, n int, res *tso.Result) viaResultJSON {
 	r := viaResultJSON{N: n, FrameworkVerdict: res.Verdict.String(), Attacker: res.Attacker.String(), Witness: []viaStepJSON{},
 		States: res.Stats.States, ElapsedMS: res.Elapsed.Milliseconds()}
 	switch res.Verdict {
-	case tso.NotRobust:
+	case tsoprog.NotRobust:
 		r.Verdict = "NOT ROBUST"
-	case tso.Robust:
+	case tsoprog.Robust:
 		r.Verdict = "UNKNOWN"
 		r.Reason = "the translation is robust under the framework, which does not make the PGAS program robust (docs/translate.md); decide it with --via exact"
 	default:
@@ -118,7 +123,7 @@ func viaResult(p *pgas.Program, tr *translate.Result, tp *tso.Program, n int, re
 	pending := map[[2]int][]int{}
 	for _, st := range w.Steps {
 		switch {
-		case st.Kind == tso.StepExec && st.Event >= 0 && w.Events[st.Event].Kind == tso.EvStore:
+		case st.Kind == tso.StepExec && st.Event >= 0 && w.Events[st.Event].Kind == tsoprog.EvStore:
 			k := [2]int{st.Thread, w.Events[st.Event].Cell}
 			pending[k] = append(pending[k], st.Event)
 		case st.Kind == tso.StepAdvance:
@@ -145,7 +150,7 @@ func viaResult(p *pgas.Program, tr *translate.Result, tp *tso.Program, n int, re
 	return r
 }
 
-func viaStep(p *pgas.Program, tr *translate.Result, tp *tso.Program, n int, w *tso.Witness, st tso.Step) viaStepJSON {
+func viaStep(p *pgas.Program, tr *translate.Result, tp *tsoprog.Program, n int, w *tso.Witness, st tso.Step) viaStepJSON {
 	s := viaStepJSON{Rank: st.Thread + 1, Step: [...]string{"exec", "advance", "flush"}[st.Kind]}
 	trans := st.Trans
 	if st.Kind != tso.StepExec {
@@ -168,7 +173,7 @@ func viaStep(p *pgas.Program, tr *translate.Result, tp *tso.Program, n int, w *t
 
 // viaCell names a framework address as the PGAS cell (rank, name) it
 // stands for, or as a barrier flag.
-func viaCell(p *pgas.Program, tp *tso.Program, n, cell int) string {
+func viaCell(p *pgas.Program, tp *tsoprog.Program, n, cell int) string {
 	if cell < 0 || cell >= len(tp.Cells) {
 		return ""
 	}

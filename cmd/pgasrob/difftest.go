@@ -54,9 +54,9 @@ type difftestCase struct {
 	Source   string `json:"source"`          // the shrunken reproducer
 }
 
-// compare is gen.Compare; tests replace it to exercise the disagreement
+// compare is cycles.Compare; tests replace it to exercise the disagreement
 // path, which a correct decision procedure never takes.
-var compare = gen.Compare
+var compare = cycles.Compare
 
 func runDifftest(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("difftest", "difftest [--seed S] [--count K] [--ranks N] [--dir DIR] [--out DIR] [--loops] [--no-symmetry] [--tso] [--json]",
@@ -88,9 +88,9 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 	dir := fs.String("dir", "", "check every .pgas file in `DIR` instead of random programs")
 	out := fs.String("out", "", "write each shrunken reproducer to `DIR`")
 	loops := fs.Bool("loops", false, "also generate programs with loops (the oracle may then be incomplete)")
-	states := fs.Int64("max-states", gen.DefaultBudget.DecideStates, "decision procedure: states per cycle type and program")
-	nodes := fs.Int64("oracle-nodes", gen.DefaultBudget.Oracle.MaxNodes, "oracle: states per program")
-	timeout := fs.Duration("timeout", gen.DefaultBudget.DecideTime, "per side and program")
+	states := fs.Int64("max-states", cycles.DefaultCompareBudget.DecideStates, "decision procedure: states per cycle type and program")
+	nodes := fs.Int64("oracle-nodes", cycles.DefaultCompareBudget.Oracle.MaxNodes, "oracle: states per program")
+	timeout := fs.Duration("timeout", cycles.DefaultCompareBudget.DecideTime, "per side and program")
 	noSym := fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
 	explore := ptr(cycles.Shared)
 	fs.Var(explore, "exploration", "decision procedure: shared (the default of decide) or per-type")
@@ -124,7 +124,7 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 			return exitUsage
 		}
 	}
-	budget := gen.Budget{
+	budget := cycles.CompareBudget{
 		DecideStates: *states, DecideTime: *timeout,
 		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *nodes, Timeout: *timeout},
 		NoSymmetry: *noSym, Exploration: *explore, DepthFirst: *depthFirst, Workers: *workers,
@@ -210,10 +210,10 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 		res.Programs++
 		c := compare(p, *ranks, budget)
 		switch c.Status {
-		case gen.Skipped:
+		case cycles.Skipped:
 			res.Skipped++
 			continue
-		case gen.Agree:
+		case cycles.Agree:
 			res.Agree++
 			res.Verdicts[c.Decide]++
 			continue
@@ -221,7 +221,7 @@ the translation misses is counted under its cause (docs/translate.md).`, exitsDi
 		res.Disagree++
 		still := func(src string) bool {
 			q, err := pgas.Compile("repro.pgas", []byte(src))
-			return err == nil && pgas.CheckN(q, *ranks) == nil && compare(q, *ranks, budget).Status == gen.Disagree
+			return err == nil && pgas.CheckN(q, *ranks) == nil && compare(q, *ranks, budget).Status == cycles.Disagree
 		}
 		small := tc.src
 		if tc.gp != nil {

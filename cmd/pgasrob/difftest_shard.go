@@ -7,15 +7,15 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/automata"
+	"pgasrob/automata/shard"
 )
 
 // diffRun is what a difftest run carries besides its programs: its shard
 // (programs i with i mod K = I-1 are this shard's: the deal of
-// automata.Assign for equal costs, without a list of ten million costs)
+// shard.Assign for equal costs, without a list of ten million costs)
 // and the disagreements' positions, so that merge lists them in order.
 type diffRun struct {
-	shard    automata.Shard
+	shard    shard.Shard
 	settings []string
 	files    []sourceFile // --dir: hashed into the shard file
 	start    time.Time

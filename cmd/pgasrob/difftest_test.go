@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"pgasrob/cycles"
 	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 func TestDifftestCommand(t *testing.T) {
@@ -76,7 +77,7 @@ func TestDifftestJSON(t *testing.T) {
 // command must exit 1, shrink each such program to a lone barrier (every
 // other statement and declaration can go) and write it to --out.
 func TestDifftestDisagreement(t *testing.T) {
-	defer func() { compare = gen.Compare }()
+	defer func() { compare = cycles.Compare }()
 	compare = barrierDisagrees
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -112,9 +113,9 @@ func TestDifftestTSO(t *testing.T) {
 	}
 	// A fake hook that disagrees under PSO on every program: exit 1, one
 	// disagreement per program, each reproducer shorter than its program.
-	defer func() { tsoDiff = tso.DiffTestCriterion }()
-	tsoDiff = func(p *tso.Program, m tso.Model, c tso.Criterion, b tso.DiffBudget) (bool, string) {
-		return m != tso.PSO, "fake"
+	defer func() { tsoDiff = tso.DiffTest }()
+	tsoDiff = func(p *tsoprog.Program, m tsoprog.Model, c tso.Criterion, b tso.DiffBudget) (bool, string) {
+		return m != tsoprog.PSO, "fake"
 	}
 	out.Reset()
 	if code := run([]string{"difftest", "--tso", "--count", "3", "--json"}, &out, &errb); code != exitNotRobust {
@@ -137,11 +138,11 @@ func TestDifftestTSO(t *testing.T) {
 // barrierDisagrees is a fake comparison for the disagreement path, which
 // a correct decision procedure never takes: every program with a barrier
 // "disagrees".
-func barrierDisagrees(p *pgas.Program, n int, b gen.Budget) gen.Comparison {
+func barrierDisagrees(p *pgas.Program, n int, b cycles.CompareBudget) cycles.Comparison {
 	for _, tr := range p.Trans {
 		if tr.Cmd.Op == pgas.OpBarrier {
-			return gen.Comparison{Status: gen.Disagree, Decide: "ROBUST", Oracle: "NOT ROBUST", Detail: "fake"}
+			return cycles.Comparison{Status: cycles.Disagree, Decide: "ROBUST", Oracle: "NOT ROBUST", Detail: "fake"}
 		}
 	}
-	return gen.Comparison{Status: gen.Agree, Decide: "ROBUST", Oracle: "ROBUST"}
+	return cycles.Comparison{Status: cycles.Agree, Decide: "ROBUST", Oracle: "ROBUST"}
 }

@@ -13,10 +13,12 @@ import (
 
 	"pgasrob/automata"
 	"pgasrob/tso"
+	tsogen "pgasrob/tso/gen"
+	tsoprog "pgasrob/tso/prog"
 )
 
-// tsoDiff is tso.DiffTestCriterion; tests replace it.
-var tsoDiff = tso.DiffTestCriterion
+// tsoDiff is tso.DiffTest; tests replace it.
+var tsoDiff = tso.DiffTest
 
 // difftestTSO is "pgasrob difftest --tso": the TSO/PSO attack checker
 // against its brute-force oracle, through the hook tso.DiffTest, on
@@ -25,17 +27,17 @@ var tsoDiff = tso.DiffTestCriterion
 // robustness, which is compared under TSO only).
 func difftestTSO(ctx context.Context, run *diffRun, crits []tso.Criterion, seed uint64, count int, dir, out string, states, nodes int64, timeout time.Duration, stdout, stderr io.Writer) int {
 	type pair struct {
-		m    tso.Model
+		m    tsoprog.Model
 		c    tso.Criterion
 		name string
 	}
 	var pairs []pair
 	var names []string
 	for _, c := range crits {
-		for _, m := range []tso.Model{tso.TSO, tso.PSO} {
+		for _, m := range []tsoprog.Model{tsoprog.TSO, tsoprog.PSO} {
 			name := m.String()
 			if c != tso.Robustness {
-				if m != tso.TSO {
+				if m != tsoprog.TSO {
 					continue
 				}
 				name += " " + c.String()
@@ -68,7 +70,7 @@ func difftestTSO(ctx context.Context, run *diffRun, crits []tso.Criterion, seed 
 			index = append(index, i)
 			s := seed + uint64(i)
 			r := rand.New(rand.NewPCG(s, 0))
-			cases = append(cases, tcase{fmt.Sprintf("seed%d", s), tso.Generate(r, tso.GenConfig{Fences: r.IntN(2) == 0})})
+			cases = append(cases, tcase{fmt.Sprintf("seed%d", s), tsogen.Generate(r, tsogen.Config{Fences: r.IntN(2) == 0})})
 		}
 	}
 	budget := tso.DiffBudget{MaxStates: states, OracleNodes: nodes, Timeout: timeout}
@@ -79,7 +81,7 @@ func difftestTSO(ctx context.Context, run *diffRun, crits []tso.Criterion, seed 
 			res.Interrupted, res.Reason = true, automata.StopReason(ctx)
 			break
 		}
-		p, err := tso.ParseProgram(tc.name, []byte(tc.src))
+		p, err := tsoprog.ParseProgram(tc.name, []byte(tc.src))
 		if err != nil {
 			if dir != "" {
 				fmt.Fprintln(stderr, err)
@@ -103,7 +105,7 @@ func difftestTSO(ctx context.Context, run *diffRun, crits []tso.Criterion, seed 
 			}
 			res.Disagree++
 			small := shrinkTSO(tc.src, func(src string) bool {
-				q, err := tso.ParseProgram("repro", []byte(src))
+				q, err := tsoprog.ParseProgram("repro", []byte(src))
 				if err != nil {
 					return false
 				}

@@ -9,5 +9,6 @@
 // exit codes are shared: 0 robust, 1 not robust (or a disagreement), 2 usage
 // or input error, 3 unknown (a budget ran out), 4 internal error.
 //
-// Imports: every pgasrob package, and pflag for flags. Nothing imports it.
+// Imports: pgasrob/... (any package of the module), github.com/spf13/pflag
+// (flags) and the standard library. Nothing imports it.
 package main

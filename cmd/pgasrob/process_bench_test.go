@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"pgasrob/tso"
+	tsogen "pgasrob/tso/gen"
 )
 
 // BenchmarkProcess measures whole `pgasrob tso FILE` and `pgasrob decide`
@@ -40,7 +40,7 @@ func BenchmarkProcess(b *testing.B) {
 		name string
 		gen  func(int) string
 		ns   []int
-	}{{"uring", tso.UnfencedRing, []int{2, 4, 8}}, {"private", tso.Private, []int{2, 4, 6}}, {"ring", tso.Ring, []int{2, 4, 6}}} {
+	}{{"uring", tsogen.UnfencedRing, []int{2, 4, 8}}, {"private", tsogen.Private, []int{2, 4, 6}}, {"ring", tsogen.Ring, []int{2, 4, 6}}} {
 		for _, n := range f.ns {
 			file := filepath.Join(dir, fmt.Sprintf("%s-%d.txt", f.name, n))
 			if err := os.WriteFile(file, []byte(f.gen(n)), 0o644); err != nil {

@@ -10,15 +10,18 @@ import (
 	"pgasrob/pgas/oracle"
 	"pgasrob/pgas/translate"
 	"pgasrob/tso"
+	tsooracle "pgasrob/tso/oracle"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // This file compares the two routes to PGAS robustness on one program:
 // the exact procedure (cycles.Decide, checked by the brute-force oracle of
 // X(P,N)) and the instrumentation route (the translation run through
-// tso.Check under the framework's semantics, checked by tso.Oracle). The
-// relation they must obey is in docs/translate.md: a violation of the
-// translation is a violation of the PGAS program; the converse fails, for
-// the documented causes of translate.Explain.
+// tso.Check under the framework's semantics, checked by
+// tso/oracle.Robustness). The relation they must obey is in
+// docs/translate.md: a violation of the translation is a violation of the
+// PGAS program; the converse fails, for the documented causes of
+// translate.Explain.
 
 type routeBudget struct {
 	states, nodes int64
@@ -50,7 +53,7 @@ func compareRoutes(p *pgas.Program, n int, b routeBudget) routeComparison {
 		c.Status, c.Detail = routesSkipped, "no translation: "+err.Error()
 		return c
 	}
-	tp, err := tso.ParseProgram("translation", tr.Text)
+	tp, err := tsoprog.ParseProgram("translation", tr.Text)
 	if err != nil {
 		c.Status, c.Detail = routesBug, "the translation does not parse: "+err.Error()
 		return c
@@ -66,19 +69,23 @@ func compareRoutes(p *pgas.Program, n int, b routeBudget) routeComparison {
 		c.Status, c.Detail = routesSkipped, "a run-time error is reachable in X(P,N); the translation blocks there instead"
 		return c
 	}
-	ir := tso.Check(tp, tso.PSO, tso.Options{Jobs: 1, MaxStates: b.states, Timeout: b.timeout, Context: b.ctx})
+	ir, err := tso.Check(tp, tsoprog.PSO, tso.Options{Jobs: 1, MaxStates: b.states, Timeout: b.timeout, Context: b.ctx})
+	if err != nil {
+		c.Status, c.Detail = routesBug, "tso.Check: "+err.Error()
+		return c
+	}
 	if ir.WitnessErr != nil {
 		c.Status, c.Detail = routesBug, "tso.Check: a witness of the translation failed its replay: "+ir.WitnessErr.Error()
 		return c
 	}
-	to := tso.Oracle(tp, tso.PSO, tso.OracleBudget{MaxNodes: b.nodes, Timeout: b.timeout, Context: b.ctx})
+	to := tsooracle.Robustness(tp, tsoprog.PSO, tsooracle.Budget{MaxNodes: b.nodes, Timeout: b.timeout, Context: b.ctx})
 	c.PGAS, c.Instr = d.Verdict.String(), ir.Verdict.String()
 	// Four deciders, two per side; a side's verdict is its procedure's,
 	// or its oracle's when the procedure ran out of budget.
 	pg := []sideVerdict{{"decide", d.Verdict == cycles.NotRobust, d.Verdict != cycles.Unknown},
 		{"the X(P,N) oracle", o.Violation != nil, o.Violation != nil || o.Complete}}
-	fw := []sideVerdict{{"tso.Check", ir.Verdict == tso.NotRobust, ir.Verdict != tso.Unknown},
-		{"tso.Oracle", to.Verdict == tso.NotRobust, to.Verdict != tso.Unknown}}
+	fw := []sideVerdict{{"tso.Check", ir.Verdict == tsoprog.NotRobust, ir.Verdict != tsoprog.Unknown},
+		{"tso.Oracle", to.Verdict == tsoprog.NotRobust, to.Verdict != tsoprog.Unknown}}
 	for _, side := range [][]sideVerdict{pg, fw} {
 		if a, b := side[0], side[1]; a.known && b.known && a.nr != b.nr {
 			c.Status, c.Detail = routesBug, fmt.Sprintf("%s and %s disagree (not robust: %v, %v)", a.who, b.who, a.nr, b.nr)

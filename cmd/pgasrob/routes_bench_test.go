@@ -11,6 +11,7 @@ import (
 	"pgasrob/pgas"
 	"pgasrob/pgas/translate"
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // BenchmarkRoutes runs both routes to PGAS robustness on the examples
@@ -64,13 +65,16 @@ func BenchmarkRoutes(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					tp, err := tso.ParseProgram(pr.file, tr.Text)
+					tp, err := tsoprog.ParseProgram(pr.file, tr.Text)
 					if err != nil {
 						b.Fatal(err)
 					}
-					r := tso.Check(tp, tso.PSO, tso.Options{Jobs: 1, Timeout: routeBenchTimeout})
+					r, err := tso.Check(tp, tsoprog.PSO, tso.Options{Jobs: 1, Timeout: routeBenchTimeout})
+					if err != nil {
+						b.Fatal(err)
+					}
 					states = r.Stats.States
-					if r.Verdict == tso.Unknown {
+					if r.Verdict == tsoprog.Unknown {
 						b.ReportMetric(1, "unknown")
 					}
 				}

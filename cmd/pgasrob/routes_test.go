@@ -19,7 +19,7 @@ var testRouteBudget = routeBudget{states: 200_000, nodes: 200_000, timeout: 20 *
 // TestDifferences: each program of pgas/translate/testdata shows the
 // difference it is named after (hand argument in its header): decide and
 // the X(P,N) oracle find a violation, the translation is robust under the
-// framework (tso.Check and tso.Oracle), and Explain names the cause.
+// framework (tso.Check and tso/oracle.Robustness), and Explain names the cause.
 func TestDifferences(t *testing.T) {
 	files, _ := filepath.Glob("../../pgas/translate/testdata/*.pgas")
 	if len(files) < len(translate.Causes) {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"pgasrob/automata"
+	"pgasrob/automata/shard"
 	"pgasrob/pgas"
 )
 
@@ -67,10 +67,10 @@ func addShardFlags(fs *pflag.FlagSet, costs bool) *shardFlags {
 }
 
 // parse reads --shard; getenv is os.Getenv except in tests.
-func (s *shardFlags) parse(getenv func(string) string) (automata.Shard, error) {
+func (s *shardFlags) parse(getenv func(string) string) (shard.Shard, error) {
 	spec := strings.TrimSpace(*s.spec)
 	if spec == "" {
-		return automata.Shard{}, nil
+		return shard.Shard{}, nil
 	}
 	if spec == "slurm" {
 		return slurmShard(getenv)
@@ -78,9 +78,9 @@ func (s *shardFlags) parse(getenv func(string) string) (automata.Shard, error) {
 	a, b, ok := strings.Cut(spec, "/")
 	i, err1 := strconv.Atoi(strings.TrimSpace(a))
 	k, err2 := strconv.Atoi(strings.TrimSpace(b))
-	sh := automata.Shard{Index: i, Count: k}
+	sh := shard.Shard{Index: i, Count: k}
 	if !ok || err1 != nil || err2 != nil || k < 1 || !sh.Valid() || k > maxShards {
-		return automata.Shard{}, fmt.Errorf("--shard %q: want I/K with 1 <= I <= K <= %d, or slurm", spec, maxShards)
+		return shard.Shard{}, fmt.Errorf("--shard %q: want I/K with 1 <= I <= K <= %d, or slurm", spec, maxShards)
 	}
 	return sh, nil
 }
@@ -91,7 +91,7 @@ const maxShards = 1 << 20
 // slurmShard takes the part from a Slurm job array task: the task's
 // position in the array (ids need not start at 0 or 1, but must be
 // consecutive) and the array's size.
-func slurmShard(getenv func(string) string) (automata.Shard, error) {
+func slurmShard(getenv func(string) string) (shard.Shard, error) {
 	num := func(name string) (int, error) {
 		v := getenv(name)
 		if v == "" {
@@ -105,26 +105,26 @@ func slurmShard(getenv func(string) string) (automata.Shard, error) {
 	}
 	id, err := num("SLURM_ARRAY_TASK_ID")
 	if err != nil {
-		return automata.Shard{}, err
+		return shard.Shard{}, err
 	}
 	count, err := num("SLURM_ARRAY_TASK_COUNT")
 	if err != nil {
-		return automata.Shard{}, err
+		return shard.Shard{}, err
 	}
 	lo, err := num("SLURM_ARRAY_TASK_MIN")
 	if err != nil {
-		return automata.Shard{}, err
+		return shard.Shard{}, err
 	}
 	hi, err := num("SLURM_ARRAY_TASK_MAX")
 	if err != nil {
-		return automata.Shard{}, err
+		return shard.Shard{}, err
 	}
 	if step := getenv("SLURM_ARRAY_TASK_STEP"); step != "" && step != "1" || hi-lo+1 != count {
-		return automata.Shard{}, fmt.Errorf("--shard slurm: the array must be consecutive ids (like --array=0-%d), got %d..%d with %d tasks", count-1, lo, hi, count)
+		return shard.Shard{}, fmt.Errorf("--shard slurm: the array must be consecutive ids (like --array=0-%d), got %d..%d with %d tasks", count-1, lo, hi, count)
 	}
-	sh := automata.Shard{Index: id - lo + 1, Count: count}
+	sh := shard.Shard{Index: id - lo + 1, Count: count}
 	if !sh.Valid() || count > maxShards {
-		return automata.Shard{}, fmt.Errorf("--shard slurm: task %d is not in %d..%d", id, lo, hi)
+		return shard.Shard{}, fmt.Errorf("--shard slurm: task %d is not in %d..%d", id, lo, hi)
 	}
 	return sh, nil
 }
@@ -159,7 +159,7 @@ func sha256Hex(b []byte) string {
 }
 
 // newShardJSON starts the shard file of a command.
-func newShardJSON(cmd string, sh automata.Shard, input string, src []byte, settings []string) *shardJSON {
+func newShardJSON(cmd string, sh shard.Shard, input string, src []byte, settings []string) *shardJSON {
 	return &shardJSON{Schema: shardSchema, Version: version, Command: cmd, Index: sh.Index, Count: sh.Count,
 		Input: input, InputSHA256: sha256Hex(src), Source: string(src), Settings: settings}
 }

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/automata"
+	"pgasrob/automata/shard"
+	"pgasrob/cycles"
 	"pgasrob/pgas/gen"
-	"pgasrob/tso"
+	tsogen "pgasrob/tso/gen"
 )
 
 // runShards runs the command once per shard of K, writes each shard file
@@ -200,17 +201,17 @@ func TestShardFlag(t *testing.T) {
 	cases := []struct {
 		spec string
 		env  map[string]string
-		want automata.Shard
+		want shard.Shard
 		err  string
 	}{
-		{"", nil, automata.Shard{}, ""},
-		{"2/5", nil, automata.Shard{Index: 2, Count: 5}, ""},
-		{"0/5", nil, automata.Shard{}, "want I/K"},
-		{"6/5", nil, automata.Shard{}, "want I/K"},
-		{"x", nil, automata.Shard{}, "want I/K"},
-		{"slurm", slurm, automata.Shard{Index: 3, Count: 4}, ""},
-		{"slurm", nil, automata.Shard{}, "SLURM_ARRAY_TASK_ID is not set"},
-		{"slurm", gappy, automata.Shard{}, "consecutive"},
+		{"", nil, shard.Shard{}, ""},
+		{"2/5", nil, shard.Shard{Index: 2, Count: 5}, ""},
+		{"0/5", nil, shard.Shard{}, "want I/K"},
+		{"6/5", nil, shard.Shard{}, "want I/K"},
+		{"x", nil, shard.Shard{}, "want I/K"},
+		{"slurm", slurm, shard.Shard{Index: 3, Count: 4}, ""},
+		{"slurm", nil, shard.Shard{}, "SLURM_ARRAY_TASK_ID is not set"},
+		{"slurm", gappy, shard.Shard{}, "consecutive"},
 	}
 	for _, tc := range cases {
 		spec := tc.spec
@@ -267,7 +268,7 @@ func TestMergeEqualsUnshardedTSO(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(11, 23))
 	for i := 0; i < 20; i++ {
-		p := tso.Generate(r, tso.GenConfig{Fences: r.IntN(2) == 0})
+		p := tsogen.Generate(r, tsogen.Config{Fences: r.IntN(2) == 0})
 		files = append(files, writeFile(t, fmt.Sprintf("rand%d.txt", i), p))
 	}
 	for _, f := range append(files, ex...) {
@@ -306,7 +307,7 @@ func TestMergeEqualsUnshardedDifftest(t *testing.T) {
 	checkMergeDifftest(t, "--instrumentation", "--count", "40", "--seed", "79")
 	// Disagreements (from a fake comparison, as in
 	// TestDifftestDisagreement) come out in program order.
-	defer func() { compare = gen.Compare }()
+	defer func() { compare = cycles.Compare }()
 	compare = barrierDisagrees
 	checkMergeDifftest(t, "--count", "30")
 }

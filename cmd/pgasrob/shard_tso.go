@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // shardTSO is the part of a tso shard: the attacks it searched and the
@@ -110,11 +111,11 @@ func mergeTSO(h *shardJSON, shards []*shardJSON, asJSON bool, dot string, stdout
 	if err := parseSettings(c.fs, h); err != nil {
 		return fail("%v", err)
 	}
-	m, err := tso.ParseModel(*c.model)
+	m, err := tsoprog.ParseModel(*c.model)
 	if err != nil {
 		return fail("%v", err)
 	}
-	prog, err := tso.ParseProgram(h.Input, []byte(h.Source))
+	prog, err := tsoprog.ParseProgram(h.Input, []byte(h.Source))
 	if err != nil {
 		return fail("the shards' program does not parse: %v", err)
 	}
@@ -137,7 +138,7 @@ func mergeTSO(h *shardJSON, shards []*shardJSON, asJSON bool, dot string, stdout
 
 // safeMergeTSO is tso.Merge with a panic (a damaged file the checks let
 // through) turned into a witness error, which is exit 4.
-func safeMergeTSO(p *tso.Program, m tso.Model, opt tso.Options, count int, parts []tso.Part) (res *tso.Result, err error) {
+func safeMergeTSO(p *tsoprog.Program, m tsoprog.Model, opt tso.Options, count int, parts []tso.Part) (res *tso.Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			res, err = nil, fmt.Errorf("merge: panic: %v", v)

@@ -10,7 +10,7 @@ import (
 
 	"pgasrob/pgas"
 	"pgasrob/pgas/translate"
-	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 func init() {
@@ -77,7 +77,7 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 
 // translateFile loads, checks and translates a .pgas file and parses the
 // result back as a framework program.
-func translateFile(path string, n int, stderr io.Writer) (*translate.Result, *tso.Program, int) {
+func translateFile(path string, n int, stderr io.Writer) (*translate.Result, *tsoprog.Program, int) {
 	p, err := pgas.Load(path)
 	if err == nil {
 		err = pgas.CheckN(p, n)
@@ -96,13 +96,13 @@ func translateFile(path string, n int, stderr io.Writer) (*translate.Result, *ts
 	return translateProgram(p, n, stderr)
 }
 
-func translateProgram(p *pgas.Program, n int, stderr io.Writer) (*translate.Result, *tso.Program, int) {
+func translateProgram(p *pgas.Program, n int, stderr io.Writer) (*translate.Result, *tsoprog.Program, int) {
 	tr, err := translate.Translate(p, n)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, nil, exitUsage
 	}
-	tp, err := tso.ParseProgram(p.File+".tso", tr.Text)
+	tp, err := tsoprog.ParseProgram(p.File+".tso", tr.Text)
 	if err != nil {
 		fmt.Fprintf(stderr, "pgasrob: internal error: the translation does not parse: %v\n", err)
 		return nil, nil, exitInternal

@@ -14,6 +14,7 @@ import (
 	"pgasrob/automata"
 	"pgasrob/pgas"
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 func init() {
@@ -227,7 +228,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pgasrob tso: want exactly one FILE, got %d arguments\nRun \"pgasrob tso --help\" for usage.\n", fs.NArg())
 		return exitUsage
 	}
-	m, err := tso.ParseModel(*model)
+	m, err := tsoprog.ParseModel(*model)
 	if err != nil {
 		fmt.Fprintln(stderr, "pgasrob tso:", err)
 		return exitUsage
@@ -243,7 +244,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	if err == nil && !*fences && (*c.cost != "uniform" || *c.write != "") {
 		err = fmt.Errorf("--cost and --write go with --fences")
 	}
-	if err == nil && *c.param && (sh.Count > 0 || *fences || m != tso.TSO || *dot != "" || *all) {
+	if err == nil && *c.param && (sh.Count > 0 || *fences || m != tsoprog.TSO || *dot != "" || *all) {
 		err = fmt.Errorf("--parameterized does not go with --shard, --fences, --dot, --all or --model pso")
 	}
 	crit, cerr := tso.ParseCriterion(*c.criterion)
@@ -253,10 +254,10 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		err = cerr
 	case crit != tso.Robustness && (*c.param || sh.Count > 0):
 		err = fmt.Errorf("--criterion %s does not go with --parameterized or --shard", crit)
-	case crit != tso.Robustness && m != tso.TSO:
+	case crit != tso.Robustness && m != tsoprog.TSO:
 		err = fmt.Errorf("--criterion %s is defined for TSO only (not with --model %s)", crit, strings.ToLower(m.String()))
 	}
-	if err == nil && *c.flatten && (crit != tso.Persistence || *fences || *c.param || sh.Count > 0 || *dot != "" || m != tso.TSO) {
+	if err == nil && *c.flatten && (crit != tso.Persistence || *fences || *c.param || sh.Count > 0 || *dot != "" || m != tsoprog.TSO) {
 		err = fmt.Errorf("--flatten wants --criterion persistence, and does not go with --fences, --parameterized, --shard, --dot or --model pso")
 	}
 	if err == nil && (*c.instances < 0 || !*c.param && fs.Changed("instances")) {
@@ -272,9 +273,9 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "pgasrob tso:", err)
 		return exitUsage
 	}
-	prog, err := tso.ParseProgram(file, src)
+	prog, err := tsoprog.ParseProgram(file, src)
 	if err != nil {
-		var pe *tso.Error
+		var pe *tsoprog.Error
 		if !errors.As(err, &pe) {
 			fmt.Fprintf(stderr, "%s:1:1: %v\n", file, err)
 		} else {
@@ -298,8 +299,14 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 	opt.Progress = func(done, total int, states int64) {
 		progress.show("attacks searched %d/%d, states %d", done, total, states)
 	}
-	res := tso.Check(prog, m, opt)
+	res, err := tso.Check(prog, m, opt)
 	progress.clear()
+	if err != nil {
+		// The flags were checked above; this is a request the checker
+		// knows it cannot take.
+		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		return exitUsage
+	}
 	if sh.Count > 0 {
 		s := newShardJSON("tso", sh, file, src, settingsOf(fs))
 		s.TSO = encodeTSO(res)
@@ -324,7 +331,7 @@ func runTSO(args []string, stdout, stderr io.Writer) int {
 
 // printTSO prints a check (and fence search) and returns the exit code,
 // for a live run and for a merge of shards alike.
-func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Model, res *tso.Result, fo *fenceOutput, asJSON bool, dot string) int {
+func printTSO(stdout, stderr io.Writer, file string, prog *tsoprog.Program, m tsoprog.Model, res *tso.Result, fo *fenceOutput, asJSON bool, dot string) int {
 	var fr *tso.FenceResult
 	if fo != nil {
 		fr = fo.fr
@@ -340,15 +347,15 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 	}
 	code := exitRobust
 	switch res.Verdict {
-	case tso.NotRobust:
+	case tsoprog.NotRobust:
 		code = exitNotRobust
 		if res.WitnessErr != nil {
 			code = exitInternal
 		}
-	case tso.Unknown:
+	case tsoprog.Unknown:
 		code = exitUnknown
 	}
-	if fr != nil && fr.Verdict != tso.Robust && code != exitInternal {
+	if fr != nil && fr.Verdict != tsoprog.Robust && code != exitInternal {
 		code = exitUnknown
 	}
 	if dotFailed && code != exitInternal {
@@ -366,7 +373,7 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 		return code
 	}
 	fmt.Fprintf(stdout, "%s: %s under %s\n", file, res.Criterion.VerdictString(res.Verdict), m)
-	if res.Verdict == tso.Unknown {
+	if res.Verdict == tsoprog.Unknown {
 		fmt.Fprintf(stdout, "reason: %s\n", res.Reason)
 	}
 	if res.Criterion == tso.Robustness {
@@ -394,8 +401,8 @@ func printTSO(stdout, stderr io.Writer, file string, prog *tso.Program, m tso.Mo
 	return code
 }
 
-func printFences(w io.Writer, p *tso.Program, m tso.Model, fr *tso.FenceResult, costs *tso.Costs) {
-	if fr.Verdict != tso.Robust {
+func printFences(w io.Writer, p *tsoprog.Program, m tsoprog.Model, fr *tso.FenceResult, costs *tso.Costs) {
+	if fr.Verdict != tsoprog.Robust {
 		fmt.Fprintf(w, "fences: UNKNOWN after %d rounds: %s\n", fr.Rounds, fr.Reason)
 		return
 	}
@@ -419,9 +426,9 @@ func printFences(w io.Writer, p *tso.Program, m tso.Model, fr *tso.FenceResult, 
 		c.Criterion.VerdictString(c.Verdict), m, c.Generated, patternNoun(c.Criterion), c.RefutedSyntactic, c.RefutedSearch, c.Stats.States)
 }
 
-func tsoFencesJSON(p *tso.Program, fr *tso.FenceResult) *tsoJSONFences {
+func tsoFencesJSON(p *tsoprog.Program, fr *tso.FenceResult) *tsoJSONFences {
 	out := &tsoJSONFences{Verdict: strings.ToLower(fr.Verdict.String()), Reason: fr.Reason, Rounds: fr.Rounds, Fences: []tsoJSONFence{}}
-	if fr.Verdict != tso.Robust {
+	if fr.Verdict != tsoprog.Robust {
 		return out
 	}
 	out.Count, out.Cost = len(fr.Fences), fr.Cost
@@ -439,7 +446,7 @@ func tsoFencesJSON(p *tso.Program, fr *tso.FenceResult) *tsoJSONFences {
 	return out
 }
 
-func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
+func tsoResultJSON(p *tsoprog.Program, r *tso.Result) tsoJSON {
 	out := tsoJSON{File: p.File, Criterion: r.Criterion.String(), Model: r.Model.String(), Attacker: r.Attacker.String(), Verdict: strings.ToLower(r.Criterion.VerdictString(r.Verdict)), Reason: r.Reason,
 		Attacks: tsoJSONAttacks{Generated: r.Generated, RefutedSyntactically: r.RefutedSyntactic, RefutedBySearch: r.RefutedSearch,
 			Feasible: r.Found, Undecided: r.Undecided, NotStarted: r.Skipped},
@@ -447,13 +454,13 @@ func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
 			CPUMillis: r.Stats.Elapsed.Milliseconds(), WallMillis: r.Elapsed.Milliseconds(),
 			StatesPerSec: r.Stats.StatesPerSecond(), BytesPerState: r.Stats.BytesPerState()}}
 	for _, a := range r.FeasibleAttacks() {
-		out.Feasible = append(out.Feasible, p.AttackString(a))
+		out.Feasible = append(out.Feasible, a.Format(p))
 	}
 	if r.WitnessErr != nil {
 		out.Error = "internal error: " + r.WitnessErr.Error()
 	}
 	if w := r.Witness; w != nil {
-		jw := &tsoJSONWit{Attack: p.AttackString(w.Attack), Text: w.Format(p)}
+		jw := &tsoJSONWit{Attack: w.Attack.Format(p), Text: w.Format(p)}
 		for _, s := range w.Steps {
 			js := stepJSON(p, s, w.Events)
 			if s.Event >= 0 && s.Event < len(w.Events) {
@@ -485,7 +492,7 @@ func tsoResultJSON(p *tso.Program, r *tso.Result) tsoJSON {
 	return out
 }
 
-func fragileJSON(p *tso.Program, w *tso.Witness) *tsoJSONFragile {
+func fragileJSON(p *tsoprog.Program, w *tso.Witness) *tsoJSONFragile {
 	f := w.Fragile
 	if f == nil {
 		return nil
@@ -508,7 +515,7 @@ func fragileJSON(p *tso.Program, w *tso.Witness) *tsoJSONFragile {
 
 // tsoDot renders each thread as a cluster of its control states; the
 // attack of a witness, if any, is drawn in red.
-func tsoDot(p *tso.Program, r *tso.Result) string {
+func tsoDot(p *tsoprog.Program, r *tso.Result) string {
 	var b strings.Builder
 	b.WriteString("digraph program {\n  rankdir=TB;\n  node [shape=circle, fontsize=10];\n  edge [fontsize=9];\n")
 	for ti, th := range p.Threads {
@@ -554,7 +561,7 @@ func tsoDot(p *tso.Program, r *tso.Result) string {
 }
 
 // raceJSON renders a triangular-race witness's own part.
-func raceJSON(p *tso.Program, w *tso.Witness) *tsoJSONRace {
+func raceJSON(p *tsoprog.Program, w *tso.Witness) *tsoJSONRace {
 	r := w.Race
 	if r == nil {
 		return nil
@@ -579,7 +586,7 @@ func patternNoun(c tso.Criterion) string {
 // stepJSON is one step of a relaxed computation whose events are evs:
 // its thread, action (isu, ld, st, adv, fence or the instruction's
 // operation), instruction, and the address and value of its event.
-func stepJSON(p *tso.Program, s tso.Step, evs []tso.Event) tsoJSONStep {
+func stepJSON(p *tsoprog.Program, s tso.Step, evs []tsoprog.Event) tsoJSONStep {
 	th := p.Threads[s.Thread]
 	js := tsoJSONStep{Thread: th.Name, Delayed: s.Delayed}
 	if s.Event >= 0 && s.Event < len(evs) {
@@ -592,9 +599,9 @@ func stepJSON(p *tso.Program, s tso.Step, evs []tso.Event) tsoJSONStep {
 		t := th.Trans[s.Trans]
 		js.Instr = th.Labels[t.From] + "->" + th.Labels[t.To] + " " + t.Text
 		switch t.Op {
-		case tso.OpWrite:
+		case tsoprog.OpWrite:
 			js.Action = "isu"
-		case tso.OpRead:
+		case tsoprog.OpRead:
 			js.Action = "ld"
 		default:
 			js.Action = t.Op.String()

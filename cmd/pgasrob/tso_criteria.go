@@ -11,6 +11,7 @@ import (
 
 	"pgasrob/pgas"
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // tso --criterion all: every criterion on every file, as one table
@@ -53,7 +54,7 @@ func runTSOCriteriaCmd(c *tsoCmd, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	m, err := tso.ParseModel(*c.model)
+	m, err := tsoprog.ParseModel(*c.model)
 	if err == nil && (*c.jobs < 1 || *c.maxMem < 1 || *c.maxStates < 0 || *c.timeout < 0) {
 		err = fmt.Errorf("--jobs and --max-memory must be positive, --max-states and --timeout not negative")
 	}
@@ -103,7 +104,7 @@ func criteriaFiles(args []string) ([]string, error) {
 // runTSOCriteria decides every criterion on every file. Exit codes: 0
 // every cell decided (whatever the verdicts), 2 a file does not parse, 3
 // some cell UNKNOWN, 4 a witness failed its replay.
-func runTSOCriteria(stdout, stderr io.Writer, files []string, m tso.Model, opt tso.Options, fences, asJSON bool) int {
+func runTSOCriteria(stdout, stderr io.Writer, files []string, m tsoprog.Model, opt tso.Options, fences, asJSON bool) int {
 	out := tsoCriteriaJSON{Schema: tsoCriteriaSchema, Model: m.String()}
 	totals := make([]tsoCriteriaCell, len(tso.Criteria()))
 	code := exitRobust
@@ -116,9 +117,9 @@ func runTSOCriteria(stdout, stderr io.Writer, files []string, m tso.Model, opt t
 	for _, file := range files {
 		row := tsoCriteriaRow{File: file, Cells: []tsoCriteriaCell{}}
 		src, err := pgas.ReadSource(file)
-		var prog *tso.Program
+		var prog *tsoprog.Program
 		if err == nil {
-			prog, err = tso.ParseProgram(file, src)
+			prog, err = tsoprog.ParseProgram(file, src)
 		}
 		if err != nil {
 			row.Error = err.Error()
@@ -147,10 +148,15 @@ func runTSOCriteria(stdout, stderr io.Writer, files []string, m tso.Model, opt t
 }
 
 // criterionCell checks one criterion (and searches fences) on one program.
-func criterionCell(p *tso.Program, m tso.Model, c tso.Criterion, opt tso.Options, fences bool) (cell tsoCriteriaCell, code int) {
+func criterionCell(p *tsoprog.Program, m tsoprog.Model, c tso.Criterion, opt tso.Options, fences bool) (cell tsoCriteriaCell, code int) {
 	opt.Criterion = c
 	start := time.Now()
-	r := tso.Check(p, m, opt)
+	r, err := tso.Check(p, m, opt)
+	if err != nil {
+		// A criterion the checker cannot take under m (TSO only): an
+		// UNKNOWN cell with the reason, like a budget that ran out.
+		r = &tso.Result{Verdict: tsoprog.Unknown, Criterion: c, Model: m, Reason: err.Error()}
+	}
 	cell = tsoCriteriaCell{Criterion: c.String(), Verdict: strings.ToLower(c.VerdictString(r.Verdict)), Reason: r.Reason,
 		States: r.Stats.States}
 	defer func() { cell.WallMillis = time.Since(start).Milliseconds() }()
@@ -158,16 +164,21 @@ func criterionCell(p *tso.Program, m tso.Model, c tso.Criterion, opt tso.Options
 	switch {
 	case r.WitnessErr != nil:
 		cell.Reason, code = "internal error: "+r.WitnessErr.Error(), exitInternal
-	case r.Verdict == tso.Unknown:
+	case r.Verdict == tsoprog.Unknown:
 		code = exitUnknown
 	}
-	if !fences || r.Verdict == tso.Unknown || r.WitnessErr != nil {
+	if !fences || r.Verdict == tsoprog.Unknown || r.WitnessErr != nil {
 		return cell, code
 	}
 	n := 0
-	if r.Verdict == tso.NotRobust {
-		fr := tso.FindFences(p, m, tso.FenceOptions{Options: opt})
-		if fr.Verdict != tso.Robust {
+	if r.Verdict == tsoprog.NotRobust {
+		fr, err := tso.FindFences(p, m, tso.FenceOptions{Options: opt})
+		if err != nil {
+			// Unreachable: the check above took the same request.
+			cell.FenceNote = "no certified set: " + err.Error()
+			return cell, exitUnknown
+		}
+		if fr.Verdict != tsoprog.Robust {
 			cell.FenceNote = "no certified set: " + fr.Reason
 			return cell, exitUnknown
 		}

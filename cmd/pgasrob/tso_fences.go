@@ -8,6 +8,7 @@ import (
 
 	"pgasrob/pgas"
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // fenceOutput is what tso --fences found, with the options that shaped it.
@@ -29,7 +30,7 @@ func (fo *fenceOutput) costName() string {
 // program when asked. A non-zero result is the exit code of a failure that
 // ends the command (bad cost file, unwritable --write file, a written
 // program that does not re-check).
-func (fo *fenceOutput) search(prog *tso.Program, src []byte, m tso.Model, res *tso.Result, opt tso.Options, write string, progress *progressLine, stderr io.Writer) int {
+func (fo *fenceOutput) search(prog *tsoprog.Program, src []byte, m tsoprog.Model, res *tso.Result, opt tso.Options, write string, progress *progressLine, stderr io.Writer) int {
 	fopt := tso.FenceOptions{Options: opt}
 	if fo.costFile != "uniform" {
 		csrc, err := pgas.ReadSource(fo.costFile)
@@ -42,17 +43,23 @@ func (fo *fenceOutput) search(prog *tso.Program, src []byte, m tso.Model, res *t
 		}
 		fopt.Cost = func(f tso.Fence) int64 { return fo.costs.Of(prog, f) }
 	}
-	if res.Verdict == tso.Robust {
+	if res.Verdict == tsoprog.Robust {
 		// The check just made certifies the empty set.
-		fo.fr = &tso.FenceResult{Verdict: tso.Robust, Fenced: prog, Certificate: res, Rounds: 1}
+		fo.fr = &tso.FenceResult{Verdict: tsoprog.Robust, Fenced: prog, Certificate: res, Rounds: 1}
 	} else {
 		fopt.Progress = func(done, total int, states int64) {
 			progress.show("fence search: attacks searched %d/%d, states %d", done, total, states)
 		}
-		fo.fr = tso.FindFences(prog, m, fopt)
+		var err error
+		fo.fr, err = tso.FindFences(prog, m, fopt)
 		progress.clear()
+		if err != nil {
+			// The check before took the same request; this is a usage error.
+			fmt.Fprintln(stderr, "pgasrob tso:", err)
+			return exitUsage
+		}
 	}
-	if write == "" || fo.fr.Verdict != tso.Robust {
+	if write == "" || fo.fr.Verdict != tsoprog.Robust {
 		return 0
 	}
 	out, err := tso.WriteFenced(src, prog, fo.fr.Fences)
@@ -84,16 +91,20 @@ var (
 
 // recheck parses the text about to be written and checks it again, so
 // that the user never keeps a file that would not pass "pgasrob tso".
-func recheck(name string, out []byte, m tso.Model, opt tso.Options) error {
-	q, err := tso.ParseProgram(name, out)
+func recheck(name string, out []byte, m tsoprog.Model, opt tso.Options) error {
+	q, err := tsoprog.ParseProgram(name, out)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errRecheck, err)
 	}
 	opt.Progress = nil
-	switch r := tso.Check(q, m, opt); r.Verdict {
-	case tso.Unknown:
+	r, err := tso.Check(q, m, opt)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errRecheck, err)
+	}
+	switch r.Verdict {
+	case tsoprog.Unknown:
 		return fmt.Errorf("%w: %s", errRecheckUnknown, r.Reason)
-	case tso.NotRobust:
+	case tsoprog.NotRobust:
 		return fmt.Errorf("%w: %v", errRecheck, r.Verdict)
 	}
 	return nil

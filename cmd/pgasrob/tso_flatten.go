@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // tsoJSONAbstraction is the --flatten part of the tso JSON object.
@@ -34,13 +35,13 @@ type tsoJSONFlatPivot struct {
 // (tso.CheckPersistenceFlattened). The verdict is the abstraction's
 // PERSISTENT, or else that of the concrete check it falls back on; the
 // exit code follows the verdict.
-func runTSOFlatten(stdout, stderr io.Writer, file string, prog *tso.Program, opt tso.Options, asJSON bool) int {
+func runTSOFlatten(stdout, stderr io.Writer, file string, prog *tsoprog.Program, opt tso.Options, asJSON bool) int {
 	fr := tso.CheckPersistenceFlattened(prog, opt)
 	code := exitRobust
 	switch fr.Verdict {
-	case tso.NotRobust:
+	case tsoprog.NotRobust:
 		code = exitNotRobust
-	case tso.Unknown:
+	case tsoprog.Unknown:
 		code = exitUnknown
 	}
 	if fr.Concrete != nil && fr.Concrete.WitnessErr != nil {
@@ -70,7 +71,7 @@ func runTSOFlatten(stdout, stderr io.Writer, file string, prog *tso.Program, opt
 		return code
 	}
 	fmt.Fprintf(stdout, "%s: %s under TSO (flattening abstraction; guarantee: %s)\n", file, tso.Persistence.VerdictString(fr.Verdict), abs.Guarantee)
-	if fr.Verdict == tso.Unknown {
+	if fr.Verdict == tsoprog.Unknown {
 		fmt.Fprintf(stdout, "reason: %s\n", fr.Reason)
 	}
 	fmt.Fprint(stdout, abs.Text)
@@ -84,7 +85,7 @@ func runTSOFlatten(stdout, stderr io.Writer, file string, prog *tso.Program, opt
 	return code
 }
 
-func flattenJSON(p *tso.Program, fr *tso.FlattenResult) *tsoJSONAbstraction {
+func flattenJSON(p *tsoprog.Program, fr *tso.FlattenResult) *tsoJSONAbstraction {
 	out := &tsoJSONAbstraction{Name: "flattening", Reason: fr.Reason, Pivots: []tsoJSONFlatPivot{}, Text: fr.Format(p)}
 	names := func(ts []int) []string {
 		s := []string{}
@@ -98,14 +99,14 @@ func flattenJSON(p *tso.Program, fr *tso.FlattenResult) *tsoJSONAbstraction {
 			Flattened: names(pv.Flattened), Patterns: pv.Patterns, Feasible: pv.Feasible, States: pv.States})
 	}
 	switch {
-	case fr.Verdict == tso.Robust && fr.Concrete == nil:
+	case fr.Verdict == tsoprog.Robust && fr.Concrete == nil:
 		out.Verdict, out.Guarantee = "persistent", "this program"
 		if p.Replicated() {
 			out.Guarantee = "every number of copies"
 		}
 	case fr.Concrete != nil:
 		out.Verdict, out.Guarantee = "pattern found", "none (the verdict is the concrete check's)"
-		if fr.Instance != nil && fr.Verdict == tso.Unknown && fr.Concrete.Verdict == tso.Robust {
+		if fr.Instance != nil && fr.Verdict == tsoprog.Unknown && fr.Concrete.Verdict == tsoprog.Robust {
 			out.Guarantee = fmt.Sprintf("none (the instances with 1..%d copies are persistent)", tso.FlattenInstances)
 		} else if fr.Instance != nil {
 			out.Guarantee = "none (the verdict is the concrete check's, of one instance)"

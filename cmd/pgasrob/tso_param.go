@@ -8,6 +8,7 @@ import (
 
 	"pgasrob/automata"
 	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // tsoJSONParam is the "parameterized" object of the tso JSON output
@@ -35,7 +36,7 @@ type tsoJSONCopies struct {
 }
 
 // runTSOParam is pgasrob tso --parameterized after the common checks.
-func runTSOParam(stdout, stderr io.Writer, file string, prog *tso.Program, opt tso.Options, instances int, asJSON bool) int {
+func runTSOParam(stdout, stderr io.Writer, file string, prog *tsoprog.Program, opt tso.Options, instances int, asJSON bool) int {
 	for _, w := range tso.IdentityWarnings(prog) {
 		fmt.Fprintf(stderr, "pgasrob tso: warning: %s\n", w)
 	}
@@ -43,13 +44,19 @@ func runTSOParam(stdout, stderr io.Writer, file string, prog *tso.Program, opt t
 	opt.Progress = func(done, total int, markings int64) {
 		progress.show("attacks %d/%d, markings %d", done, total, markings)
 	}
-	r := tso.CheckParameterized(prog, opt, instances)
+	r, err := tso.CheckParameterized(prog, opt, instances)
 	progress.clear()
+	if err != nil {
+		// The flags were checked before (--criterion does not go with
+		// --parameterized).
+		fmt.Fprintln(stderr, "pgasrob tso:", err)
+		return exitUsage
+	}
 	code := exitRobust
 	switch r.Verdict {
-	case tso.NotRobust:
+	case tsoprog.NotRobust:
 		code = exitNotRobust
-	case tso.Unknown:
+	case tsoprog.Unknown:
 		code = exitUnknown
 	}
 	if r.WitnessErr != nil {
@@ -62,7 +69,7 @@ func runTSOParam(stdout, stderr io.Writer, file string, prog *tso.Program, opt t
 	if r.Instance != nil {
 		wprog = r.Instance
 	}
-	plain := &tso.Result{Verdict: r.Verdict, Model: tso.TSO, Attacker: tso.AttackerTSO, Reason: r.Reason,
+	plain := &tso.Result{Verdict: r.Verdict, Model: tsoprog.TSO, Attacker: tso.AttackerTSO, Reason: r.Reason,
 		Generated: r.Generated, RefutedSyntactic: r.RefutedSyntactic, RefutedSearch: r.RefutedSearch, Found: r.Found,
 		Undecided: r.Undecided, Skipped: r.Skipped, Elapsed: r.Elapsed, Witness: r.Witness, WitnessErr: r.WitnessErr,
 		Stats: automata.Stats{States: r.Stats.Markings + int64(r.Stats.Abstract), Bytes: r.Stats.Bytes, Elapsed: r.Stats.Elapsed}}
@@ -71,7 +78,7 @@ func runTSOParam(stdout, stderr io.Writer, file string, prog *tso.Program, opt t
 		out.File = file
 		for _, a := range r.Attacks {
 			if a.Outcome == tso.Feasible {
-				out.Feasible = append(out.Feasible, prog.AttackString(a.Attack))
+				out.Feasible = append(out.Feasible, a.Attack.Format(prog))
 			}
 		}
 		out.Schema, out.ExitCode = tsoSchema, &code
@@ -83,7 +90,7 @@ func runTSOParam(stdout, stderr io.Writer, file string, prog *tso.Program, opt t
 	return code
 }
 
-func paramJSON(p *tso.Program, r *tso.ParamResult, instances int) *tsoJSONParam {
+func paramJSON(p *tsoprog.Program, r *tso.ParamResult, instances int) *tsoJSONParam {
 	s := r.Stats
 	out := &tsoJSONParam{Replicated: []string{}, Instances: instances, Confirmed: r.Confirmed, CutoffReason: r.CutoffReason,
 		AbstractStates: s.Abstract, Joined: s.Joined, Globals: s.Globals, Locals: s.Locals, NetTransitions: s.NetTransitions,
@@ -105,7 +112,7 @@ func paramJSON(p *tso.Program, r *tso.ParamResult, instances int) *tsoJSONParam 
 	return out
 }
 
-func printTSOParam(w io.Writer, file string, p *tso.Program, r *tso.ParamResult, instances int) {
+func printTSOParam(w io.Writer, file string, p *tsoprog.Program, r *tso.ParamResult, instances int) {
 	var rep, single []string
 	for _, th := range p.Threads {
 		if th.Replicated {
@@ -115,7 +122,7 @@ func printTSOParam(w io.Writer, file string, p *tso.Program, r *tso.ParamResult,
 		}
 	}
 	fmt.Fprintf(w, "%s: %s under TSO, parameterized: any number of copies of %s\n", file, r.Verdict, orNone(rep))
-	if r.Verdict == tso.Unknown {
+	if r.Verdict == tsoprog.Unknown {
 		fmt.Fprintf(w, "reason: %s\n", r.Reason)
 	}
 	if len(single) > 0 {

@@ -63,27 +63,3 @@ func clip(s string) string {
 	}
 	return s
 }
-
-// Candidates lists the insertions of the vocabulary for the program in
-// src (before any is checked to compile), for tests and tools that look
-// at the search space.
-func Candidates(file string, src []byte) ([]Candidate, error) {
-	p, err := pgas.Compile(file, src)
-	if err != nil {
-		return nil, err
-	}
-	return analyse(p).candidates(), nil
-}
-
-// Apply writes src with the insertions of set, as Repair does.
-func Apply(file string, src []byte, set []Candidate) ([]byte, error) {
-	p, err := pgas.Compile(file, src)
-	if err != nil {
-		return nil, err
-	}
-	ed, err := analyse(p).apply(src, set)
-	if err != nil {
-		return nil, err
-	}
-	return ed.src, nil
-}

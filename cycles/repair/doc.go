@@ -9,11 +9,11 @@
 // (cycles.Decide, Theorem 16 of pgas-theory-full.md), read the certified
 // happens-before cycle of the violation, collect the insertions that cut
 // it, and try a cheapest set meeting all collected constraints
-// (automata.MinCostHittingSet). Minimality is then proved by deciding
+// (hitting.MinCost). Minimality is then proved by deciding
 // every cheaper set; the repaired program is decided again from its text
 // and explored by the brute-force oracle (pgas/oracle) before it is
 // returned.
 //
-// It may import pgas, pgas/oracle, cycles and automata; cmd/pgasrob uses
-// it for "pgasrob repair".
+// Imports: pgas, pgas/oracle, cycles, automata, automata/hitting and the
+// standard library. cmd/pgasrob uses it for "pgasrob repair".
 package repair

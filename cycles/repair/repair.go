@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pgasrob/automata"
+	"pgasrob/automata/hitting"
 	"pgasrob/cycles"
 	"pgasrob/pgas"
 	"pgasrob/pgas/oracle"
@@ -126,7 +127,7 @@ var ErrInternal = errors.New("internal error")
 // operation whose completion is delayed past b; every insertion that
 // waits for op between op and b (or makes op synchronous) cuts that order,
 // and these form one constraint. H becomes a cheapest set meeting every
-// constraint so far (automata.MinCostHittingSet); repeat until every N is
+// constraint so far (hitting.MinCost); repeat until every N is
 // robust. The constraints are a guide, not a proof: minimality is then
 // shown directly by deciding every cheaper set of candidates, up to
 // opt.ProofSets of them (Minimality says how far it went). The repaired
@@ -316,7 +317,7 @@ func (r *repairer) search(res *Result, before []*cycles.Result) ([]int, []*cycle
 			res.Verdict, res.Reason = NoRepair, "stopped: "+automata.StopReason(r.opt.Context)
 			return nil, nil, nil
 		}
-		cur = automata.MinCostHittingSet(cons, func(k int) int64 { return r.opt.Costs.Of(r.cands[k]) })
+		cur = hitting.MinCost(cons, func(k int) int64 { return r.opt.Costs.Of(r.cands[k]) })
 		r.progress("round %d: trying %s", res.Rounds+1, describe(r.pick(cur)))
 		if decided, err = r.decideAll(r.pick(cur)); err != nil {
 			return nil, nil, err

@@ -10,8 +10,9 @@
 // included, and the sugar of Section 2.4 (handles, waits, get, put, waitq,
 // assert).
 //
-// Compare (diff.go) runs both checkers on one program and says whether
-// they agree; it is shared by proofs_test and "pgasrob difftest".
+// The differential comparison of the two checkers on one program
+// (cycles.Compare) lives beside the decision it checks, so that the
+// generator depends on the syntax alone and the tests of cycles can use it.
 //
-// Imports: pgas, pgas/oracle, cycles, and the standard library.
+// Imports: pgas and the standard library.
 package gen

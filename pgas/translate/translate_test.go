@@ -7,7 +7,7 @@ import (
 
 	"pgasrob/pgas"
 	"pgasrob/pgas/gen"
-	"pgasrob/tso"
+	tsoprog "pgasrob/tso/prog"
 )
 
 // threadText returns the transitions of thread rankR, instructions only,
@@ -25,7 +25,7 @@ func threadText(t *testing.T, src string, n, r int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp, err := tso.ParseProgram("t.txt", res.Text)
+	tp, err := tsoprog.ParseProgram("t.txt", res.Text)
 	if err != nil {
 		t.Fatalf("the translation does not parse: %v\n%s", err, res.Text)
 	}
@@ -90,18 +90,18 @@ func TestDivide(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e, err)
 		}
-		tp, err := tso.ParseProgram("d.txt", res.Text)
+		tp, err := tsoprog.ParseProgram("d.txt", res.Text)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for rank := 1; rank <= n; rank++ {
 			th := tp.Threads[rank-1]
-			var cond, val *tso.Expr
+			var cond, val *tsoprog.Expr
 			for _, tr := range th.Trans {
 				switch tr.Op {
-				case tso.OpCheck:
+				case tsoprog.OpCheck:
 					cond = tr.Val
-				case tso.OpLocal:
+				case tsoprog.OpLocal:
 					val = tr.Val
 				}
 			}
@@ -160,7 +160,7 @@ func FuzzTranslate(f *testing.F) {
 			}
 			return
 		}
-		tp, err := tso.ParseProgram("f.txt", res.Text)
+		tp, err := tsoprog.ParseProgram("f.txt", res.Text)
 		if err != nil {
 			t.Fatalf("the translation does not parse: %v\n%s", err, res.Text)
 		}

@@ -27,15 +27,15 @@ import (
 	"syscall"
 	"time"
 
-	"pgasrob/tso"
 	"pgasrob/tso/family"
+	"pgasrob/tso/gen"
 )
 
 var gens = map[string]func(int) string{
 	"flagring": family.FlagRing, "dijkstra": family.Dijkstra, "burns": family.Burns,
 	"peterson": family.Peterson, "wsq": family.WorkSteal,
 	// the families of issues 4 and 10, where we lead
-	"private": tso.Private, "ring": tso.Ring, "uring": tso.UnfencedRing,
+	"private": gen.Private, "ring": gen.Ring, "uring": gen.UnfencedRing,
 }
 
 type run struct {
