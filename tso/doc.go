@@ -90,5 +90,6 @@
 //
 // Imports: the standard library, pgasrob/automata and its sub-packages
 // automata/pool, automata/petri, automata/hitting and automata/shard,
-// pgasrob/tso/prog and pgasrob/tso/oracle only (tests also pgasrob/tso/gen).
+// pgasrob/tso/prog and pgasrob/tso/oracle only (tests also pgasrob/tso/gen
+// and pgasrob/tso/family).
 package tso
