@@ -1,4 +1,4 @@
-module pgasrob
+module github.com/pgasrob/pgasrob
 
 go 1.26
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The ring family of issue 2: every rank copies x into y of its right

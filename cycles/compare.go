@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // CompareBudget bounds one comparison, so that one slow program cannot stall a

@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
 // BenchmarkCompare measures one differential comparison (oracle and

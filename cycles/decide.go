@@ -9,10 +9,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/automata/pool"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/pool"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Verdict is the answer of Decide.

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 func compile(t *testing.T, src string) *pgas.Program {

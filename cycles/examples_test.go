@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
 // randomPrograms compiles count random programs, each from the generator

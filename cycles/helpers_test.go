@@ -3,8 +3,8 @@ package cycles
 import (
 	"testing"
 
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 type (

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // TestHintChangesNothing: the hints of the move table (a successor's Y

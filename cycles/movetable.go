@@ -4,8 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // moveTable shares Y's moves between the products of the cycle types

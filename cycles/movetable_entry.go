@@ -1,8 +1,8 @@
 package cycles
 
 import (
-	"pgasrob/automata"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // moveEntry is one Y state's moves, with the state's words (states may

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // TestRankStarts: where each rank's moves start, for moves in rank order

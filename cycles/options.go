@@ -3,7 +3,7 @@ package cycles
 import (
 	"context"
 	"fmt"
-	"pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/automata/shard"
 	"time"
 )
 

@@ -3,7 +3,7 @@ package cycles
 import (
 	"testing"
 
-	"pgasrob/automata/pool"
+	"github.com/pgasrob/pgasrob/automata/pool"
 )
 
 // TestFrontierWorkers: a search takes only the slots that are free and at

@@ -1,12 +1,12 @@
 package cycles
 
 import (
+	"github.com/pgasrob/pgasrob/automata"
 	"math/rand/v2"
-	"pgasrob/automata"
 	"reflect"
 	"testing"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // TestParallelFrontierAgrees: the per-type searches with two frontier

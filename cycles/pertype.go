@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/automata/pool"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/pool"
 )
 
 // runPerType searches the listed cycle types one product each, Jobs at a

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/automata/shard"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // planCase is one combination of the options the plan resolves.

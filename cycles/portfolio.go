@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // oracleBounds lets the oracle explore as far as the memory budget

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
 // The three procedures give the same verdict wherever they answer: the

@@ -3,8 +3,8 @@ package cycles
 import (
 	"sync/atomic"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // product is the 4-headed automaton Y^M(P,N) × Z^cyc as an on-the-fly

@@ -6,9 +6,9 @@ import (
 	"reflect"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // examplePrograms compiles every program of examples/, the fixed inputs

@@ -1,9 +1,9 @@
 package cycles
 
 import (
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The successors of a per-type product state (Y, μ, tracker) along a move

@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // TestMoveMemoChangesNothing: the memo of move outcomes (product_memo.go)

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // TestProgressDuringRuntimeCheck: the run-time error check, which is the

@@ -1,9 +1,9 @@
 package cycles
 
 import (
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Partial-order reduction with ample sets. In a state s, if some rank r is

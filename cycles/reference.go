@@ -1,8 +1,8 @@
 package cycles
 
 import (
-	"pgasrob/automata"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // AcceptedMarked is a test hook (used by proofs_test): it enumerates,

@@ -7,10 +7,10 @@ import (
 	"reflect"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
 // TestRuntimeCheckReduced: the partial-order reduction of the run-time

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"pgasrob/automata"
-	"pgasrob/automata/shard"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // OtherShardReason is the Reason of the cycle types a sharded decision

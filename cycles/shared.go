@@ -4,8 +4,8 @@ import (
 	"context"
 	"sync/atomic"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // The shared exploration (Options.Exploration == Shared) walks Y^M once

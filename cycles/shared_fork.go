@@ -3,7 +3,7 @@ package cycles
 import (
 	"slices"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 )
 
 // The shared exploration on the parallel frontier (automata.Forker). A

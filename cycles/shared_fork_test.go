@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 )
 
 // TestSharedForkAgrees: the shared exploration on the parallel frontier

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 )
 
 // helper runs the per-type search on the wanted types in order, until

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // At every accepting state of a shared search, the loop of search's

@@ -1,8 +1,8 @@
 package cycles
 
 import (
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The markings of a move of one rank depend, for the shared exploration,

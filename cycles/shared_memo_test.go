@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // TestSharedMemoConcurrent: goroutines that put and get random keys at

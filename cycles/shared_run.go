@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // errTables is the cause given to the search's context when the shared

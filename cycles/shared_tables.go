@@ -4,7 +4,7 @@ import (
 	"slices"
 	"sync"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 )
 
 // The interned elements and sets of the shared exploration, kept in flat

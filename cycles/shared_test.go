@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // The shared exploration against the per-type search, cycle type by cycle

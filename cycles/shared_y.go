@@ -1,8 +1,8 @@
 package cycles
 
 import (
-	"pgasrob/automata"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // What the shared exploration needs of a state of Y, kept per Y state

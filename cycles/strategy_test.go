@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // TestDepthFirstAgrees: Options.DepthFirst changes the order in which a

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The walk against the list CycleTypes builds (the reference): the same

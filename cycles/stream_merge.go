@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // TypeRank is the position of the canonical cycle type c in the order of

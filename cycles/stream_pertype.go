@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/automata/pool"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/pool"
 )
 
 // streamed is one representative handed to a search: its ordinal among

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"pgasrob/automata"
-	"pgasrob/automata/shard"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // MaxListedTypes is the most cycle types a decision lists (N ≤ 9 has

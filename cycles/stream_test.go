@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/automata/shard"
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
 // The streamed decision (cycle types walked, not listed) against the

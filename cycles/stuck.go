@@ -1,9 +1,9 @@
 package cycles
 
 import (
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Stuck ranks. The cells a rank may still touch (normalform.Future) are

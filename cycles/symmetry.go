@@ -1,7 +1,7 @@
 package cycles
 
 import (
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Rank symmetry. Every rank runs the same code, so when the code treats

@@ -3,7 +3,7 @@ package cycles
 import (
 	"slices"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // symGroup is the group of rank renamings of rankSymmetry, used one cycle

@@ -3,7 +3,7 @@ package cycles
 import (
 	"context"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The orbits of the cycle types as computed before they were streamed:

@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"slices"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 )
 
 // The turns of a type's symmetry (symmetry_type.go) are fixed renamings, applied

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"sync"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Symmetry inside a cycle type. Across cycle types, a renaming of ranks

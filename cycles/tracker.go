@@ -1,9 +1,9 @@
 package cycles
 
 import (
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The tracker replaces the guessing of Lemma 10 for Z^cyc. For a pair

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // TestHelperGoesFirst: with one job the shared exploration and its

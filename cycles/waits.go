@@ -1,6 +1,6 @@
 package cycles
 
-import "pgasrob/normalform"
+import "github.com/pgasrob/pgasrob/normalform"
 
 // Which written bits prune keeps (product.pruneChanged, with lateCell and
 // forgetWritten below).

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // The producer-consumer family (issue 7, "waits and queues"): rank 2

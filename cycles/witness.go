@@ -3,9 +3,9 @@ package cycles
 import (
 	"fmt"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Letter is one letter of a marked computation of Y^M: an event, the part

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Yardsticks measure a decision's work against what one pass over Y

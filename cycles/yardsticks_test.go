@@ -3,7 +3,7 @@ package cycles
 import (
 	"testing"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The yardsticks are consistent with the decision and with each other:

@@ -1,6 +1,6 @@
 package normalform
 
-import "pgasrob/pgas"
+import "github.com/pgasrob/pgasrob/pgas"
 
 // Future summarises, for every rank and control state, which cells the
 // rank may still access from there (by its own loads and stores and by the

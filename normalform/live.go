@@ -1,6 +1,6 @@
 package normalform
 
-import "pgasrob/pgas"
+import "github.com/pgasrob/pgasrob/pgas"
 
 // Liveness shrinks the state space without changing the language: a
 // register that is overwritten before it is read again, and the part

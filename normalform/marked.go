@@ -1,6 +1,6 @@
 package normalform
 
-import "pgasrob/pgas"
+import "github.com/pgasrob/pgasrob/pgas"
 
 // Mark is the marking of one event in Y^M: a subset of {enter, leave}.
 type Mark uint8

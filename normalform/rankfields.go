@@ -1,6 +1,6 @@
 package normalform
 
-import "pgasrob/automata"
+import "github.com/pgasrob/pgasrob/automata"
 
 // RankFields returns the fields of a state of Y that belong to rank r, in
 // the same order for every rank: its control state, its memory, its

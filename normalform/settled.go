@@ -1,6 +1,6 @@
 package normalform
 
-import "pgasrob/automata"
+import "github.com/pgasrob/pgasrob/automata"
 
 // Settled popas. A remote command guesses the parts m ≤ n of its popa and
 // popb; on programs with queues and waits these guesses, kept in the

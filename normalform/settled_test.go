@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
 // hbKeys walks every path of Y with at most depth moves and collects the

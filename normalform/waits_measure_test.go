@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // TestMeasureY (PGASROB_MEASURE=1) explores Y without marks or

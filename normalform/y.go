@@ -3,8 +3,8 @@ package normalform
 import (
 	"fmt"
 
-	"pgasrob/automata"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Heads is the number of heads of Y: the parts τ1..τ4 of a normal-form

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 func compile(t *testing.T, src string) *pgas.Program {

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/internal/progbuild"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/internal/progbuild"
 )
 
 // tau1to1 is the computation of Example 1:

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/internal/progbuild"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/internal/progbuild"
 )
 
 func TestReplayAccepts(t *testing.T) {

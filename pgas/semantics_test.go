@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/internal/progbuild"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/internal/progbuild"
 )
 
 // oneToOne is program 1to1 of Figure 1: every rank copies its x to y of its

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Theorem 16 per cycle type, which checks the marking rules M1–M6 and the

@@ -1,13 +1,13 @@
 package proofs_test
 
 import (
+	"github.com/pgasrob/pgasrob/normalform"
 	"os"
-	"pgasrob/normalform"
 	"testing"
 
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // Regression tests for docs/deviations.md. Each names the item it covers.

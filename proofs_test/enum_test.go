@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // computations enumerates C(P,N) by brute force over pgas.Machine: every

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Footnote 1: one rank running q0 --read(0,0,0,0)--> q0 (here: rank 1,

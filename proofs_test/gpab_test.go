@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
 )
 
 // Deviation 8: normalform.Y replaces the ε-rules gpa'/gpb' of Table 2 by

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
 var long = flag.Bool("proofs.long", false, "check ten times as many random programs")

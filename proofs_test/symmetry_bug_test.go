@@ -3,9 +3,9 @@ package proofs_test
 import (
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Regression test for a bug found by TestTheorem16 (fixed in

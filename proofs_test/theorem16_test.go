@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 var budget = cycles.CompareBudget{

@@ -4,9 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // tiny programs: every computation of X(P,N) is enumerated, so they must

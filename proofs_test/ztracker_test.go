@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // zState is a state of the literal automaton Z^{r1,r2} of the appendix,

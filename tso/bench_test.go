@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // peakRSS reads the process's peak resident set size (Linux only; 0

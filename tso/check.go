@@ -7,10 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/automata/pool"
-	"pgasrob/automata/shard"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/pool"
+	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // defaultMaxBytes is the memory budget of a check when Options.MaxBytes is

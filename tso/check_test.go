@@ -1,13 +1,13 @@
 package tso
 
 import (
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 	"strings"
 	"testing"
 	"time"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 func mustParse(t testing.TB, src string) *prog.Program {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"sync/atomic"
 
-	"pgasrob/automata"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // The combined first search (issue 27).

@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"testing"
 
-	"pgasrob/automata"
-	"pgasrob/tso/family"
-	"pgasrob/tso/gen"
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/tso/family"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // TestCombinedAgrees cross-checks the combined first search (combined.go)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // corpusDir finds ../shared/corpus/trencher beside the repository, from the

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Costs give each fence position a cost for FindFences (FenceOptions.Cost),

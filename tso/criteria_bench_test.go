@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // BenchmarkCriteria compares the three criteria on the same inputs in one

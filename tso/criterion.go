@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Criterion is the correctness criterion a program is checked against.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // DiffBudget bounds one differential test.

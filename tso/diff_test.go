@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // TestDiffRandom compares the instrumentation with the oracle on random

@@ -1,8 +1,8 @@
 package tso
 
 import (
-	"pgasrob/automata"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Goal-directed order for depth-first searches of instrumented programs

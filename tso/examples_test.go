@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 var expectRE = regexp.MustCompile(`(?m)^# expect: tso=(robust|not-robust) pso=(robust|not-robust)$`)

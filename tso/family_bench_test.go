@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"pgasrob/tso/family"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/family"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // BenchmarkNearViolation: the not-robust families of issue 27 (package

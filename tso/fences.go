@@ -5,8 +5,8 @@ import (
 	"sort"
 	"time"
 
-	"pgasrob/automata/hitting"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata/hitting"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Fence is one fence position: an mfence inserted at control location

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 func loadExample(t *testing.T, name string) *prog.Program {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // FuzzCheck: whatever parses can be checked under both models within small

@@ -3,7 +3,7 @@ package tso
 import (
 	"fmt"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Attack is the syntactic object of Definition 1 of tso-robustness-attacks.md

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // TestWorkersJoinAnyTime: Check starts on one goroutine and its other

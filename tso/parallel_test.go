@@ -1,11 +1,11 @@
 package tso
 
 import (
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 	"reflect"
 	"testing"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // TestParallelFrontierAgrees: on the reference corpus, every attack's

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/automata/petri"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/petri"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Parameterized robustness (Section 6 of tso-robustness-attacks.md). A

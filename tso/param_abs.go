@@ -7,8 +7,8 @@ import (
 	"math/bits"
 	"slices"
 
-	"pgasrob/automata"
-	"pgasrob/automata/petri"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/petri"
 )
 
 // The forward exploration that finds the net. Its states abstract a

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // BenchmarkParamCorpus measures the parameterized check on the marked

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // markedCorpus is one line of testdata/param/MARKED.

@@ -3,7 +3,7 @@ package tso
 import (
 	"fmt"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // exec runs instrumented transition it of thread ti on global state g and

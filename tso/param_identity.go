@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"sync"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // The format gives a thread no way to learn its identity: no instruction

@@ -3,9 +3,9 @@ package tso
 import (
 	"encoding/binary"
 
-	"pgasrob/automata"
-	"pgasrob/automata/petri"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/petri"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // The counter abstraction of Section 6 of tso-robustness-attacks.md. The

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 var paramExpectRE = regexp.MustCompile(`(?m)^# expect: (robust|not robust)$`)

@@ -3,8 +3,8 @@ package tso
 import (
 	"fmt"
 
-	"pgasrob/automata/petri"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata/petri"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // paramWitness turns a covering run of the counter abstraction into a

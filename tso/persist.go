@@ -1,10 +1,10 @@
 package tso
 
 import (
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Persistence (persistence-fences.md, Sections 6-8).

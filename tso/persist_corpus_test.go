@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // persistHeader reads the "# key: value" lines at the top of a test file.

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // The observation abstraction of persistence-fences.md Section 10, with

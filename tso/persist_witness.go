@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // FragileRun is the persistence part of a witness: the run

@@ -1,7 +1,7 @@
 package tso
 
 import (
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Partial-order reduction of the instrumented SC search (issue 10).

@@ -3,9 +3,9 @@ package tso
 import (
 	"fmt"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Access levels of the auxiliary addresses (x,hb), ordered as in Section

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"pgasrob/automata/shard"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // ownedAttacks says which of the n attacks left to search this check

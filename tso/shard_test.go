@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/automata/shard"
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // A witness replayed from its steps alone is the witness the check built:

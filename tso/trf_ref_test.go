@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // TestTRFReference compares Check's TRF verdicts with the reference

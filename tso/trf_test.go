@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/oracle"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // trfDiff decides TRF of one random program by Check and by the oracle

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // TriangularRace is the evidence of a triangular race, part of a Witness

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // StepKind is the kind of a step of a relaxed computation.

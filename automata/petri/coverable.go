@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 )
 
 // Coverability of Petri nets by backward reachability over upward-closed

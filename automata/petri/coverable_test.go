@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata"
 )
 
 func mk(pairs ...int32) Marking {

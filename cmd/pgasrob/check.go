@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 func init() {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles"
 )
 
 func init() {

@@ -11,11 +11,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"pgasrob/automata"
-	"pgasrob/automata/shard"
-	"pgasrob/cycles"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 func init() {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/cycles"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 const (

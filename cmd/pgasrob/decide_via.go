@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/translate"
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/translate"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // decideViaSchema versions the --json output of decide --via

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
-	"pgasrob/pgas/oracle"
-	"pgasrob/tso"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/tso"
 )
 
 func init() {

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"pgasrob/automata"
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
 type instrArgs struct {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/automata/shard"
 )
 
 // diffRun is what a difftest run carries besides its programs: its shard

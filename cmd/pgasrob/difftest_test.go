@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 func TestDifftestCommand(t *testing.T) {

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/tso"
-	tsogen "pgasrob/tso/gen"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/tso"
+	tsogen "github.com/pgasrob/pgasrob/tso/gen"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // tsoDiff is tso.DiffTest; tests replace it.

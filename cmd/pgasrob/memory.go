@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The --max-memory discipline. The searches account for what they hold

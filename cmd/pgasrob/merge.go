@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"pgasrob/cycles"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 func init() {

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	tsogen "pgasrob/tso/gen"
+	tsogen "github.com/pgasrob/pgasrob/tso/gen"
 )
 
 // BenchmarkProcess measures whole `pgasrob tso FILE` and `pgasrob decide`

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // This file turns results of cycles.Decide into what people and scripts

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/cycles"
-	"pgasrob/cycles/repair"
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles/repair"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 func init() {

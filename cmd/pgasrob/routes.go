@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"time"
 
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
-	"pgasrob/pgas/translate"
-	"pgasrob/tso"
-	tsooracle "pgasrob/tso/oracle"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/pgas/translate"
+	"github.com/pgasrob/pgasrob/tso"
+	tsooracle "github.com/pgasrob/pgasrob/tso/oracle"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // This file compares the two routes to PGAS robustness on one program:

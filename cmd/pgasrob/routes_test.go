@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/translate"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/translate"
 )
 
 var testRouteBudget = routeBudget{states: 200_000, nodes: 200_000, timeout: 20 * time.Second}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"pgasrob/automata/shard"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // shardSchema versions the file a shard writes and "pgasrob merge" reads

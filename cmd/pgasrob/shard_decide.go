@@ -6,10 +6,10 @@ import (
 	"io"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/normalform"
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // shardDecideN is one N of a decide or cycles shard: its part's outcome

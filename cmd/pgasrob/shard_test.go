@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/automata/shard"
-	"pgasrob/cycles"
-	"pgasrob/pgas/gen"
-	tsogen "pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas/gen"
+	tsogen "github.com/pgasrob/pgasrob/tso/gen"
 )
 
 // runShards runs the command once per shard of K, writes each shard file

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // shardTSO is the part of a tso shard: the attacks it searched and the

@@ -8,9 +8,9 @@ import (
 	"os"
 	"strconv"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/translate"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/translate"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 func init() {

@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"pgasrob/automata"
-	"pgasrob/pgas"
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 func init() {

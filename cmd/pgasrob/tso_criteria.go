@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/pgas"
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // tso --criterion all: every criterion on every file, as one table

@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 
-	"pgasrob/pgas"
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // fenceOutput is what tso --fences found, with the options that shaped it.

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // tsoJSONAbstraction is the --flatten part of the tso JSON object.

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/tso"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/tso"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // tsoJSONParam is the "parameterized" object of the tso JSON output

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // edited is the input source with a set of insertions, and the way back

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // ParseCosts reads a cost file: one rule per line, "KIND COST" for every

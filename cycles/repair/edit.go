@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Kind is a kind of insertion, in the language's own vocabulary.

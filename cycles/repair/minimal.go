@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 
-	"pgasrob/automata"
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // prove decides every set of candidates cheaper than set, cheapest

@@ -7,11 +7,11 @@ import (
 	"sort"
 	"time"
 
-	"pgasrob/automata"
-	"pgasrob/automata/hitting"
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/automata/hitting"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // Costs price the insertions: one cost per kind, and overrides per kind

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/cycles"
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 func load(t *testing.T, name string) []byte {

@@ -1,6 +1,6 @@
 package repair
 
-import "pgasrob/pgas"
+import "github.com/pgasrob/pgasrob/pgas"
 
 // The search space of a repair, opened up for the tests: the candidates
 // and the text of a set of them, without a search.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 func configs() []Config {

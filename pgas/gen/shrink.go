@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Shrink reduces p while fails keeps reporting the failure, and returns

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/internal/progbuild"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/internal/progbuild"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // BenchmarkExplore runs the oracle on random loop-free programs of four

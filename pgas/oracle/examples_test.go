@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/oracle"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 var verdictLine = regexp.MustCompile(`(?m)^# Expected verdict for N = (\d+): (NOT ROBUST|ROBUST)\b`)

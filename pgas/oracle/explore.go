@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Bounds limit an exploration. A zero or negative field means no bound,

@@ -3,7 +3,7 @@ package oracle
 import (
 	encbin "encoding/binary"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Why memoising on a summary of the history is sound.

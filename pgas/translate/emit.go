@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // instr is one framework instruction of a command's translation.

@@ -1,7 +1,7 @@
 package translate
 
 import (
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Cause names a difference between X(P, N) and its translation: a

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // node is a translated expression: a constant, or Trencher prefix text

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Role says which part of a PGAS command a framework instruction stands for.

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"pgasrob/pgas"
-	"pgasrob/pgas/gen"
-	tsoprog "pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
+	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // threadText returns the transitions of thread rankR, instructions only,

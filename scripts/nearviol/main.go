@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"pgasrob/tso/family"
-	"pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/family"
+	"github.com/pgasrob/pgasrob/tso/gen"
 )
 
 var gens = map[string]func(int) string{

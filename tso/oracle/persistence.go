@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Persistence decides persistence by brute force from the definition of

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Robustness decides robustness by brute force, straight from the definition:

@@ -3,8 +3,8 @@ package oracle
 import (
 	"testing"
 
-	"pgasrob/tso/gen"
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // TestOracleSmall: hand-analysed verdicts (see examples/tso for the

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // Budget bounds an oracle. Zero fields mean no bound.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // numbers is a search over the integers: n moves to 2n and 2n+1 below

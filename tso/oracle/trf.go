@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pgasrob/tso/prog"
+	"github.com/pgasrob/pgasrob/tso/prog"
 )
 
 // TRF decides triangular-race freedom by brute force from the

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Builder accumulates the control states and transitions of one program.
