@@ -24,6 +24,10 @@
 // slot instead of once per run of states, and learns the number of the
 // first part of each state the store decodes for it.
 //
+// Strategies (Options.Strategy): breadth-first, depth-first, and
+// EnterFirst (lazy.go), a depth-first search that stores a successor only
+// when it enters it, for goals a few moves away in wide systems.
+//
 // Options.OnAccept lets one search serve several goals at once (shared.go):
 // it goes on past accepting states and reports each with its path.
 //

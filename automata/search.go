@@ -168,6 +168,9 @@ type Options struct {
 // may beat. With OnAccept, every path handed over is the one of the
 // parent links (shared.go).
 func Search(sys System, opt Options) Result {
+	if opt.Strategy == EnterFirst {
+		return searchEnterFirst(sys, opt)
+	}
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -355,16 +358,7 @@ func Search(sys System, opt Options) Result {
 			over := func(extra int64) bool {
 				return ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline) || held()+extra > maxBytes
 			}
-			if res.Path = shortest(sys, st, over); res.Path == nil {
-				// The copy of the path rebuild makes: per step a
-				// label, a slice header and the state.
-				n := len(st.path(found))
-				if need := int64(n) * int64(8+24+8*st.width); held()+need > maxBytes {
-					res.PathWithheld = fmt.Sprintf("its depth-first path of %d steps does not fit the memory budget", n)
-				} else {
-					res.Path = rebuild(sys, st, found)
-				}
-			}
+			res.Path, res.PathWithheld = depthFirstPath(sys, st, found, over, held(), maxBytes)
 		} else {
 			res.Path = rebuild(sys, st, found)
 		}
@@ -432,6 +426,23 @@ func Equal(a, b State) bool {
 		}
 	}
 	return true
+}
+
+// depthFirstPath is the witness of a depth-first hit at found: the
+// shortest path through the visited states when its table fits (over),
+// else the depth-first path itself when its copy fits beside the held
+// bytes, else no path and the reason it was withheld.
+func depthFirstPath(sys System, st *store, found int, over func(extra int64) bool, held, maxBytes int64) ([]Step, string) {
+	if p := shortest(sys, st, over); p != nil {
+		return p, ""
+	}
+	// The copy of the path rebuild makes: per step a label, a slice
+	// header and the state.
+	n := len(st.path(found))
+	if need := int64(n) * int64(8+24+8*st.width); held+need > maxBytes {
+		return nil, fmt.Sprintf("its depth-first path of %d steps does not fit the memory budget", n)
+	}
+	return rebuild(sys, st, found), ""
 }
 
 // shortest is the witness of a depth-first hit: a breadth-first search

@@ -70,6 +70,11 @@ type Options struct {
 	// their number. The verdicts, states and witnesses are those of the
 	// sequential searches.
 	Workers int
+	// CombinedStates bounds the combined first search (combined.go): one
+	// search of the program instrumented for every attack at once, whose
+	// certified witness ends a check early. Zero means
+	// DefaultCombinedStates; a negative value turns it off.
+	CombinedStates int64
 }
 
 // context is opt.Context (or the background) bounded by opt.Timeout.
@@ -195,12 +200,22 @@ func check(p *prog.Program, m prog.Model, opt Options) *Result {
 	if maxBytes <= 0 {
 		maxBytes = defaultMaxBytes
 	}
-	searchAttacks(ctx, res, todo, own, jobs, &opt, func(ctx context.Context, i int) AttackResult {
-		return checkAttack(ctx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
-	})
+	pre := combinedRun{found: -1}
+	if useCombined(m, opt, len(todo)) {
+		pre = res.combinedFirst(ctx, p, opt, todo, maxBytes)
+	}
+	if pre.found < 0 {
+		searchAttacks(ctx, res, todo, own, jobs, &opt, func(ctx context.Context, i int) AttackResult {
+			return checkAttack(ctx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
+		})
+	}
 
 	first := res.conclude(p, todo, ctx)
-	if first >= 0 {
+	res.Stats.Add(pre.spent)
+	switch {
+	case first >= 0 && first == pre.found:
+		res.Witness = pre.witness
+	case first >= 0:
 		ar := &res.Attacks[first]
 		if why := witnessWithheld(ar, maxBytes, opt); why != "" {
 			res.WitnessWithheld = fmt.Sprintf("attack %s: %s", ar.Attack.Format(p), why)

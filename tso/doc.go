@@ -69,6 +69,13 @@
 //     at both ends). The papers leave locks out; the helpers need one extra
 //     rule for them (instrument.go, docs/tso.md), found by the differential
 //     tests against the oracle.
+//   - The combined first search (combined.go, directed.go; issue 27): one
+//     program instrumented for all attacks at once, the attacker, its
+//     delayed store and its last load chosen inside the run as in the
+//     reference tool, searched first within a state budget in a
+//     goal-directed order (automata.EnterFirst). A goal found only ends
+//     the check once its path has replayed as a witness with a
+//     happens-before cycle; otherwise the per-attack searches decide.
 //
 // Engines: every state-space search (the SC reachability query of each
 // instrumented program) runs on the one engine of package automata over
@@ -85,5 +92,5 @@
 // automata/pool, automata/petri, automata/hitting and automata/shard,
 // pgasrob/tso/prog, pgasrob/tso/oracle and
 // github.com/bits-and-blooms/bitset (the counter abstraction's sets) only
-// (tests also pgasrob/tso/gen).
+// (tests also pgasrob/tso/gen and pgasrob/tso/family).
 package tso

@@ -45,6 +45,10 @@ type scSystem struct {
 	delay  automata.Field
 	rFence automata.Field
 	width  int
+	// chosen is the combined instrumentation's "an attacker has started"
+	// bit (combined.go); combined says the system has it.
+	chosen   automata.Field
+	combined bool
 
 	// Trouble found while exploring: a value that does not fit vbits, or
 	// an address outside the memory. Either makes an empty answer unsound.
@@ -120,6 +124,9 @@ func newSCSystemExt(p *prog.Program, threads []ithread, shape Attacker, attack b
 		}
 		if shape == AttackerLocality {
 			s.rFence = l.Field(1)
+		}
+		if s.combined = choosesAttack(threads); s.combined {
+			s.chosen = l.Field(1)
 		}
 	}
 	if ext != nil {
@@ -383,6 +390,9 @@ func (s *scSystem) exec(ti int, it *itrans, regs []int64) bool {
 		}
 		return true
 	case rAttStart:
+		if s.combined && !s.choose() {
+			return false
+		}
 		c, ok := s.cell(t.Addr, regs)
 		if !ok {
 			return false

@@ -64,6 +64,7 @@ type tsoCmd struct {
 	criterion          *string
 	instances          *int
 	maxStates, maxMem  *int64
+	combined           *int64
 	timeout            *time.Duration
 	jobs               *int
 	shard              *shardFlags
@@ -76,6 +77,7 @@ func newTSOCmd(stderr io.Writer) *tsoCmd {
 		asJSON:    fs.Bool("json", false, "print the result as JSON"),
 		dot:       fs.String("dot", "", "write the program (and the witness's attack) as a Graphviz graph to this file"),
 		maxStates: fs.Int64("max-states", 0, "bound on the states of each attack's search (0: none)"),
+		combined:  fs.Int64("combined-states", 0, "states of the combined first search of all attacks at once (0: the default, 131072; -1: none, attacks searched in order only); docs/tso.md"),
 		timeout:   fs.Duration("timeout", 0, "bound on the whole check, e.g. 30s (0: none)"),
 		maxMem:    fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp),
 		jobs:      fs.Int("jobs", runtime.NumCPU(), "attacks checked in parallel"),
@@ -102,7 +104,9 @@ const (
 	tsoCheck   = "check"   // the check of one criterion
 )
 
-const tsoBudgets = "json max-states timeout max-memory jobs"
+// --combined-states is a budget of the check's search; the modes that run
+// no robustness check accept it without effect.
+const tsoBudgets = "json max-states timeout max-memory jobs combined-states"
 
 var tsoModes = modeTable{
 	cmd:     "tso",
@@ -150,7 +154,7 @@ func (c *tsoCmd) resolve(getenv func(string) string) (*tsoRequest, error) {
 		return nil, fmt.Errorf("--jobs and --max-memory must be positive, --max-states and --timeout not negative")
 	}
 	r.opt = tso.Options{MaxStates: *c.maxStates, MaxBytes: searchBytes(*c.maxMem), BudgetBytes: *c.maxMem << 20,
-		Timeout: *c.timeout, Jobs: *c.jobs, All: *c.all}
+		Timeout: *c.timeout, Jobs: *c.jobs, All: *c.all, CombinedStates: *c.combined}
 	if r.opt.Shard, err = c.shard.parse(getenv); err != nil {
 		return nil, err
 	}
