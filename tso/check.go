@@ -214,7 +214,7 @@ func check(p *prog.Program, m prog.Model, opt Options) *Result {
 	res.Stats.Add(pre.spent)
 	switch {
 	case first >= 0 && first == pre.found:
-		res.Witness = pre.witness
+		res.Witness, res.WitnessWithheld = pre.witness, pre.withheld
 	case first >= 0:
 		ar := &res.Attacks[first]
 		if why := witnessWithheld(ar, maxBytes, opt); why != "" {

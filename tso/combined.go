@@ -2,6 +2,7 @@ package tso
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 
 	"github.com/pgasrob/pgasrob/automata"
@@ -158,7 +159,10 @@ var DefaultCombinedStates int64 = 1 << 17
 type combinedRun struct {
 	found   int // index in Result.Attacks, -1: none
 	witness *Witness
-	spent   automata.Stats
+	// withheld, if set, says why the found attack's witness is not built:
+	// it would not fit the memory budget (witnessWithheld).
+	withheld string
+	spent    automata.Stats
 }
 
 // useCombined says whether a check searches P_* first: robustness under
@@ -232,6 +236,11 @@ func (res *Result) combinedFirst(ctx context.Context, p *prog.Program, opt Optio
 			continue
 		}
 		ar := AttackResult{Attack: a, Outcome: Feasible, Stats: run.spent, Bits: bits, path: r.Path, sys: sys}
+		if why := witnessWithheld(&ar, maxBytes, opt); why != "" {
+			res.Attacks[i] = ar
+			run.found, run.withheld, run.spent = i, fmt.Sprintf("attack %s: %s", a.Format(p), why), automata.Stats{}
+			return run
+		}
 		w, err := buildWitness(p, prog.TSO, &ar)
 		if err != nil {
 			combinedAnomalies.Add(1)
