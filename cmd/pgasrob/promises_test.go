@@ -332,7 +332,7 @@ func TestHabits(t *testing.T) {
 func TestCriteriaMissingFile(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "none.txt")
 	code, out, _ := runCmd("tso", "--criterion", "all", sbTSO, missing)
-	if code != exitUsage || !strings.Contains(out, "| sb.txt |") || !strings.Contains(out, "none.txt") {
+	if code != exitUsage || !strings.Contains(out, "| sb.txt |") || !strings.Contains(out, "none.txt") || !strings.Contains(out, "no such file or directory | | |\n") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }

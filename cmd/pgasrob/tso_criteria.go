@@ -176,7 +176,9 @@ func criteriaTable(t tsoCriteriaJSON, fences bool) string {
 	for _, r := range t.Rows {
 		fmt.Fprintf(&b, "| %s |", filepath.Base(r.File))
 		if r.Error != "" {
-			fmt.Fprintf(&b, " error: %s |\n", r.Error)
+			// The other cells stay empty, so that the row has the
+			// table's columns.
+			fmt.Fprintf(&b, " error: %s |%s\n", r.Error, strings.Repeat(" |", len(tso.Criteria())-1))
 			continue
 		}
 		for _, c := range r.Cells {
