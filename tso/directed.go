@@ -101,7 +101,12 @@ func (d *directedSystem) Successors(st automata.State, emit func(automata.Label,
 	})
 	d.labels, d.ranks, d.states = labels, ranks, states
 	if d.overflow != nil && d.sys.overflow {
+		// The round is over (its caller widens the values and searches
+		// again), but the search polls its context only now and then:
+		// emit nothing more, so that it ends within the states already on
+		// its stack instead of exploring on to its end.
 		d.overflow()
+		return
 	}
 	for r := uint8(0); r < 2; r++ {
 		for i := len(labels) - 1; i >= 0; i-- {
