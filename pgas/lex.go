@@ -128,20 +128,18 @@ func (lx *lexer) step() {
 		}
 		lx.i = i
 		return
-	case isLetter(c):
+	case isLetter(c) || isDigit(c):
+		// A word runs over letters and digits alike; its first character
+		// says whether it is a name or a number ("12ab" is a bad number).
 		j := i + 1
 		for j < len(src) && (isLetter(src[j]) || isDigit(src[j])) {
 			j++
 		}
-		emit(tIdent, i, j)
-		lx.i = j
-		return
-	case isDigit(c):
-		j := i + 1
-		for j < len(src) && (isLetter(src[j]) || isDigit(src[j])) {
-			j++
+		kind := tInt
+		if isLetter(c) {
+			kind = tIdent
 		}
-		emit(tInt, i, j)
+		emit(kind, i, j)
 		lx.i = j
 		return
 	}
