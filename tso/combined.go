@@ -90,18 +90,7 @@ func instrumentCombined(p *prog.Program, todo []Attack) []ithread {
 				it.add(A+t.From, A+t.To, rAttCopy, k)
 			}
 			// The helper rules of instrument, shifted to H and T.
-			if t.Op == prog.OpRead || t.Op == prog.OpWrite {
-				it.add(t.From, H+t.To, rHelperEnter, k)
-				it.add(T+t.From, H+t.To, rHelperEnter, k)
-			}
-			it.add(H+t.From, H+t.To, rHelperCopy, k)
-			switch t.Op {
-			case prog.OpLock:
-				it.add(t.From, T+t.To, rHelperLock, k)
-			case prog.OpUnlock:
-			default:
-				it.add(T+t.From, T+t.To, rHelperTent, k)
-			}
+			it.addHelper(t, k, H, T)
 		}
 		it.index()
 		out[ti] = it

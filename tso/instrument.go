@@ -102,6 +102,27 @@ func (it *ithread) add(from, to int, r role, orig int) {
 	it.trans = append(it.trans, itrans{from: int32(from), to: int32(to), role: r, orig: int32(orig)})
 }
 
+// addHelper adds the helper rules of transition k of a helper thread whose
+// helper copy starts at label H and whose tentative copy (locks, see
+// instrument) at T: a load or store of the original code or of the
+// tentative copy enters the helper copy, the helper copy runs the thread's
+// code, a lock taken enters the tentative copy, which runs everything but
+// an unlock. P_A (instrument) and P_* (instrumentCombined) share them.
+func (it *ithread) addHelper(t prog.Trans, k, H, T int) {
+	if t.Op == prog.OpRead || t.Op == prog.OpWrite {
+		it.add(t.From, H+t.To, rHelperEnter, k)
+		it.add(T+t.From, H+t.To, rHelperEnter, k)
+	}
+	it.add(H+t.From, H+t.To, rHelperCopy, k)
+	switch t.Op {
+	case prog.OpLock:
+		it.add(t.From, T+t.To, rHelperLock, k)
+	case prog.OpUnlock:
+	default:
+		it.add(T+t.From, T+t.To, rHelperTent, k)
+	}
+}
+
 func (it *ithread) index() {
 	it.out = make([][]int32, it.labels)
 	for i, t := range it.trans {
@@ -148,18 +169,7 @@ func instrument(p *prog.Program, a Attack, shape Attacker) []ithread {
 			T := 2 * L
 			for k, t := range th.Trans {
 				it.add(t.From, t.To, rHelperPre, k)
-				if t.Op == prog.OpRead || t.Op == prog.OpWrite {
-					it.add(t.From, L+t.To, rHelperEnter, k)
-					it.add(T+t.From, L+t.To, rHelperEnter, k)
-				}
-				it.add(L+t.From, L+t.To, rHelperCopy, k)
-				switch t.Op {
-				case prog.OpLock:
-					it.add(t.From, T+t.To, rHelperLock, k)
-				case prog.OpUnlock:
-				default:
-					it.add(T+t.From, T+t.To, rHelperTent, k)
-				}
+				it.addHelper(t, k, L, T)
 			}
 			it.index()
 			out[ti] = it
