@@ -15,9 +15,17 @@ const (
 	KPopa
 	KPopb
 	KBar
+	// The events of the OpenSHMEM commands (docs/shmem-calculus.md). A
+	// send issues a KWrite event and a recv a KRead event, with the same
+	// popa/popb as write and read; these are the others.
+	KFence  // fence: no cell
+	KQuiet  // quiet: no cell
+	KAmo    // a fetching atomic that writes (k, m): reads and writes it
+	KAFetch // a fetching atomic that only reads (k, m) (a fetch, a failed cswap)
 )
 
-var kindNames = [...]string{"load", "store", "assign", "assume", "read", "write", "popa", "popb", "bar"}
+var kindNames = [...]string{"load", "store", "assign", "assume", "read", "write", "popa", "popb", "bar",
+	"fence", "quiet", "amo", "afetch"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -30,10 +38,13 @@ func (k Kind) String() string {
 func (k Kind) IsPop() bool { return k == KPopa || k == KPopb }
 
 // IsWrite reports whether events of kind k write their cell (store, popb).
-func (k Kind) IsWrite() bool { return k == KStore || k == KPopb }
+// An atomic (KAmo) both reads and writes; for conflicts that is the same
+// as a write, since every conflict with a write is an edge.
+func (k Kind) IsWrite() bool { return k == KStore || k == KPopb || k == KAmo }
 
-// IsRead reports whether events of kind k read their cell (load, popa).
-func (k Kind) IsRead() bool { return k == KLoad || k == KPopa }
+// IsRead reports whether events of kind k read their cell (load, popa,
+// the atomics).
+func (k Kind) IsRead() bool { return k == KLoad || k == KPopa || k == KAmo || k == KAFetch }
 
 // Cell is a memory cell (rank, address) of the partitioned global address
 // space.
@@ -54,6 +65,13 @@ type Event struct {
 	Cell    Cell // addr(e) when HasCell
 	Trans   int  // index into Program.Trans
 	Queue   int  // queue id for read, write, popa, popb; -1 otherwise
+	// Item links a pop of an OpenSHMEM context (Program.Ctx[Queue]) to
+	// the command it belongs to: the number of non-pop events of Rank
+	// before that command's issue event (its index in Rank's program
+	// order, from 0). Items of a context are unordered, so a pop cannot be
+	// matched to its command by counting as for a FIFO queue. 0 and unused
+	// for every other event.
+	Item int
 }
 
 func (e Event) String() string {

@@ -29,9 +29,44 @@ const (
 	OpRead              // read(Local, Rank, Remote, Queue)
 	OpWrite             // write(Local, Rank, Remote, Queue)
 	OpBarrier           // barrier
+
+	// The OpenSHMEM commands (docs/shmem-calculus.md). They act on a
+	// context: a queue id whose Program.Ctx entry is true. A context's
+	// items are delivered in any order, except as fences order them.
+	OpSend   // send(Local|Val, Rank, Remote, Queue): a put, a non-fetching atomic or a signal
+	OpRecv   // recv(Local, Rank, Remote, Queue): a non-blocking get
+	OpFence  // fence(Queue)
+	OpQuiet  // quiet(Queue): enabled when no item of the context is pending
+	OpAtomic // Reg <- atomic(Amo, Rank, Remote, Val, Cmp, Queue): a fetching atomic, done at once
 )
 
-var opNames = [...]string{"load", "store", "assign", "assume", "read", "write", "barrier"}
+var opNames = [...]string{"load", "store", "assign", "assume", "read", "write", "barrier",
+	"send", "recv", "fence", "quiet", "atomic"}
+
+// AmoOp is what an atomic does to its target cell. Arithmetic is modulo
+// |DOM| (values are 0..Values-1), so an atomic never leaves the domain.
+type AmoOp uint8
+
+const (
+	AmoNone  AmoOp = iota // OpSend: a plain write of the value
+	AmoAdd                // old + Val
+	AmoSwap               // Val (OpAtomic: returns the old value)
+	AmoCSwap              // Val if old == Cmp, else old (OpAtomic only)
+	AmoFetch              // old, unchanged (OpAtomic only): an atomic read
+)
+
+var amoNames = [...]string{"none", "add", "swap", "cswap", "fetch"}
+
+func (a AmoOp) String() string {
+	if int(a) < len(amoNames) {
+		return amoNames[a]
+	}
+	return fmt.Sprintf("AmoOp(%d)", uint8(a))
+}
+
+// IsCtxOp reports whether o is one of the OpenSHMEM commands, which act on
+// a context rather than on a FIFO queue.
+func (o Op) IsCtxOp() bool { return o >= OpSend && o <= OpAtomic }
 
 func (o Op) String() string {
 	if int(o) < len(opNames) {
@@ -58,6 +93,34 @@ type Cmd struct {
 	// mem[Local] of the issuing rank. Both go through queue Queue of the
 	// issuing rank.
 	Local, Rank, Remote, Queue *Expr
+
+	// The OpenSHMEM commands (Op.IsCtxOp). Queue names the context. Rank
+	// and Remote name the target cell (k, m).
+	//
+	// OpSend delivers a value to (k, m): mem[Local] of the issuer, read by
+	// the item's popa, or, when Local is nil, Val evaluated at issue (the
+	// item then has no popa). Amo = AmoAdd makes the delivery add the value
+	// to the cell (a non-fetching atomic); its popb then reads and writes
+	// the cell. Blocking makes the popa happen with the issue (a blocking
+	// put returns once its source has been read: local completion). After
+	// makes the item's popb wait for the popb of the rank's previous OpSend
+	// (put-with-signal: the signal is delivered after its data); the
+	// compiler puts the two sends next to each other.
+	//
+	// OpRecv copies mem[Remote] of rank Rank to mem[Local] of the issuer:
+	// popa reads the remote cell, popb writes the local one. Fences do not
+	// order it; quiet completes it.
+	//
+	// OpAtomic reads (k, m), writes Amo's result to it and puts the old
+	// value into Reg, all in one event, once no item sent to rank k on the
+	// context before the last fence is still undelivered. Val is the
+	// operand (nil for AmoFetch), Cmp the comparand of AmoCSwap. Guard, if
+	// set, makes it an atomic await, as for a load: it executes only when
+	// Guard holds with Reg = the old value.
+	Val2     *Expr // OpAtomic: Cmp, the comparand of AmoCSwap
+	Amo      AmoOp
+	Blocking bool
+	After    bool
 }
 
 // Trans is a transition q1 --cmd--> q2 of the program code.
@@ -80,6 +143,9 @@ type Program struct {
 	Addrs  []string // ADR: address i is named Addrs[i]
 	Regs   []string // REG
 	Queues []string // QUE
+	// Ctx[i] is true when queue id i is an OpenSHMEM context rather than
+	// a FIFO queue (nil when the program declares no context).
+	Ctx []bool
 	// Shadow[i] is true for address i when the compiler introduced it for
 	// an API idiom (a handle or queue completion flag), not the user.
 	Shadow []bool
@@ -114,6 +180,19 @@ type Env struct {
 	Regs []int64
 	Rank int64
 	N    int64
+}
+
+// IsCtx reports whether queue id q is an OpenSHMEM context.
+func (p *Program) IsCtx(q int) bool { return q >= 0 && q < len(p.Ctx) && p.Ctx[q] }
+
+// HasCtx reports whether the program uses any OpenSHMEM command.
+func (p *Program) HasCtx() bool {
+	for _, t := range p.Trans {
+		if t.Cmd.Op.IsCtxOp() {
+			return true
+		}
+	}
+	return false
 }
 
 // Value evaluates e and checks the result is in DOM.
@@ -186,6 +265,29 @@ func (p *Program) CmdString(c Cmd) string {
 		return fmt.Sprintf("%s(%s, %s, %s, %s)", c.Op, c.Local, c.Rank, c.Remote, c.Queue)
 	case OpBarrier:
 		return "barrier"
+	case OpSend:
+		src := fmt.Sprint(c.Val)
+		if c.Local != nil {
+			src = "mem[" + c.Local.String() + "]"
+		}
+		flags := ""
+		if c.Blocking {
+			flags += " blocking"
+		}
+		if c.After {
+			flags += " after"
+		}
+		return fmt.Sprintf("send%s(%s %s, %s, %s, %s)", flags, c.Amo, src, c.Rank, c.Remote, c.Queue)
+	case OpRecv:
+		return fmt.Sprintf("recv(%s, %s, %s, %s)", c.Local, c.Rank, c.Remote, c.Queue)
+	case OpFence, OpQuiet:
+		return fmt.Sprintf("%s %s", c.Op, c.Queue)
+	case OpAtomic:
+		s := fmt.Sprintf("%s <- atomic(%s, %s, %s, %v, %v, %s)", reg(c.Reg), c.Amo, c.Rank, c.Remote, c.Val, c.Val2, c.Queue)
+		if c.Guard != nil {
+			s += fmt.Sprintf(" when %s", c.Guard)
+		}
+		return s
 	}
 	return c.Op.String()
 }
