@@ -2,6 +2,7 @@ package oracle
 
 import (
 	encbin "encoding/binary"
+	"slices"
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/pgasrob/pgasrob/pgas"
@@ -229,19 +230,29 @@ func (s *summary) apply(x *pgas.XState, mv pgas.Move, evs []pgas.Event) (*summar
 	start := make([]int, nq+1)
 	for i := 0; i < nq; i++ {
 		r, q := i/s.nque+1, i%s.nque
-		start[i+1] = start[i] + len(x.FA(r, q)) + len(x.FB(r, q))
+		start[i+1] = start[i] + x.Pending(r, q)
+	}
+	ctx := mv.Kind != pgas.MoveCmd && mv.Kind != pgas.MoveBarrier && x.Items(mv.Rank, mv.Queue) != nil
+	item := 0 // the position of the item a context pop names
+	if ctx {
+		item = slices.IndexFunc(x.Items(mv.Rank, mv.Queue), func(it pgas.Item) bool { return it.Issue == mv.Item })
 	}
 	c := s.p // a new class, unless the move pops a pending one
 	qi := -1 // the queue the move changes
-	switch mv.Kind {
-	case pgas.MoveCmd:
+	switch {
+	case mv.Kind == pgas.MoveCmd:
 		if e := evs[0]; e.Kind == pgas.KRead || e.Kind == pgas.KWrite {
 			qi = (e.Rank-1)*s.nque + e.Queue
 		}
-	case pgas.MovePopa:
+	case ctx:
+		// Items stay in issue order: a pop finds its pending class by
+		// the item's position.
+		qi = (mv.Rank-1)*s.nque + mv.Queue
+		c = start[qi] + item
+	case mv.Kind == pgas.MovePopa:
 		qi = (mv.Rank-1)*s.nque + mv.Queue
 		c = start[qi]
-	case pgas.MovePopb:
+	case mv.Kind == pgas.MovePopb:
 		qi = (mv.Rank-1)*s.nque + mv.Queue
 		c = start[qi] + len(x.FA(mv.Rank, mv.Queue))
 	}
@@ -269,6 +280,14 @@ func (s *summary) apply(x *pgas.XState, mv pgas.Move, evs []pgas.Event) (*summar
 		switch {
 		case i != qi:
 			order = appendSeq(order, a, start[i+1])
+		case ctx && mv.Kind == pgas.MovePopa: // the item stays in place
+			order = appendSeq(order, a, start[i+1])
+		case ctx: // popb: the item leaves
+			order = appendSeq(order, a, c)
+			order = appendSeq(order, c+1, start[i+1])
+		case x.Items(r, q) != nil: // a new item at the end of the context
+			order = appendSeq(order, a, start[i+1])
+			order = append(order, s.p)
 		case mv.Kind == pgas.MoveCmd: // a new request at the end of fa
 			order = appendSeq(order, a, b)
 			order = append(order, s.p)
