@@ -1,7 +1,9 @@
 package pgas_test
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pgasrob/pgasrob/pgas"
@@ -226,5 +228,95 @@ func TestCtxKeyForgetsIssue(t *testing.T) {
 	d, _ := run(t, m, cmd(put), popb(1, 0))
 	if d.Key() == a.Key() {
 		t.Errorf("a delivered item leaves the key unchanged")
+	}
+}
+
+// Keys must say everything the future of a state depends on (the oracle
+// memoises on them): two reachable states with equal keys must have the
+// same steps, with the same events up to the issue indices of items, and
+// successors with equal keys again. Checked one step deep on every
+// reachable state of random context programs, which by induction is the
+// whole future.
+func TestCtxKeyBisimulation(t *testing.T) {
+	rng := progbuild.NewRand(23)
+	merged := 0
+	for i := 0; i < 150; i++ {
+		p := progbuild.RandomCtx(rng, 3+rng.IntN(3), i%2 == 0, false)
+		m := pgas.NewMachine(p, 1+rng.IntN(2))
+		sig := map[string]string{}
+		seen := map[*pgas.XState]bool{}
+		frontier := []*pgas.XState{m.Initial()}
+		for depth := 0; depth < 9 && len(frontier) > 0; depth++ {
+			var next []*pgas.XState
+			for _, s := range frontier {
+				k, g := s.Key(), stepSignature(m, s)
+				if old, ok := sig[k]; ok {
+					merged++
+					if old != g {
+						t.Fatalf("program %d: equal keys, different futures:\n%v\n%s\n---\n%s\n%v", i, s, old, g, p)
+					}
+					continue
+				}
+				sig[k] = g
+				steps, _ := m.Steps(s)
+				for _, st := range steps {
+					if !seen[st.Next] {
+						seen[st.Next] = true
+						next = append(next, st.Next)
+					}
+				}
+			}
+			frontier = next
+		}
+	}
+	if merged == 0 {
+		t.Errorf("no two states shared a key: the test checks nothing")
+	}
+	t.Logf("%d states merged with an earlier one of the same key", merged)
+}
+
+// stepSignature prints the steps of s with items named by their position
+// in their context instead of their issue index.
+func stepSignature(m *pgas.Machine, s *pgas.XState) string {
+	pos := func(r, q, iss int) int {
+		return slices.IndexFunc(s.Items(r, q), func(it pgas.Item) bool { return it.Issue == iss })
+	}
+	steps, errs := m.Steps(s)
+	var out []string
+	for _, st := range steps {
+		mv := st.Move
+		if mv.Kind == pgas.MovePopa || mv.Kind == pgas.MovePopb {
+			mv.Item = pos(mv.Rank, mv.Queue, mv.Item)
+		}
+		line := fmt.Sprintf("%v %v ->", mv, mv.Bar)
+		for _, e := range st.Events {
+			if e.Kind.IsPop() {
+				e.Item = pos(e.Rank, e.Queue, e.Item)
+			}
+			line += fmt.Sprintf(" %+v", e)
+		}
+		out = append(out, line+" key "+fmt.Sprintf("%x", st.Next.Key()))
+	}
+	for _, e := range errs {
+		out = append(out, fmt.Sprintf("error rank %d trans %d", e.Rank, e.Trans))
+	}
+	return strings.Join(out, "\n")
+}
+
+// Keys keep the order of epochs: a fence between two puts to one rank
+// orders their delivery, so it must show in the key.
+func TestCtxKeyKeepsEpochOrder(t *testing.T) {
+	b := ctxBuilder()
+	put := b.Edge("start", "start", b.PutVal("1", "2", "x", "c"))
+	fence := b.Edge("start", "start", b.Fence("c"))
+	m := pgas.NewMachine(b.Build(), 2)
+	a, _ := run(t, m, cmd(put), cmd(put))
+	c, _ := run(t, m, cmd(put), cmd(fence), cmd(put))
+	d, _ := run(t, m, cmd(fence), cmd(put), cmd(put))
+	if a.Key() == c.Key() {
+		t.Errorf("a fence between the puts does not change the key")
+	}
+	if a.Key() != d.Key() {
+		t.Errorf("a fence before both puts changes the key")
 	}
 }
