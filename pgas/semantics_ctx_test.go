@@ -313,7 +313,8 @@ func TestCtxKeyKeepsEpochOrder(t *testing.T) {
 	a, _ := run(t, m, cmd(put), cmd(put))
 	c, _ := run(t, m, cmd(put), cmd(fence), cmd(put))
 	d, _ := run(t, m, cmd(fence), cmd(put), cmd(put))
-	if a.Key() == c.Key() {
+	e, _ := run(t, m, cmd(put), cmd(put), cmd(fence))
+	if a.Key() == c.Key() || c.Key() == e.Key() {
 		t.Errorf("a fence between the puts does not change the key")
 	}
 	if a.Key() != d.Key() {
