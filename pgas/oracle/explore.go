@@ -12,7 +12,7 @@ import (
 // except MaxNodes, where it means DefaultMaxNodes.
 type Bounds struct {
 	MaxEvents int           // longest computation prefix explored, in events
-	MaxQueue  int           // most pending requests per (rank, queue): len(fa)+len(fb)
+	MaxQueue  int           // most pending requests per (rank, queue): len(fa)+len(fb), or a context's items
 	MaxNodes  int64         // most states expanded
 	Timeout   time.Duration // wall-clock limit
 	// Context, if set, stops the exploration when it is done (cut
@@ -34,7 +34,8 @@ type Result struct {
 	// queue empty), certified with pgas.Replay and pgas.HappensBefore; nil
 	// if none was found. Its violating prefix is as short as possible
 	// among the prefixes explored; the pops of requests still pending at
-	// that point are appended queue by queue.
+	// that point are appended queue by queue (for a program with
+	// contexts, the first enabled pop each time).
 	Violation []pgas.Event
 	// Cycle is the happens-before cycle of Violation (pgas.HB.Cycle).
 	Cycle []pgas.HBEdge

@@ -47,6 +47,23 @@ import (
 // if it were absent (no cycle can pass through it any more), so not even
 // the existence of a role needs recording.
 //
+// OpenSHMEM contexts (docs/shmem-calculus.md) change none of this. A
+// context's items are pending classes like requests; ↔ joins a pop with
+// the issue its Item names instead of the FIFO position, but still only
+// with a pending class, so old classes still never merge. A pending
+// class is numbered by the item's position in its context (issue order,
+// which the X state's key fixes), not by its issue index, which the key
+// leaves out; a popa leaves the item where it is and a popb removes it.
+// A blocking send's issue and popa are one move of one new class. The new
+// events fit the roles: a fence or quiet has no cell and only takes
+// po(r); a fetching atomic is a class of one non-pop event that takes
+// po(r) and, as hb treats it (Kind.IsWrite), acts as a write of its cell
+// (a KAmo, which also reads it: every conflict with a write is an edge
+// anyway) or as a read (a KAFetch), and is complete at once, so it is
+// never pending; its single event writes last, like a popb. Whether a
+// move is enabled (fence epochs, After, quiet, guards) depends on the X
+// state alone.
+//
 // That is the summary: a reach matrix over the pending classes (numbered
 // in queue order, so the numbering is canonical), per role the set of
 // pending classes that reach it (for rd(c): that reach one of its members
@@ -58,7 +75,8 @@ import (
 
 // summary is the history summary described above. Pending classes are
 // numbered in the order of the queues of the X state they belong to: for
-// each (rank, queue), the requests of fa, then those of fb.
+// each (rank, queue), the requests of fa, then those of fb, or the items
+// of a context.
 type summary struct {
 	p     int      // number of pending classes
 	w     int      // words per bit set
