@@ -68,11 +68,12 @@ func TestAgainstNaiveCtx(t *testing.T) {
 // TestSemanticDefinitionCtx is TestSemanticDefinition on random context
 // programs: a final computation's class graph has a cycle iff no
 // sequentially consistent computation (each ↔-class's events adjacent)
-// has the same happens-before relation.
+// has the same happens-before relation. -naive.seed and -naive.count
+// change its sample too.
 func TestSemanticDefinitionCtx(t *testing.T) {
-	rng := progbuild.NewRand(17)
+	rng := progbuild.NewRand(*naiveSeed + 6)
 	checked, violating, programs := 0, 0, 0
-	for i := 0; i < 120; i++ {
+	for i := 0; i < max(120, *naiveCount/2); i++ {
 		p := progbuild.RandomCtx(rng, 2+rng.IntN(3), false, false)
 		n := 1 + rng.IntN(2)
 		all, ok := finals(pgas.NewMachine(p, n), 100_000)
