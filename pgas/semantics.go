@@ -21,6 +21,9 @@ import (
 // its register, and is then an ordinary (load). Without a guard, rules and
 // events are exactly those of Tables 1 and 3.
 //
+// The OpenSHMEM commands (docs/shmem-calculus.md) have their rules in
+// semantics_ctx.go; a program without a context never reaches them.
+//
 // Run-time errors: a command whose control state enables it but whose
 // evaluation leaves a domain (program.go: Value, Address, RankOf, QueueOf)
 // or divides by zero has no transition; Steps reports it as a CmdError so
@@ -461,31 +464,6 @@ func (m *Machine) label(q int) string {
 		return m.p.Labels[q]
 	}
 	return fmt.Sprintf("state %d", q)
-}
-
-// command applies the rule of transition t for rank r: exec for the
-// commands of Tables 1 and 3, execCtx for the OpenSHMEM ones. It counts
-// the issue event in np, which names the items of contexts.
-func (m *Machine) command(s *XState, r, t int) (*XState, []Event, error) {
-	var next *XState
-	var evs []Event
-	if m.p.Trans[t].Cmd.Op.IsCtxOp() {
-		var err error
-		if next, evs, err = m.execCtx(s, r, t); err != nil {
-			return nil, nil, err
-		}
-		next.st[r-1] = m.p.Trans[t].To
-	} else {
-		n, ev, err := m.exec(s, r, t)
-		if err != nil {
-			return nil, nil, err
-		}
-		next, evs = n, []Event{ev}
-	}
-	if next.np != nil {
-		next.np[r-1]++
-	}
-	return next, evs, nil
 }
 
 // exec applies one of the command rules of Tables 1 and 3 for rank r and

@@ -168,6 +168,31 @@ func (m *Machine) ctxPop(s *XState, kind MoveKind, r, q, iss int) (*XState, Even
 	return next, ev, nil
 }
 
+// command applies the rule of transition t for rank r: exec for the
+// commands of Tables 1 and 3, execCtx for the OpenSHMEM ones. It counts
+// the issue event in np, which names the items of contexts.
+func (m *Machine) command(s *XState, r, t int) (*XState, []Event, error) {
+	var next *XState
+	var evs []Event
+	if m.p.Trans[t].Cmd.Op.IsCtxOp() {
+		var err error
+		if next, evs, err = m.execCtx(s, r, t); err != nil {
+			return nil, nil, err
+		}
+		next.st[r-1] = m.p.Trans[t].To
+	} else {
+		n, ev, err := m.exec(s, r, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		next, evs = n, []Event{ev}
+	}
+	if next.np != nil {
+		next.np[r-1]++
+	}
+	return next, evs, nil
+}
+
 // execCtx applies the rule of an OpenSHMEM command for rank r and
 // transition t. It returns the events of the move: two for a blocking
 // send (issue and popa).
