@@ -257,3 +257,41 @@ func TestShmemAtomicCounter(t *testing.T) {
 		t.Errorf("counter: no computation where both ranks finish")
 	}
 }
+
+// A loop that puts and quiets forever: every rank puts 1 to data of its
+// right neighbour on c, quiets c and starts again. The issue indices of
+// the items grow without bound, so the exploration is finite only because
+// keys leave them out. ROBUST: there are no reads, and each cell is
+// written only by the items of one rank, which quiet delivers one at a
+// time in po order, so every cf edge follows po.
+//
+// With a fence in place of the quiet it stays ROBUST (the fence orders
+// the puts, which all go to one rank), but items pile up: MaxQueue must
+// cut the search there ("queue"), as it does for FIFO queues. With
+// neither (NOT ROBUST), two puts to the same cell may arrive in the
+// wrong order: put1 -po-> put2 ↔ popb2 -cf-> popb1 ↔ put1, four events.
+func TestShmemLoops(t *testing.T) {
+	loop := func(name string, sep pgas.Cmd, has bool) *pgas.Program {
+		b := shmemBuilder(name)
+		if !has {
+			b.Edge("start", "start", b.PutVal("1", "rank N % 1 +", "data", "c"))
+			return b.Build()
+		}
+		b.Edge("start", "sent", b.PutVal("1", "rank N % 1 +", "data", "c"))
+		b.Edge("sent", "start", sep)
+		return b.Build()
+	}
+	b := shmemBuilder("x")
+	if res := explore(t, loop("put-quiet-loop", b.Quiet("c"), true)); res.Violation != nil {
+		t.Errorf("put-quiet-loop: violation %v", res.Violation)
+	}
+	bounded := oracle.Bounds{MaxQueue: 2, Timeout: generous.Timeout}
+	res := oracle.Explore(loop("put-fence-loop", b.Fence("c"), true), 2, bounded)
+	if res.Err != nil || res.Violation != nil || res.Complete || res.Truncated != "queue" {
+		t.Errorf("put-fence-loop: err %v, violation %v, complete %v, truncated %q", res.Err, res.Violation, res.Complete, res.Truncated)
+	}
+	res = oracle.Explore(loop("put-loop", pgas.Cmd{}, false), 2, bounded)
+	if res.Err != nil || res.Violation == nil || len(res.Violation) != 4 {
+		t.Errorf("put-loop: err %v, violation %v", res.Err, res.Violation)
+	}
+}
