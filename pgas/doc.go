@@ -10,7 +10,9 @@
 // puts with signal, awaits) are lowered in shmem.go to the context
 // commands OpSend, OpRecv, OpFence, OpQuiet and OpAtomic.
 //
-// It also holds the plain semantics X(P,N) of Table 1 (queues fa/fb), the
+// It also holds the plain semantics X(P,N) of Table 1 (queues fa/fb) with
+// the OpenSHMEM commands of docs/shmem-calculus.md (contexts of unordered
+// items, fences, quiet, atomics; semantics_ctx.go), the
 // happens-before relation of Section 3 (po ∪ cf ∪ ↔) and its violation test
 // on the graph of ↔-classes. Those are the definitions themselves, written
 // to be obviously right rather than fast: the decision procedure's
