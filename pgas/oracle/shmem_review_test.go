@@ -225,3 +225,72 @@ func TestReviewBarrier(t *testing.T) {
 		{name: "barrier-all-other-context", prod: "putval(1, 2, data, d)\nquiet c\nbarrier", cons: cons, race: "data"},
 	})
 }
+
+// Disagreements: behaviours the specification allows and X forbids (a
+// ROBUST verdict of X is then unsound), and programs whose behaviour the
+// specification leaves undefined while X gives them a meaning. Each case
+// states what the specification implies; X answers otherwise, so each is
+// skipped until the lead decides (report of helper s7-review).
+func TestReviewDisagreements(t *testing.T) {
+	runLitmus(t, reviewDisagreements)
+}
+
+var reviewDisagreements = []litmus{
+	// shmem_fence notes: a fence "does not have an effect on the ordering
+	// between memory accesses issued by the target PE"; wait_until, test
+	// and the barriers are what orders them (and p2p_sync_intro: the p2p
+	// routines are how a target portably observes updates in the
+	// initiator's order). Plain loads of flag and data on rank 2 may thus
+	// be performed out of order: load data = 0 before the fenced puts
+	// land, load flag = 1 after. The spec allows the cycle
+	// put_d -po-> put_f ↔ popb_f -cf-> load flag -po-> load data -cf->
+	// popb_d ↔ put_d (as an observable outcome), so NOT ROBUST; X keeps
+	// the target's loads in program order and says ROBUST
+	// (examples/shmem-calculus/fence-same-pe.pgas has this shape).
+	{name: "target-plain-loads-after-fence", prod: "putval(1, 2, data, c)\nfence c\nputval(1, 2, flag, c)", cons: "r <- mem[flag]\nassume r == 1\nr <- mem[data]", race: "data",
+		disagree: "plain loads on the target are not ordered by the initiator's fence (shmem_fence notes); X says ROBUST"},
+	// Table mem-order lists memory stores among what fence orders and
+	// quiet completes; shmem_sync_all and shmem_barrier_all "ensure
+	// completion and visibility of previously issued memory stores", and
+	// SHMEM_CTX_NOSTORE exists to drop exactly that duty. So two plain
+	// stores of rank 2 to its own data and flag, with no fence or quiet,
+	// need not become visible to a remote get in program order: rank 1
+	// may get flag = 1 and then data = 0. Spec: NOT ROBUST; X makes
+	// stores visible at once and says ROBUST
+	// (examples/shmem-calculus/getmem-mp.pgas has this shape).
+	{name: "stores-read-remotely-unfenced", prod: "getmem(l, 2, flag, c)\ns <- mem[l]\nassume s == 1\ngetmem(l2, 2, data, c)", cons: "mem[data] <- 1\nmem[flag] <- 1", race: "data",
+		disagree: "local stores read by remote gets are ordered only by fence/quiet (Table mem-order, SHMEM_CTX_NOSTORE); X says ROBUST"},
+	// The same store-visibility rule from the initiator's side: rank 1
+	// stores x, then sets rank 2's flag; rank 2 awaits the flag and gets
+	// x from rank 1. Without a quiet the store need not be visible to
+	// that get (fence is per target PE, and the store and the flag go to
+	// different PEs). Spec: NOT ROBUST; X says ROBUST.
+	{name: "store-then-flag-unquieted", prod: "mem[x] <- 1\namo_set(1, 2, flag, c)", cons: "r <- mem[flag] when r == 1\ngetmem(l, 1, x, d)", race: "x",
+		disagree: "a store is made visible to other PEs by quiet (Table mem-order), not by program order; X says ROBUST"},
+	// memory_model.tex, Atomicity Guarantees, scenario 4: an atomic and a
+	// plain store to the same location, concurrently, is undefined
+	// behaviour. X gives the pair a meaning (the add's popb and the store
+	// are two writes in some order, no cycle) and says ROBUST; a verdict
+	// for a program with undefined behaviour should be a refusal, which
+	// this test writes as "not ROBUST".
+	{name: "amo-races-plain-store", prod: "amo_inc(2, x, c)", cons: "mem[x] <- 1",
+		disagree: "atomic vs plain store on one cell is undefined (memory_model.tex scenario 4); X says ROBUST"},
+	// OpenSHMEM 1.5 changelog (backmatter.tex): ivar arguments of the
+	// point-to-point synchronization routines "must be updated using
+	// OpenSHMEM AMOs", and a wait is exclusive only with AMOs; a put to
+	// the awaited flag, concurrent with the wait, is an atomic/non-atomic
+	// mix (scenario 3). X treats the await as reading the delivered put
+	// and says ROBUST; the conforming program uses amo_set for the flag.
+	{name: "put-updates-awaited-ivar", prod: "putval(1, 2, data, c)\nfence c\nputval(1, 2, flag, c)", cons: mpCons,
+		disagree: "a wait_until ivar updated by a put, not an AMO, is non-conforming (1.5 changelog, scenario 3); X says ROBUST"},
+}
+
+// TestReviewDisagreementsAsX runs the skipped cases with X's current
+// answer, so that a change of X on any of them shows (the lead then
+// revisits the disagreement).
+func TestReviewDisagreementsAsX(t *testing.T) {
+	for _, l := range reviewDisagreements {
+		l.robust, l.race, l.disagree = true, "", ""
+		t.Run(l.name, l.check)
+	}
+}
