@@ -161,6 +161,11 @@ func TestReviewQuiet(t *testing.T) {
 		// value; after quiet it cannot.
 		{name: "self-put-then-load", prod: "putval(1, 1, x, c)\nr <- mem[x]", cons: "", race: "x"},
 		{name: "self-put-quiet-load", prod: "putval(1, 1, x, c)\nquiet c\nr <- mem[x]", cons: "", robust: true},
+		// shmem_get_nbi: the dest array holds the data only once quiet
+		// returns; a load before may read it before the get's popb writes
+		// it: get -po-> load l -cf-> popb(get) ↔ get.
+		{name: "nbi-get-dest-before-quiet", prod: "mem[x] <- 1\ngetmem_nbi(l, 1, x, c)\nr <- mem[l]\nquiet c", cons: "", race: "l"},
+		{name: "nbi-get-dest-after-quiet", prod: "mem[x] <- 1\ngetmem_nbi(l, 1, x, c)\nquiet c\nr <- mem[l]", cons: "", robust: true},
 	})
 }
 
@@ -172,6 +177,10 @@ func TestReviewSignal(t *testing.T) {
 	runLitmus(t, []litmus{
 		// Signal after data: await sig, then data is there.
 		{name: "signal-implies-data", prod: "mem[buf] <- 1\nput_signal_nbi(buf, 2, data, sig, 1, c)", cons: sigCons, robust: true},
+		{name: "signal-add-implies-data", prod: "mem[buf] <- 1\nput_signal_add_nbi(buf, 2, data, sig, 1, c)", cons: sigCons, robust: true},
+		// Without the signal's After the same pair is message passing
+		// without a fence.
+		{name: "plain-put-then-flag", prod: "mem[buf] <- 1\nputmem_nbi(buf, 2, data, c)\namo_set(1, 2, sig, c)", cons: sigCons, race: "data"},
 		// "no implied ordering between the signal update and another data
 		// transfer": x, put before, may land after the signal.
 		{name: "signal-not-earlier-put", prod: "mem[buf] <- 1\nputmem_nbi(buf, 2, x, c)\nput_signal(buf, 2, data, sig, 1, c)", cons: "r <- mem[sig] when r == 1\nr <- mem[x]", race: "x"},
