@@ -26,13 +26,14 @@ type litmus struct {
 	robust     bool   // the verdict the specification implies at N = 2
 	race       string // for NOT ROBUST: an address with a cf edge on the cycle
 	disagree   string // non-empty: X's answer differs; why
+	values     int    // the values declaration; 0 means 2
 }
 
 // source wraps the two roles into one SPMD program. Every case sees the
 // same declarations, so a case only names what it uses.
 func (l litmus) source() string {
 	var b strings.Builder
-	b.WriteString("values 2\n")
+	fmt.Fprintf(&b, "values %d\n", max(l.values, 2))
 	b.WriteString("address one, buf, data, flag, sig, x, y, l, l2\nregister r, s\ncontext c, d\n")
 	b.WriteString("    if rank != 1 goto CONS\n")
 	for _, s := range strings.Split(strings.TrimSpace(l.prod), "\n") {
@@ -93,6 +94,10 @@ func runLitmus(t *testing.T, cases []litmus) {
 	}
 }
 
+// twoIncs increments flag of rank 2, fences, puts data and increments
+// flag again (the put and the second inc share an epoch).
+const twoIncs = "amo_inc(2, flag, c)\nfence c\nputval(1, 2, data, c)\namo_inc(2, flag, c)"
+
 // mpCons is the consumer of message passing: await flag = 1 (wait_until,
 // which orders the target's own accesses after it: shmem_fence notes),
 // then load data.
@@ -140,6 +145,12 @@ func TestReviewFence(t *testing.T) {
 		// fetch, which then reads 0), ordered with one.
 		{name: "amo-then-fetch-unfenced", prod: "amo_inc(2, x, c)\nr <- amo_fetch(2, x, c)", cons: "", race: "x"},
 		{name: "amo-then-fetch-fenced", prod: "amo_inc(2, x, c)\nfence c\nr <- amo_fetch(2, x, c)", cons: "", robust: true},
+		// Two incs, the second unfenced from the put of data: the consumer
+		// awaits cnt != 0 and may do so after both incs (cnt = 2), then
+		// read data before it lands: put -po-> inc2 ↔ popb(inc2) -cf->
+		// await -po-> load data -cf-> popb(put) ↔ put. With values 3 X
+		// finds it; with values 2 see amo-add-wraps in the disagreements.
+		{name: "two-incs-then-await", values: 3, prod: twoIncs, cons: "r <- mem[flag] when r != 0\nr <- mem[data]", race: "data"},
 	})
 }
 
@@ -290,6 +301,18 @@ var reviewDisagreements = []litmus{
 	// the awaited flag, concurrent with the wait, is an atomic/non-atomic
 	// mix (scenario 3). X treats the await as reading the delivered put
 	// and says ROBUST; the conforming program uses amo_set for the flag.
+	// The same program as two-incs-then-await with values 2. The second
+	// inc makes flag 1 + 1 = 2 in the real program (an int); X computes
+	// atomic arithmetic modulo values, so flag goes back to 0, the await
+	// can no longer happen after the second inc, and the cycle of
+	// two-incs-then-await disappears: X says ROBUST. docs/language.md
+	// ("Out of range": values are checked where they are used, never
+	// wrapped) holds for stores but not for the result of an atomic add
+	// (amo_add, amo_inc, amo_fetch_add/inc, put_signal_add), which wraps
+	// silently. A result outside 0..values-1 should be a range error, as
+	// a stored value is, so that no verdict rests on the wrap.
+	{name: "amo-add-wraps", values: 2, prod: twoIncs, cons: "r <- mem[flag] when r != 0\nr <- mem[data]", race: "data",
+		disagree: "an atomic add's result wraps modulo values instead of being a range error; at values 2 X says ROBUST, at values 3 NOT ROBUST"},
 	{name: "put-updates-awaited-ivar", prod: "putval(1, 2, data, c)\nfence c\nputval(1, 2, flag, c)", cons: mpCons,
 		disagree: "a wait_until ivar updated by a put, not an AMO, is non-conforming (1.5 changelog, scenario 3); X says ROBUST"},
 }
