@@ -156,10 +156,13 @@ type Program struct {
 }
 
 // RangeError reports a value outside its domain, or a division by zero. It
-// is a run-time error of the program: the command cannot execute.
+// is a run-time error of the program: the command cannot execute. What
+// "atomic" is the exception: an atomic add whose result Val is outside
+// 0..Max. The add executes anyway (modulo values: X stays total), and the
+// step that wrapped reports it (Step.Wrap, Machine.ApplyWrap, Wraps).
 type RangeError struct {
 	Pos  Pos
-	What string // "value", "address", "rank", "queue", "division"
+	What string // "value", "address", "rank", "queue", "division", "atomic"
 	Val  int64
 	Max  int64 // the domain is 0..Max (1..Max for ranks)
 }
@@ -170,6 +173,8 @@ func (e *RangeError) Error() string {
 		return fmt.Sprintf("%v: division by zero", e.Pos)
 	case "rank":
 		return fmt.Sprintf("%v: rank %d outside 1..%d", e.Pos, e.Val, e.Max)
+	case "atomic":
+		return fmt.Sprintf("%v: atomic add result %d outside 0..%d (raise values)", e.Pos, e.Val, e.Max)
 	}
 	return fmt.Sprintf("%v: %s %d outside 0..%d", e.Pos, e.What, e.Val, e.Max)
 }

@@ -44,6 +44,27 @@ func Replay(p *Program, n int, events []Event) (*XState, error) {
 // ReplayPrefix is Replay without the requirement that the last state is
 // final: it checks that events is a prefix of a computation.
 func ReplayPrefix(p *Program, n int, events []Event) (*XState, error) {
+	return replay(p, n, events, nil)
+}
+
+// Wraps replays events as a prefix of a computation (as ReplayPrefix) and
+// returns the first atomic add among them whose result wraps (Step.Wrap),
+// with the index of the event that performs it; nil and -1 if there is
+// none. A computation with a wrap is no evidence about the real program:
+// the value it computes does not fit in values. err is ReplayPrefix's.
+func Wraps(p *Program, n int, events []Event) (wrap *RangeError, index int, err error) {
+	index = -1
+	_, err = replay(p, n, events, func(i int, w *RangeError) {
+		if wrap == nil {
+			wrap, index = w, i
+		}
+	})
+	return wrap, index, err
+}
+
+// replay is ReplayPrefix; it calls onWrap, if set, with the index and the
+// wrap of each event whose step wraps.
+func replay(p *Program, n int, events []Event, onWrap func(int, *RangeError)) (*XState, error) {
 	if n < 1 {
 		return nil, &ReplayError{Index: 0, Msg: fmt.Sprintf("N = %d, must be at least 1", n)}
 	}
@@ -98,7 +119,7 @@ func ReplayPrefix(p *Program, n int, events []Event) (*XState, error) {
 			}
 			mv = Move{Kind: MoveCmd, Rank: e.Rank, Trans: e.Trans}
 		}
-		next, evs, err := m.Apply(s, mv)
+		next, evs, wrap, err := m.ApplyWrap(s, mv)
 		if err != nil {
 			if err == errBlocked {
 				return fail("not enabled: %v", err)
@@ -115,6 +136,9 @@ func ReplayPrefix(p *Program, n int, events []Event) (*XState, error) {
 		}
 		if mv.Kind == MoveCmd {
 			width = len(evs) // a blocking send: its issue and its popa
+		}
+		if wrap != nil && onWrap != nil {
+			onWrap(i, wrap)
 		}
 		s = next
 		i += width

@@ -64,6 +64,10 @@ type XState struct {
 	ep   []int
 	np   []int
 	last []int
+	// wrap carries, from the rule that built this state to Steps and
+	// ApplyWrap, the atomic add of that step whose result wrapped; they
+	// take it out at once, so no state kept anywhere holds one.
+	wrap *RangeError
 }
 
 // Machine runs X(P,N) for one program and one N.
@@ -309,6 +313,13 @@ type Step struct {
 	Move   Move
 	Next   *XState
 	Events []Event
+	// Wrap is set when the step is an atomic add (an OpAtomic add, or the
+	// popb of a context send with AmoAdd) whose result is outside
+	// 0..values-1: the step executed modulo values, but the real program
+	// would hold a value X cannot represent. Whoever takes the step
+	// reports Wrap as a run-time error and gives no robustness verdict
+	// that rests on it (docs/shmem-calculus.md, "Atomic adds that wrap").
+	Wrap *RangeError
 }
 
 // Steps lists the transitions enabled in s with their successors, in a
@@ -325,7 +336,7 @@ func (m *Machine) Steps(s *XState) (steps []Step, errs []*CmdError) {
 			next, evs, err := m.command(s, r, t)
 			switch {
 			case err == nil:
-				steps = append(steps, Step{Move{Kind: MoveCmd, Rank: r, Trans: t}, next, evs})
+				steps = append(steps, Step{Move{Kind: MoveCmd, Rank: r, Trans: t}, next, evs, next.takeWrap()})
 			case err != errBlocked:
 				errs = append(errs, &CmdError{Rank: r, Trans: t, Err: err})
 			}
@@ -335,15 +346,22 @@ func (m *Machine) Steps(s *XState) (steps []Step, errs []*CmdError) {
 	moves = m.barrierMoves(s, moves)
 	moves = append(moves, m.PopMoves(s)...)
 	for _, mv := range moves {
-		next, evs, err := m.Apply(s, mv)
+		next, evs, err := m.apply(s, mv)
 		if err != nil {
 			// Unreachable: the moves were built from s.
 			errs = append(errs, &CmdError{Rank: mv.Rank, Trans: mv.Trans, Err: fmt.Errorf("internal error: %v", err)})
 			continue
 		}
-		steps = append(steps, Step{mv, next, evs})
+		steps = append(steps, Step{mv, next, evs, next.takeWrap()})
 	}
 	return steps, errs
+}
+
+// takeWrap returns the wrap of the step that built s and clears it.
+func (s *XState) takeWrap() *RangeError {
+	w := s.wrap
+	s.wrap = nil
+	return w
 }
 
 // Moves is Steps without the successors.
@@ -392,8 +410,23 @@ func (m *Machine) barrierMoves(s *XState, moves []Move) []Move {
 }
 
 // Apply executes mv in s and returns the successor and the events of the
-// transition. It returns an error if mv is not enabled in s.
+// transition. It returns an error if mv is not enabled in s. An atomic add
+// that wraps executes modulo values; ApplyWrap also reports the wrap.
 func (m *Machine) Apply(s *XState, mv Move) (*XState, []Event, error) {
+	next, evs, _, err := m.ApplyWrap(s, mv)
+	return next, evs, err
+}
+
+// ApplyWrap is Apply, and also returns the wrap of the step (Step.Wrap).
+func (m *Machine) ApplyWrap(s *XState, mv Move) (*XState, []Event, *RangeError, error) {
+	next, evs, err := m.apply(s, mv)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return next, evs, next.takeWrap(), nil
+}
+
+func (m *Machine) apply(s *XState, mv Move) (*XState, []Event, error) {
 	switch mv.Kind {
 	case MoveCmd:
 		if err := m.checkRank(mv.Rank); err != nil {

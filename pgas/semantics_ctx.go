@@ -160,7 +160,7 @@ func (m *Machine) ctxPop(s *XState, kind MoveKind, r, q, iss int) (*XState, Even
 	}
 	v := it.Val
 	if it.Amo == AmoAdd {
-		v = (s.Mem(it.Dst) + v) % int64(m.p.Values)
+		v = m.add(next, s.Mem(it.Dst), v, it.Trans)
 	}
 	next.mem[(it.Dst.Rank-1)*m.nadr+it.Dst.Addr] = v
 	next.ci[i] = slices.Delete(slices.Clone(s.ci[i]), j, j+1)
@@ -338,7 +338,7 @@ func (m *Machine) execAtomic(s *XState, r, t, q int, env Env) (*XState, []Event,
 	ev := Event{Kind: KAmo, Rank: r, HasCell: true, Cell: cell, Trans: t, Queue: -1}
 	switch c.Amo {
 	case AmoAdd:
-		next.mem[(cell.Rank-1)*m.nadr+cell.Addr] = (old + v) % int64(m.p.Values)
+		next.mem[(cell.Rank-1)*m.nadr+cell.Addr] = m.add(next, old, v, t)
 	case AmoSwap:
 		next.mem[(cell.Rank-1)*m.nadr+cell.Addr] = v
 	case AmoCSwap:
@@ -405,4 +405,17 @@ func (s *XState) appendIssueRef(b []byte, r, iss int) []byte {
 		return appendInts(b, q, j)
 	}
 	return appendInts(b, -1)
+}
+
+// add is the arithmetic of an atomic add of transition t: old + v modulo
+// values, so that every step stays executable (the normal form re-runs
+// computations with events removed, Lemma 6). A result outside
+// 0..values-1 is left in next.wrap for the caller to report: the real
+// program holds it (a C int), X cannot.
+func (m *Machine) add(next *XState, old, v int64, t int) int64 {
+	sum, vals := old+v, int64(m.p.Values)
+	if sum >= vals || sum < 0 {
+		next.wrap = &RangeError{Pos: m.p.Trans[t].Pos, What: "atomic", Val: sum, Max: vals - 1}
+	}
+	return ((sum % vals) + vals) % vals
 }

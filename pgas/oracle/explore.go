@@ -41,15 +41,23 @@ type Result struct {
 	Cycle []pgas.HBEdge
 	// RangeErr is a reachable run-time error, one with the shortest path
 	// found: after ErrPath, command ErrTrans of rank ErrRank is enabled but
-	// cannot execute.
+	// cannot execute. Or it is an atomic add that wraps (What "atomic",
+	// pgas.Step.Wrap): after ErrPath, rank ErrRank takes a step of
+	// transition ErrTrans (the atomic, or the popb of the send it issued)
+	// whose result is outside 0..values-1. That step does execute in X
+	// (modulo values), but the search goes no further along it, so that no
+	// verdict rests on a value the real program does not compute; it
+	// explores every other step.
 	RangeErr          *pgas.RangeError
 	ErrRank, ErrTrans int
 	ErrPath           []pgas.Event
 	// Complete is true when no bound cut the search short. Then, if
-	// Violation is nil, no computation of X(P,N) is violating (the program
-	// is robust), and if RangeErr is nil too, no range error is reachable.
-	// A search that finds a violation stops there, so range errors behind
-	// it are not looked for.
+	// Violation is nil, no computation of X(P,N) without a wrap is
+	// violating, and if RangeErr is nil too, no range error is reachable,
+	// no add wraps, and the program is robust. A search that finds a
+	// violation stops there, so range errors behind it are not looked for.
+	// A violating prefix never contains a wrap; the pops appended to it
+	// may wrap, which changes no event and so no happens-before.
 	Complete bool
 	// Truncated names the first bound that was hit: "events", "queue",
 	// "nodes", "timeout" or "stopped"; empty if Complete.
@@ -136,6 +144,13 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 			}
 			for _, st := range steps {
 				mv, next, evs := st.Move, st.Next, st.Events
+				if st.Wrap != nil {
+					if res.RangeErr == nil {
+						res.RangeErr, res.ErrRank, res.ErrTrans = st.Wrap, evs[0].Rank, evs[0].Trans
+						res.ErrPath = e.path(i)
+					}
+					continue
+				}
 				if b.MaxEvents > 0 && d+len(evs) > b.MaxEvents {
 					e.cut("events")
 					continue

@@ -38,14 +38,21 @@ func (nv *naive) walk(s *pgas.XState, evs []pgas.Event) {
 		nv.violates = true
 		return
 	}
-	moves, errs := nv.m.Moves(s)
+	steps, errs := nv.m.Steps(s)
 	if len(errs) > 0 {
 		nv.rangeErr = true
 	}
-	for _, mv := range moves {
-		next, e, err := nv.m.Apply(s, mv)
+	for _, st := range steps {
+		next, e, wrap, err := nv.m.ApplyWrap(s, st.Move)
 		if err != nil {
 			panic(err)
+		}
+		if wrap != nil {
+			// A run-time error from a state within the bound, like a
+			// command that fails: the step executes, but no verdict may
+			// rest on it (oracle.Result.RangeErr).
+			nv.rangeErr = true
+			continue
 		}
 		if nv.maxEv > 0 && len(evs)+len(e) > nv.maxEv {
 			continue
