@@ -16,7 +16,9 @@
 // future exactly: the state of X together with a summary of the history's
 // happens-before graph (see summary.go for the argument). On loop-free
 // programs with bounds that are never hit, the exploration is complete and
-// "no violation" is a proof.
+// "no violation" is a proof. An atomic add that wraps (pgas.Step.Wrap) is
+// reported as a range error and not explored further, so that no verdict
+// rests on a value the real program does not compute.
 //
 // Imports: pgasrob/pgas, github.com/bits-and-blooms/bitset (the summaries'
 // sets of classes) and the standard library.
