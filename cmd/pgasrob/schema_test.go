@@ -80,6 +80,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		// run shows some of them only.
 		"atomicity": "a cause", "own-read": "a cause", "delayed-source": "a cause",
 		"local-store": "a cause", "store-order": "a cause", "wait": "a cause", "fence-barrier": "a cause",
+		"context": "difftest --instrumentation: a skip reason, a data key",
 
 		"witness_withheld": "tso: a witness that would not fit the memory budget (tso.TestWitnessWithheld)",
 	}
