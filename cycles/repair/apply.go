@@ -93,12 +93,21 @@ func (a *analysis) edits(src []byte, set []Candidate) (map[int][]lineEdit, error
 	edits := map[int][]lineEdit{}
 	addedHandle := map[pgas.Pos]bool{}
 	declared := false
+	// A get or put already waits for itself: a wait on the read or write
+	// it was made from is subsumed (a handle on it would not compile).
+	synced := map[pgas.Pos]bool{}
+	for _, c := range set {
+		synced[c.Op] = synced[c.Op] || c.Kind == Sync
+	}
 	for _, c := range set {
 		switch c.Kind {
 		case Wait:
 			o, ok := a.opAt(c.Op)
 			if !ok || o.shmem {
 				return nil, fmt.Errorf("no operation at %d:%d", c.Op.Line, c.Op.Col)
+			}
+			if synced[o.pos] {
+				continue
 			}
 			h := o.handle
 			if h == "" {
