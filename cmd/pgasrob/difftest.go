@@ -45,8 +45,9 @@ type difftestJSON struct {
 	// (translate.Causes); disagreements there are the bugs.
 	Differences map[string]int `json:"differences,omitempty"`
 	// SkipReasons counts, by reason, the programs skipped for something
-	// other than a budget: with --instrumentation, "context" (a program
-	// with OpenSHMEM contexts, which the instrumentation route refuses).
+	// other than a budget: with --instrumentation, "context" and "await"
+	// (programs with OpenSHMEM commands or a user's await, which the
+	// instrumentation route refuses).
 	SkipReasons map[string]int `json:"skip_reasons,omitempty"`
 }
 
@@ -88,8 +89,10 @@ of both sides run too. A violation of the translation that X(P,N) lacks,
 a PGAS violation that no documented cause explains, or the tso checker
 disagreeing with its oracle is a disagreement (a bug); a PGAS violation
 the translation misses is counted under its cause (docs/translate.md).
-Programs with OpenSHMEM contexts, which the instrumentation route refuses,
-are skipped and counted under skip_reasons ("context").`
+Programs with OpenSHMEM commands or a user's await, which the
+instrumentation route refuses, are skipped and counted under skip_reasons
+("context", "await"); so --instrumentation generates the programs of
+--shmem=false unless --shmem is given.`
 
 // difftestCmd is the flag set of difftest.
 type difftestCmd struct {
@@ -116,7 +119,7 @@ func newDifftestCmd(stderr io.Writer) *difftestCmd {
 	c.dir = fs.String("dir", "", "check every .pgas file in `DIR` instead of random programs")
 	c.out = fs.String("out", "", "write each shrunken reproducer to `DIR`")
 	c.loops = fs.Bool("loops", false, "also generate programs with loops (the oracle may then be incomplete)")
-	c.shmem = fs.Bool("shmem", true, "generate programs with OpenSHMEM contexts too (docs/shmem-calculus.md); --shmem=false: the generator of before, program for program")
+	c.shmem = fs.Bool("shmem", true, "generate programs with OpenSHMEM contexts too (docs/shmem-calculus.md); --shmem=false: the generator of before, program for program (the default with --instrumentation, whose route refuses them)")
 	c.states = fs.Int64("max-states", cycles.DefaultCompareBudget.DecideStates, "decision procedure: states per cycle type and program")
 	c.nodes = fs.Int64("oracle-nodes", cycles.DefaultCompareBudget.Oracle.MaxNodes, "oracle: states per program")
 	c.timeout = fs.Duration("timeout", cycles.DefaultCompareBudget.DecideTime, "per side and program")
@@ -203,6 +206,11 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 		automata.ParallelAfter = 0
 	}
 	a := pgasArgs{seed: *c.seed, count: *c.count, ranks: *c.ranks, dir: *c.dir, out: *c.out, loops: *c.loops, shmem: *c.shmem}
+	if mode == "instrumentation" && !c.fs.Changed("shmem") {
+		// Its route refuses every program with a context: generated
+		// ones would all be skipped.
+		a.shmem = false
+	}
 	switch mode {
 	case "instrumentation":
 		return difftestPGAS(ctx, run, a, routesComparer(routeBudget{states: *c.states, nodes: *c.nodes, timeout: *c.timeout, ctx: ctx}), stdout, stderr)

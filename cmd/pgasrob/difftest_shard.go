@@ -69,8 +69,8 @@ func printDifftest(stdout io.Writer, res difftestJSON, total int, tsoMode, asJSO
 	if len(res.Differences) > 0 {
 		fmt.Fprintf(stdout, "PGAS violations the translation misses, by cause (docs/translate.md): %s\n", verdictCounts(res.Differences))
 	}
-	if n := res.SkipReasons[skipContext]; n > 0 {
-		fmt.Fprintf(stdout, "of the skipped, %d with OpenSHMEM contexts, which the instrumentation route refuses\n", n)
+	if len(res.SkipReasons) > 0 {
+		fmt.Fprintf(stdout, "skipped without translation (the instrumentation route refuses OpenSHMEM commands and awaits): %s\n", verdictCounts(res.SkipReasons))
 	}
 	if res.Interrupted {
 		fmt.Fprintf(stdout, "stopped after %d of %d programs: %s\n", res.Programs, total, res.Reason)

@@ -84,14 +84,15 @@ func TestExamplesBothRoutes(t *testing.T) {
 // TestDifftestInstrumentation is the CI run of the two routes against each
 // other: generated programs, no disagreement (a broken relation or an
 // unexplained difference), and the documented causes counted. The
-// programs are those of the generator without contexts, which the
-// instrumentation route refuses (TestDifftestInstrumentationContexts).
+// programs are those of the generator without contexts (the default of
+// --instrumentation, whose route refuses them:
+// TestDifftestInstrumentationContexts).
 func TestDifftestInstrumentation(t *testing.T) {
 	count := "1000"
 	if testing.Short() {
 		count = "100"
 	}
-	code, out, errOut := runCmd("difftest", "--instrumentation", "--shmem=false", "--count", count, "--seed", "20261123", "--json")
+	code, out, errOut := runCmd("difftest", "--instrumentation", "--count", count, "--seed", "20261123", "--json")
 	var v difftestJSON
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatalf("%v\n%s%s", err, out, errOut)
