@@ -231,7 +231,7 @@ func generated(seed uint64, i int, loops, shmem bool) *gen.Program {
 	s := seed + uint64(i)
 	r := rand.New(rand.NewPCG(s, 0))
 	c := gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4, Loops: loops && r.IntN(2) == 0}
-	_ = shmem // TEMPORARY: c.Shmem = shmem once pgas/gen has it (s1-front)
+	c.Shmem = shmem
 	gp := gen.Generate(r, c)
 	gp.Name = fmt.Sprintf("seed%d", s)
 	return gp
