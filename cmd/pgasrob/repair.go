@@ -27,7 +27,7 @@ a later statement (giving the operation a handle "-> hK" if it has none),
 "waitq q" before a statement, or a read/write turned into get/put; on
 OpenSHMEM contexts, "fence c" or "quiet c" before a statement, a
 non-blocking operation made blocking (putmem_nbi becomes putmem), or a
-putval made a fetching atomic ("t <- amo_swap"). Default costs: wait 1,
+putval or amo_set made a fetching atomic ("t <- amo_swap"). Default costs: wait 1,
 waitq 2, get/put 3, fence 1, quiet 2, blocking 3, atomic 3; --cost FILE
 overrides them per kind or per source line (lines "KIND COST" or "KIND
 LINE COST").

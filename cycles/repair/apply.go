@@ -134,8 +134,8 @@ func (a *analysis) edits(src []byte, set []Candidate) (map[int][]lineEdit, error
 			edits[o.pos.Line] = append(edits[o.pos.Line], lineEdit{col: o.pos.Col, kind: 2, text: nbiForms[o.kw], old: o.kw, orig: o.pos})
 		case Atomic:
 			o, ok := a.opAt(c.Op)
-			if !ok || o.kw != "putval" {
-				return nil, fmt.Errorf("no putval at %d:%d", c.Op.Line, c.Op.Col)
+			if !ok || !swappable[o.kw] {
+				return nil, fmt.Errorf("no putval or amo_set at %d:%d", c.Op.Line, c.Op.Col)
 			}
 			edits[o.pos.Line] = append(edits[o.pos.Line], lineEdit{col: o.pos.Col, kind: 2, text: regs[o.pos] + " <- amo_swap", old: o.kw, orig: o.pos})
 			if regs[o.pos] == fresh && !declared {

@@ -31,9 +31,10 @@ const (
 	// (putmem_nbi becomes putmem, getmem_nbi getmem, put_signal_nbi
 	// put_signal).
 	Blocking
-	// Atomic replaces a put of a value ("putval(e, k, m, c)") by a
-	// fetching atomic swap ("t <- amo_swap(e, k, m, c)"), complete when
-	// it returns; t is a register dead after it, or a new one.
+	// Atomic replaces a put of a value ("putval(e, k, m, c)", or
+	// "amo_set(e, k, m, c)") by a fetching atomic swap
+	// ("t <- amo_swap(e, k, m, c)"), complete when it returns; t is a
+	// register dead after it, or a new one.
 	Atomic
 	numKinds
 )

@@ -138,7 +138,8 @@ func (r *repairer) finish(res *Result, set []int, after []*cycles.Result) error 
 			if reg == fresh {
 				how = "declared for it"
 			}
-			ins.Text = fmt.Sprintf("putval at line %d becomes %s <- amo_swap (a fetching atomic, complete when it returns; %s %s)", c.Op.Line, reg, reg, how)
+			o, _ := r.a.opAt(c.Op)
+			ins.Text = fmt.Sprintf("%s at line %d becomes %s <- amo_swap (a fetching atomic, complete when it returns; %s %s)", o.kw, c.Op.Line, reg, reg, how)
 		case Wait:
 			o, _ := r.a.opAt(c.Op)
 			h := o.handle

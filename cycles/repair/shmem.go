@@ -19,6 +19,11 @@ var nbiForms = map[string]string{
 	"put_signal_add_nbi": "put_signal_add",
 }
 
+// swappable are the keywords of a put of a value, which a fetching
+// atomic swap with the same arguments can replace: a put of a value
+// (shmem_p) and an atomic set, both delivered some time later.
+var swappable = map[string]bool{"putval": true, "amo_set": true}
+
 // shmemOps adds to a.ops the sends and recvs of OpenSHMEM contexts. Those
 // on a hidden context (a blocking get's "$get") already wait for
 // themselves and are left out. The keyword is the statement's first word
@@ -82,7 +87,7 @@ func (o op) fixes() []Candidate {
 	if _, ok := nbiForms[o.kw]; ok {
 		out = append(out, Candidate{Kind: Blocking, Op: o.pos})
 	}
-	if o.kw == "putval" {
+	if swappable[o.kw] {
 		out = append(out, Candidate{Kind: Atomic, Op: o.pos})
 	}
 	return out

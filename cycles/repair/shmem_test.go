@@ -97,6 +97,9 @@ func TestShmemEdits(t *testing.T) {
 		// is dead there and takes the old value of the flag.
 		{"atomic into a dead register", mpSrc, []string{"r"}, 5, load, []Candidate{{Kind: Atomic, Op: at(6)}},
 			head + "register r\n    putmem_nbi(data, 2, data, c)\n    r <- amo_swap(1, 2, flag, c)\n    r <- mem[flag]\n"},
+		// An atomic set is delivered like a put: the same swap replaces it.
+		{"atomic set", strings.Replace(mpSrc, "putval", "amo_set", 1), []string{"r"}, 5, load, []Candidate{{Kind: Atomic, Op: at(6)}},
+			head + "register r\n    putmem_nbi(data, 2, data, c)\n    r <- amo_swap(1, 2, flag, c)\n    r <- mem[flag]\n"},
 		// r is read after the putval (mem[data] <- r): live, so a register
 		// t is declared beside it, before the comment.
 		{"atomic into a new register", head + "register r  # one\n    putmem_nbi(data, 2, data, c)\n    putval(1, 2, flag, c)\n    mem[data] <- r\n",
