@@ -44,6 +44,11 @@ type difftestJSON struct {
 	// is not robust and the translation is, by documented cause
 	// (translate.Causes); disagreements there are the bugs.
 	Differences map[string]int `json:"differences,omitempty"`
+	// SkipReasons counts, by reason, the programs skipped for something
+	// other than a budget: with --instrumentation, "context" and "await"
+	// (programs with OpenSHMEM commands or a user's await, which the
+	// instrumentation route refuses).
+	SkipReasons map[string]int `json:"skip_reasons,omitempty"`
 }
 
 type difftestCase struct {
@@ -63,7 +68,9 @@ var compare = cycles.Compare
 const difftestDescription = `Generate small random .pgas programs (or read every .pgas file in --dir) and
 decide each with the automata procedure (Theorem 16) and with the
 brute-force oracle over the plain semantics X(P,N). Print every
-disagreement with a shrunken reproducer, written to --out.
+disagreement with a shrunken reproducer, written to --out. The random
+programs use the OpenSHMEM constructs too (docs/shmem-calculus.md);
+--shmem=false generates the programs of the generator before them.
 
 Each program gets its own budget; a side that runs out of it gives no
 evidence, and the program is counted as skipped. Exit 0 if no program
@@ -81,24 +88,29 @@ With --instrumentation, each .pgas program is also translated
 of both sides run too. A violation of the translation that X(P,N) lacks,
 a PGAS violation that no documented cause explains, or the tso checker
 disagreeing with its oracle is a disagreement (a bug); a PGAS violation
-the translation misses is counted under its cause (docs/translate.md).`
+the translation misses is counted under its cause (docs/translate.md).
+Programs with OpenSHMEM commands or a user's await, which the
+instrumentation route refuses, are skipped and counted under skip_reasons
+("context", "await"); so --instrumentation generates the programs of
+--shmem=false unless --shmem is given.`
 
 // difftestCmd is the flag set of difftest.
 type difftestCmd struct {
-	fs                                   *pflag.FlagSet
-	seed                                 *uint64
-	count, ranks, workers                *int
-	dir, out, criterion                  *string
-	loops, noSym, depthFirst, tso, instr *bool
-	asJSON                               *bool
-	states, nodes, maxMem                *int64
-	timeout                              *time.Duration
-	explore                              *cycles.Exploration
-	shard                                *shardFlags
+	fs                              *pflag.FlagSet
+	seed                            *uint64
+	count, ranks, workers           *int
+	dir, out, criterion             *string
+	loops, shmem, noSym, depthFirst *bool
+	tso, instr                      *bool
+	asJSON                          *bool
+	states, nodes, maxMem           *int64
+	timeout                         *time.Duration
+	explore                         *cycles.Exploration
+	shard                           *shardFlags
 }
 
 func newDifftestCmd(stderr io.Writer) *difftestCmd {
-	fs := newFlags("difftest", "difftest [--seed S] [--count K] [--ranks N] [--dir DIR] [--out DIR] [--loops] [--no-symmetry] [--tso] [--json]",
+	fs := newFlags("difftest", "difftest [--seed S] [--count K] [--ranks N] [--dir DIR] [--out DIR] [--loops] [--shmem=false] [--no-symmetry] [--tso] [--json]",
 		difftestDescription, exitsDifftest, stderr)
 	c := &difftestCmd{fs: fs, explore: ptr(cycles.Shared)}
 	c.seed = fs.Uint64("seed", 1, "first `seed`; program i uses seed+i")
@@ -107,6 +119,7 @@ func newDifftestCmd(stderr io.Writer) *difftestCmd {
 	c.dir = fs.String("dir", "", "check every .pgas file in `DIR` instead of random programs")
 	c.out = fs.String("out", "", "write each shrunken reproducer to `DIR`")
 	c.loops = fs.Bool("loops", false, "also generate programs with loops (the oracle may then be incomplete)")
+	c.shmem = fs.Bool("shmem", true, "generate programs with OpenSHMEM contexts too (docs/shmem-calculus.md); --shmem=false: the generator of before, program for program (the default with --instrumentation, whose route refuses them)")
 	c.states = fs.Int64("max-states", cycles.DefaultCompareBudget.DecideStates, "decision procedure: states per cycle type and program")
 	c.nodes = fs.Int64("oracle-nodes", cycles.DefaultCompareBudget.Oracle.MaxNodes, "oracle: states per program")
 	c.timeout = fs.Duration("timeout", cycles.DefaultCompareBudget.DecideTime, "per side and program")
@@ -134,11 +147,11 @@ var difftestModes = modeTable{
 	needs:   map[string]string{"criterion": "tso"},
 	choices: []string{"criterion", "exploration"},
 	modes: []mode{
-		{key: "instrumentation", when: "instrumentation", name: "--instrumentation", uses: flagList("instrumentation ranks loops", difftestCommon),
+		{key: "instrumentation", when: "instrumentation", name: "--instrumentation", uses: flagList("instrumentation ranks loops shmem", difftestCommon),
 			ignores: flagList("no-symmetry exploration depth-first workers")},
 		{key: "tso", when: "tso", name: "--tso", uses: flagList("tso criterion", difftestCommon),
 			ignores: flagList("ranks loops no-symmetry exploration depth-first workers")},
-		{key: "pgas", name: "difftest", uses: flagList("ranks loops no-symmetry exploration depth-first workers", difftestCommon)},
+		{key: "pgas", name: "difftest", uses: flagList("ranks loops shmem no-symmetry exploration depth-first workers", difftestCommon)},
 	},
 }
 
@@ -192,7 +205,12 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 		// workers start (automata.ParallelAfter).
 		automata.ParallelAfter = 0
 	}
-	a := pgasArgs{seed: *c.seed, count: *c.count, ranks: *c.ranks, dir: *c.dir, out: *c.out, loops: *c.loops}
+	a := pgasArgs{seed: *c.seed, count: *c.count, ranks: *c.ranks, dir: *c.dir, out: *c.out, loops: *c.loops, shmem: *c.shmem}
+	if mode == "instrumentation" && !c.fs.Changed("shmem") {
+		// Its route refuses every program with a context: generated
+		// ones would all be skipped.
+		a.shmem = false
+	}
 	switch mode {
 	case "instrumentation":
 		return difftestPGAS(ctx, run, a, routesComparer(routeBudget{states: *c.states, nodes: *c.nodes, timeout: *c.timeout, ctx: ctx}), stdout, stderr)
@@ -207,10 +225,13 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 }
 
 // generated is program i of a generated run, reproducible from seed+i.
-func generated(seed uint64, i int, loops bool) *gen.Program {
+// Without shmem the generator draws exactly what it drew before contexts
+// existed, so old seeds give the programs they gave.
+func generated(seed uint64, i int, loops, shmem bool) *gen.Program {
 	s := seed + uint64(i)
 	r := rand.New(rand.NewPCG(s, 0))
 	c := gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4, Loops: loops && r.IntN(2) == 0}
+	c.Shmem = shmem
 	gp := gen.Generate(r, c)
 	gp.Name = fmt.Sprintf("seed%d", s)
 	return gp

@@ -22,7 +22,7 @@ type pgasArgs struct {
 	seed         uint64
 	count, ranks int
 	dir, out     string
-	loops        bool
+	loops, shmem bool
 }
 
 type diffStatus int
@@ -38,6 +38,7 @@ type pgasVerdict struct {
 	status  diffStatus
 	verdict string       // agree: counted in "verdicts"
 	cause   string       // agree: a documented difference, counted in "differences"
+	skip    string       // skipped for a reason other than a budget, counted in "skip_reasons"
 	dc      difftestCase // disagree: the verdicts and the evidence
 	header  string       // disagree: the reproducer's first line
 }
@@ -105,7 +106,7 @@ func difftestPGAS(ctx context.Context, run *diffRun, a pgasArgs, cmp pgasCompare
 		if a.dir != "" {
 			tc = cases[i]
 		} else {
-			gp := generated(a.seed, i, a.loops)
+			gp := generated(a.seed, i, a.loops, a.shmem)
 			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
 		}
 		prog.step(progressStep{cmd: "difftest", what: "programs", done: i, total: total, states: -1, extra: fmt.Sprintf("%d disagreements", res.Disagree)})
@@ -118,6 +119,12 @@ func difftestPGAS(ctx context.Context, run *diffRun, a pgasArgs, cmp pgasCompare
 		switch v.status {
 		case diffSkipped:
 			res.Skipped++
+			if v.skip != "" {
+				if res.SkipReasons == nil {
+					res.SkipReasons = map[string]int{}
+				}
+				res.SkipReasons[v.skip]++
+			}
 			continue
 		case diffAgree:
 			res.Agree++

@@ -69,6 +69,9 @@ func printDifftest(stdout io.Writer, res difftestJSON, total int, tsoMode, asJSO
 	if len(res.Differences) > 0 {
 		fmt.Fprintf(stdout, "PGAS violations the translation misses, by cause (docs/translate.md): %s\n", verdictCounts(res.Differences))
 	}
+	if len(res.SkipReasons) > 0 {
+		fmt.Fprintf(stdout, "skipped without translation (the instrumentation route refuses OpenSHMEM commands and awaits): %s\n", verdictCounts(res.SkipReasons))
+	}
 	if res.Interrupted {
 		fmt.Fprintf(stdout, "stopped after %d of %d programs: %s\n", res.Programs, total, res.Reason)
 	}
@@ -126,6 +129,12 @@ func mergeDifftest(h *shardJSON, shards []*shardJSON, empty []string, asJSON boo
 		res.ElapsedMS = max(res.ElapsedMS, d.ElapsedMS)
 		for v, c := range d.Verdicts {
 			res.Verdicts[v] += c
+		}
+		for why, c := range d.SkipReasons {
+			if res.SkipReasons == nil {
+				res.SkipReasons = map[string]int{}
+			}
+			res.SkipReasons[why] += c
 		}
 		for cause, c := range d.Differences {
 			if res.Differences == nil {

@@ -134,6 +134,9 @@ func TestModeResolution(t *testing.T) {
 		{"difftest", []string{"--tso", "--criterion", "all", "--ranks", "3"}, "tso"},
 		{"difftest", []string{"--instrumentation", "--no-symmetry"}, "instrumentation"},
 		{"difftest", []string{"--instrumentation", "--tso"}, "--tso does not go with --instrumentation"},
+		{"difftest", []string{"--shmem=false", "--loops"}, "pgas"},
+		{"difftest", []string{"--instrumentation", "--shmem"}, "instrumentation"},
+		{"difftest", []string{"--tso", "--shmem=false"}, "--shmem does not go with --tso"},
 	} {
 		c := commandModes()[tc.cmd]
 		fs := c.fs()

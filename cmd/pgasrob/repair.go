@@ -17,16 +17,20 @@ import (
 )
 
 func init() {
-	register(subcommand{name: "repair", summary: "find the cheapest waits (or get/put) that make a .pgas program robust", run: runRepair})
+	register(subcommand{name: "repair", summary: "find the cheapest waits, fences or synchronous operations that make a .pgas program robust", run: runRepair})
 }
 
 const repairDescription = `Find a cheapest set of synchronisation insertions that makes the .pgas
 program in FILE robust for every N asked, in the language's own words so
 that it can be pasted back: "wait h" on a remote operation's handle before
 a later statement (giving the operation a handle "-> hK" if it has none),
-"waitq q" before a statement, or a read/write turned into get/put. Default
-costs: wait 1, waitq 2, get/put 3; --cost FILE overrides them per kind or
-per source line (lines "KIND COST" or "KIND LINE COST").
+"waitq q" before a statement, or a read/write turned into get/put; on
+OpenSHMEM contexts, "fence c" or "quiet c" before a statement, a
+non-blocking operation made blocking (putmem_nbi becomes putmem), or a
+putval or amo_set made a fetching atomic ("t <- amo_swap"). Default costs: wait 1,
+waitq 2, get/put 3, fence 1, quiet 2, blocking 3, atomic 3; --cost FILE
+overrides them per kind or per source line (lines "KIND COST" or "KIND
+LINE COST").
 
 The search is guided by the certified happens-before cycles of decide's
 witnesses; minimality is then proved by deciding every cheaper set of
@@ -76,8 +80,8 @@ type repairNJSON struct {
 }
 
 type insertionJSON struct {
-	Kind   string `json:"kind"` // wait, waitq, sync
-	Line   int    `json:"line"` // the statement a wait goes before, or the operation made synchronous
+	Kind   string `json:"kind"` // wait, waitq, sync, fence, quiet, blocking, atomic
+	Line   int    `json:"line"` // the statement an insertion goes before, or the operation changed
 	OpLine int    `json:"op_line,omitempty"`
 	Queue  string `json:"queue,omitempty"`
 	Cost   int64  `json:"cost"`
@@ -252,11 +256,11 @@ func fillRepairJSON(out *repairJSON, j *job, res *repair.Result, err error) {
 	out.Cost, out.Rounds, out.Candidates, out.ElapsedMS = res.Cost, res.Rounds, res.Candidates, res.Elapsed.Milliseconds()
 	for _, in := range res.Insertions {
 		ij := insertionJSON{Kind: in.Kind.String(), Line: in.At.Line, Queue: in.Queue, Cost: in.Cost, Text: in.Text}
-		if in.Kind != repair.WaitQ {
+		switch in.Kind {
+		case repair.Wait:
 			ij.OpLine = in.Op.Line
-		}
-		if in.Kind == repair.Sync {
-			ij.Line = in.Op.Line
+		case repair.Sync, repair.Blocking, repair.Atomic:
+			ij.Line, ij.OpLine = in.Op.Line, in.Op.Line
 		}
 		out.Insertions = append(out.Insertions, ij)
 	}

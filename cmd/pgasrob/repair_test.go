@@ -54,7 +54,7 @@ func TestRepairNoRepair(t *testing.T) {
 	for _, args := range [][]string{
 		{"repair", oneToOne},
 		{"repair", oneToOne, "-n", "2", "--cost", "/nonexistent"},
-		{"repair", oneToOne, "-n", "2", "--cost", writeFile(t, "bad.costs", "fence 1\n")},
+		{"repair", oneToOne, "-n", "2", "--cost", writeFile(t, "bad.costs", "barrier 1\n")},
 		{"repair", oneToOne, "-n", "2", "--shard", "1/2"},
 		{"repair", oneToOne, "-n", "2", "--write", "/nonexistent/dir/x.pgas"},
 	} {

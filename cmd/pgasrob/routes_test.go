@@ -83,7 +83,10 @@ func TestExamplesBothRoutes(t *testing.T) {
 
 // TestDifftestInstrumentation is the CI run of the two routes against each
 // other: generated programs, no disagreement (a broken relation or an
-// unexplained difference), and the documented causes counted.
+// unexplained difference), and the documented causes counted. The
+// programs are those of the generator without contexts (the default of
+// --instrumentation, whose route refuses them:
+// TestDifftestInstrumentationContexts).
 func TestDifftestInstrumentation(t *testing.T) {
 	count := "1000"
 	if testing.Short() {

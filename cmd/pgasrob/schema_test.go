@@ -55,7 +55,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"tso", "--criterion", "trf", "--json", writeFile(t, "trf.txt", "thread t1\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 1\nend\nthread t2\ninitial q0\ntransition q0 q1 write 1 1\nend\n")},
 			{"tso", "--criterion", "trf", "--json", writeFile(t, "trf-sc.txt", "thread p\ninitial q0\ntransition q0 q1 write 1 0\ntransition q1 q2 read r 0\ntransition q2 q3 check == r 2\ntransition q3 q4 read s 1\nend\nthread q\ninitial q0\ntransition q0 q1 write 2 0\ntransition q1 q2 write 1 1\nend\n")}},
 		"difftest": {{"difftest", "--count", "30", "--json"}, {"difftest", "--tso", "--count", "5", "--json"},
-			{"difftest", "--instrumentation", "--count", "30", "--json"}},
+			{"difftest", "--instrumentation", "--count", "30", "--json"}, {"difftest", "--instrumentation", "--shmem", "--count", "5", "--json"}},
 		"repair": {{"repair", oneToOne, "-n", "2..3", "--json", "--write", t.TempDir() + "/r.pgas"}, {"repair", oneToOneFixed, "-n", "2", "--json"},
 			{"repair", bad, "-n", "2", "--json"}, {"repair", "../../examples/mp-unsync.pgas", "-n", "2", "--json", "--cost", writeFile(t, "c", "wait 9\n")}},
 	}
@@ -80,6 +80,8 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		// run shows some of them only.
 		"atomicity": "a cause", "own-read": "a cause", "delayed-source": "a cause",
 		"local-store": "a cause", "store-order": "a cause", "wait": "a cause", "fence-barrier": "a cause",
+		"context": "difftest --instrumentation: a skip reason, a data key",
+		"await":   "difftest --instrumentation: a skip reason, a data key",
 
 		"witness_withheld": "tso: a witness that would not fit the memory budget (tso.TestWitnessWithheld)",
 	}

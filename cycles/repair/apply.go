@@ -42,7 +42,7 @@ func (e *edited) origin(pos pgas.Pos) (orig pgas.Pos, inserted bool, ok bool) {
 
 type lineEdit struct {
 	col  int
-	kind int // 0 insert a statement before, 1 insert text at, 2 replace the keyword
+	kind int // 0 insert a statement before, 1 insert text at, 2 replace the keyword, 3 add a line after
 	text string
 	old  string // kind 2
 	orig pgas.Pos
@@ -79,15 +79,35 @@ func (a *analysis) handleNames(set []Candidate) map[pgas.Pos]string {
 
 // apply writes the input source with the insertions of set.
 func (a *analysis) apply(src []byte, set []Candidate) (*edited, error) {
+	edits, err := a.edits(src, set)
+	if err != nil {
+		return nil, err
+	}
+	return write(src, edits)
+}
+
+// edits lists the text edits of set by line of the input.
+func (a *analysis) edits(src []byte, set []Candidate) (map[int][]lineEdit, error) {
 	names := a.handleNames(set)
+	regs, fresh := a.swapRegs(set)
 	edits := map[int][]lineEdit{}
 	addedHandle := map[pgas.Pos]bool{}
+	declared := false
+	// A get or put already waits for itself: a wait on the read or write
+	// it was made from is subsumed (a handle on it would not compile).
+	synced := map[pgas.Pos]bool{}
+	for _, c := range set {
+		synced[c.Op] = synced[c.Op] || c.Kind == Sync
+	}
 	for _, c := range set {
 		switch c.Kind {
 		case Wait:
 			o, ok := a.opAt(c.Op)
-			if !ok {
+			if !ok || o.shmem {
 				return nil, fmt.Errorf("no operation at %d:%d", c.Op.Line, c.Op.Col)
+			}
+			if synced[o.pos] {
+				continue
 			}
 			h := o.handle
 			if h == "" {
@@ -98,16 +118,41 @@ func (a *analysis) apply(src []byte, set []Candidate) (*edited, error) {
 				}
 			}
 			edits[c.At.Line] = append(edits[c.At.Line], lineEdit{col: c.At.Col, kind: 0, text: "wait " + h, orig: c.At})
-		case WaitQ:
-			edits[c.At.Line] = append(edits[c.At.Line], lineEdit{col: c.At.Col, kind: 0, text: "waitq " + c.Queue, orig: c.At})
+		case WaitQ, Fence, Quiet:
+			edits[c.At.Line] = append(edits[c.At.Line], lineEdit{col: c.At.Col, kind: 0, text: c.Kind.String() + " " + c.Queue, orig: c.At})
 		case Sync:
 			o, ok := a.opAt(c.Op)
-			if !ok || o.handle != "" {
+			if !ok || o.handle != "" || o.shmem {
 				return nil, fmt.Errorf("no operation without a handle at %d:%d", c.Op.Line, c.Op.Col)
 			}
 			edits[o.pos.Line] = append(edits[o.pos.Line], lineEdit{col: o.pos.Col, kind: 2, text: map[string]string{"write": "put", "read": "get"}[o.kw], old: o.kw, orig: o.pos})
+		case Blocking:
+			o, ok := a.opAt(c.Op)
+			if !ok || nbiForms[o.kw] == "" {
+				return nil, fmt.Errorf("no non-blocking operation at %d:%d", c.Op.Line, c.Op.Col)
+			}
+			edits[o.pos.Line] = append(edits[o.pos.Line], lineEdit{col: o.pos.Col, kind: 2, text: nbiForms[o.kw], old: o.kw, orig: o.pos})
+		case Atomic:
+			o, ok := a.opAt(c.Op)
+			if !ok || !swappable[o.kw] {
+				return nil, fmt.Errorf("no putval or amo_set at %d:%d", c.Op.Line, c.Op.Col)
+			}
+			edits[o.pos.Line] = append(edits[o.pos.Line], lineEdit{col: o.pos.Col, kind: 2, text: regs[o.pos] + " <- amo_swap", old: o.kw, orig: o.pos})
+			if regs[o.pos] == fresh && !declared {
+				declared = true
+				line, e, ok := declareReg(src, fresh, o.pos)
+				if !ok {
+					return nil, fmt.Errorf("no declaration to add register %s to", fresh)
+				}
+				edits[line] = append(edits[line], e)
+			}
 		}
 	}
+	return edits, nil
+}
+
+// write applies edits to src, recording where each piece came from.
+func write(src []byte, edits map[int][]lineEdit) (*edited, error) {
 	lines := strings.SplitAfter(string(src), "\n")
 	out := &edited{segs: map[int][]seg{}}
 	var b strings.Builder
@@ -124,7 +169,14 @@ func (a *analysis) apply(src []byte, set []Candidate) (*edited, error) {
 	for i, full := range lines {
 		ln := i + 1
 		text := strings.TrimSuffix(full, "\n")
-		es := edits[ln]
+		var es, after []lineEdit
+		for _, e := range edits[ln] {
+			if e.kind == 3 {
+				after = append(after, e)
+			} else {
+				es = append(es, e)
+			}
+		}
 		sort.SliceStable(es, func(x, y int) bool {
 			if es[x].col != es[y].col {
 				return es[x].col < es[y].col
@@ -160,6 +212,11 @@ func (a *analysis) apply(src []byte, set []Candidate) (*edited, error) {
 			}
 		}
 		emit(text[c-1:], pgas.Pos{Line: ln, Col: c}, false)
+		for _, e := range after {
+			b.WriteString("\n")
+			newLine, col = newLine+1, 1
+			emit(e.text, e.orig, true)
+		}
 		if strings.HasSuffix(full, "\n") {
 			b.WriteString("\n")
 			newLine, col = newLine+1, 1

@@ -10,8 +10,9 @@ import (
 
 // ParseCosts reads a cost file: one rule per line, "KIND COST" for every
 // insertion of a kind or "KIND LINE COST" for those at one source line
-// (the statement a wait goes before; the operation made synchronous), with
-// KIND one of wait, waitq, sync; # starts a comment. Rules start from
+// (the statement an insertion goes before; the operation changed), with
+// KIND one of wait, waitq, sync, fence, quiet, blocking, atomic; # starts a
+// comment. Rules start from
 // DefaultCosts. Costs are integers in 0..10^9.
 func ParseCosts(file string, src []byte) (Costs, error) {
 	cs := DefaultCosts()
@@ -38,7 +39,7 @@ func ParseCosts(file string, src []byte) (Costs, error) {
 			}
 		}
 		if kind < 0 {
-			return fail(0, "unknown kind %q (want wait, waitq or sync)", clip(f[0]))
+			return fail(0, "unknown kind %q (want one of %s)", clip(f[0]), strings.Join(kindNames[:], ", "))
 		}
 		v, err := strconv.ParseInt(f[len(f)-1], 10, 64)
 		if err != nil || v < 0 || v > 1_000_000_000 {

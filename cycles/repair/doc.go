@@ -2,7 +2,9 @@
 // makes a .pgas program robust (issue 12): waits on a remote operation's
 // handle, waits for a queue to drain, or a read/write made get/put, in the
 // language's own words (docs/language.md), so that the user can paste the
-// result back.
+// result back. On OpenSHMEM contexts (docs/shmem-calculus.md, issue 25) it
+// inserts a fence or a quiet, makes a non-blocking operation blocking, or
+// makes a put of a value a fetching atomic swap.
 //
 // The search is counter-example guided in the manner of the fence
 // insertion of tso-robustness-attacks.md, Section 7 (package tso): decide

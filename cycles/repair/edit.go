@@ -20,19 +20,37 @@ const (
 	WaitQ
 	// Sync turns an asynchronous read or write into get or put.
 	Sync
+	// Fence inserts "fence c" before a statement that follows a send on
+	// context c (docs/shmem-calculus.md): later sends to the same rank,
+	// and later atomics on it, wait for the earlier ones.
+	Fence
+	// Quiet inserts "quiet c" before a statement that follows a send or
+	// recv on context c: every item of c completes first.
+	Quiet
+	// Blocking makes a non-blocking OpenSHMEM operation blocking
+	// (putmem_nbi becomes putmem, getmem_nbi getmem, put_signal_nbi
+	// put_signal).
+	Blocking
+	// Atomic replaces a put of a value ("putval(e, k, m, c)", or
+	// "amo_set(e, k, m, c)") by a fetching atomic swap
+	// ("t <- amo_swap(e, k, m, c)"), complete when it returns; t is a
+	// register dead after it, or a new one.
+	Atomic
+	numKinds
 )
 
-var kindNames = [...]string{"wait", "waitq", "sync"}
+var kindNames = [numKinds]string{"wait", "waitq", "sync", "fence", "quiet", "blocking", "atomic"}
 
 func (k Kind) String() string { return kindNames[k] }
 
 // Candidate is one insertion the repair may choose. Positions are those of
-// the input program: Op is the remote operation (Wait, Sync), At the
-// statement a wait goes before (Wait, WaitQ).
+// the input program: Op is the remote operation (Wait, Sync, Blocking,
+// Atomic), At the statement an insertion goes before (Wait, WaitQ, Fence,
+// Quiet).
 type Candidate struct {
 	Kind  Kind
 	Op    pgas.Pos
-	Queue string // WaitQ
+	Queue string // WaitQ: the queue; Fence, Quiet: the context
 	At    pgas.Pos
 }
 
@@ -41,15 +59,19 @@ func (c Candidate) key() string {
 }
 
 // op is a remote operation of the input program that a repair may wait
-// for: an asynchronous read or write (not get/put, which already wait).
+// for: an asynchronous read or write (not get/put, which already wait),
+// or an OpenSHMEM send or recv (shmem.go).
 type op struct {
 	pos    pgas.Pos
-	kw     string // "read" or "write"
+	kw     string // "read" or "write"; for OpenSHMEM, the statement's keyword
 	text   string // the command as written
 	handle string // its handle, "" if none
 	queue  string // its queue when written as a plain queue name, else ""
 	entry  int    // control state before it
 	exits  []int  // control states after its transitions
+	shmem  bool   // an OpenSHMEM send or recv on a context
+	ctx    string // its context when it is a constant, else ""
+	send   bool   // a send (fences order sends only)
 }
 
 // stmt is a statement of the input program: its position and the control
@@ -114,6 +136,7 @@ func analyse(p *pgas.Program) *analysis {
 		}
 		a.ops = append(a.ops, o)
 	}
+	a.shmemOps()
 	sort.Slice(a.ops, func(i, j int) bool { return before(a.ops[i].pos, a.ops[j].pos) })
 	return a
 }
@@ -188,7 +211,8 @@ func (a *analysis) between(o op, b pgas.Pos) []int {
 // asynchronous operation, turning it into get/put (if it has no handle)
 // and a wait on its handle before each statement that can follow it; for
 // each queue, a waitq before each statement that can follow an operation
-// on it.
+// on it; for OpenSHMEM operations, their own fixes and a fence or quiet
+// on their context before each statement that can follow them.
 func (a *analysis) candidates() []Candidate {
 	var out []Candidate
 	seen := map[string]bool{}
@@ -199,13 +223,12 @@ func (a *analysis) candidates() []Candidate {
 		}
 	}
 	for _, o := range a.ops {
-		if o.handle == "" {
-			add(Candidate{Kind: Sync, Op: o.pos})
+		for _, c := range o.fixes() {
+			add(c)
 		}
 		for _, i := range a.after(o) {
-			add(Candidate{Kind: Wait, Op: o.pos, At: a.stmts[i].pos})
-			if o.queue != "" {
-				add(Candidate{Kind: WaitQ, Queue: o.queue, At: a.stmts[i].pos})
+			for _, c := range o.cutsBefore(a.stmts[i].pos) {
+				add(c)
 			}
 		}
 	}

@@ -123,9 +123,23 @@ func (r *repairer) finish(res *Result, set []int, after []*cycles.Result) error 
 		return err
 	}
 	names := r.a.handleNames(chosen)
+	regs, fresh := r.a.swapRegs(chosen)
 	for _, c := range chosen {
 		ins := Insertion{Candidate: c, Cost: r.opt.Costs.Of(c)}
 		switch c.Kind {
+		case Fence, Quiet:
+			ins.Text = fmt.Sprintf("%s %s before line %d", c.Kind, c.Queue, c.At.Line)
+		case Blocking:
+			o, _ := r.a.opAt(c.Op)
+			ins.Text = fmt.Sprintf("%s at line %d becomes %s", o.kw, o.pos.Line, nbiForms[o.kw])
+		case Atomic:
+			reg := regs[c.Op]
+			how := "dead after it"
+			if reg == fresh {
+				how = "declared for it"
+			}
+			o, _ := r.a.opAt(c.Op)
+			ins.Text = fmt.Sprintf("%s at line %d becomes %s <- amo_swap (a fetching atomic, complete when it returns; %s %s)", o.kw, c.Op.Line, reg, reg, how)
 		case Wait:
 			o, _ := r.a.opAt(c.Op)
 			h := o.handle

@@ -15,10 +15,10 @@ import (
 )
 
 // Costs price the insertions: one cost per kind, and overrides per kind
-// and source line (the line of the statement a wait goes before, or of
-// the operation made synchronous).
+// and source line (the line of the statement an insertion goes before, or
+// of the operation changed).
 type Costs struct {
-	Kind [3]int64
+	Kind [numKinds]int64
 	Line map[LineKey]int64
 }
 
@@ -31,13 +31,23 @@ type LineKey struct {
 // DefaultCosts: a wait on one operation's handle is the cheapest fix; a
 // waitq drains a whole queue, more than the operation at hand; a
 // synchronous get/put blocks at the operation itself, before any work
-// that could overlap it, and costs most.
-func DefaultCosts() Costs { return Costs{Kind: [3]int64{Wait: 1, WaitQ: 2, Sync: 3}} }
+// that could overlap it, and costs most. The OpenSHMEM remedies follow
+// the same scale: a fence only orders delivery and never waits (1); a
+// quiet waits for every operation of its context (2); a blocking
+// operation, or a fetching atomic in place of a put, waits at the
+// operation itself for a round trip or the source's read (3).
+func DefaultCosts() Costs {
+	return Costs{Kind: [numKinds]int64{Wait: 1, WaitQ: 2, Sync: 3, Fence: 1, Quiet: 2, Blocking: 3, Atomic: 3}}
+}
+
+// changesOp reports whether insertions of kind k change an operation
+// rather than go before a statement.
+func (k Kind) changesOp() bool { return k == Sync || k == Blocking || k == Atomic }
 
 // Of is the cost of c.
 func (cs Costs) Of(c Candidate) int64 {
 	line := c.At.Line
-	if c.Kind == Sync {
+	if c.Kind.changesOp() {
 		line = c.Op.Line
 	}
 	if v, ok := cs.Line[LineKey{c.Kind, line}]; ok {
@@ -332,70 +342,6 @@ func unknownReason(d *cycles.Result) string {
 	return d.Reason
 }
 
-// constraint lists the candidates (not in cur) that cut an order op ->po b
-// of the violation's cycle, where op is an asynchronous remote operation.
-func (r *repairer) constraint(cur []int, v *cycles.Result) ([]int, error) {
-	set := r.pick(cur)
-	ed, err := r.a.apply(r.src, set)
-	if err != nil {
-		return nil, err
-	}
-	p, err := pgas.Compile(r.file, ed.src)
-	if err != nil {
-		return nil, err
-	}
-	inCur := map[int]bool{}
-	for _, k := range cur {
-		inCur[k] = true
-	}
-	index := map[string]int{}
-	for k, c := range r.cands {
-		index[c.key()] = k
-	}
-	var out []int
-	seen := map[int]bool{}
-	add := func(c Candidate) {
-		if k, ok := index[c.key()]; ok && !inCur[k] && !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	w := v.Witness
-	for _, e := range w.HB {
-		if e.Rel != pgas.RelPO {
-			continue
-		}
-		ta, tb := p.Trans[w.Computation[e.From].Trans], p.Trans[w.Computation[e.To].Trans]
-		if ta.Cmd.Op != pgas.OpRead && ta.Cmd.Op != pgas.OpWrite {
-			continue
-		}
-		opPos, ins, ok := ed.origin(strip(ta.Pos))
-		if !ok || ins {
-			continue
-		}
-		o, ok := r.a.opAt(opPos)
-		if !ok {
-			continue // get or put: already waits
-		}
-		bPos, _, ok := ed.origin(strip(tb.Pos))
-		if !ok {
-			continue
-		}
-		if o.handle == "" {
-			add(Candidate{Kind: Sync, Op: o.pos})
-		}
-		for _, i := range r.a.between(o, bPos) {
-			at := r.a.stmts[i].pos
-			add(Candidate{Kind: Wait, Op: o.pos, At: at})
-			if o.queue != "" {
-				add(Candidate{Kind: WaitQ, Queue: o.queue, At: at})
-			}
-		}
-	}
-	sort.Ints(out)
-	return out, nil
-}
-
 func strip(p pgas.Pos) pgas.Pos { p.File = ""; return p }
 
 // describe names a candidate set for progress messages.
@@ -413,8 +359,10 @@ func describe(set []Candidate) string {
 			s += fmt.Sprintf("sync at line %d", c.Op.Line)
 		case Wait:
 			s += fmt.Sprintf("wait for line %d before line %d", c.Op.Line, c.At.Line)
-		case WaitQ:
-			s += fmt.Sprintf("waitq %s before line %d", c.Queue, c.At.Line)
+		case WaitQ, Fence, Quiet:
+			s += fmt.Sprintf("%s %s before line %d", c.Kind, c.Queue, c.At.Line)
+		case Blocking, Atomic:
+			s += fmt.Sprintf("%s at line %d", c.Kind, c.Op.Line)
 		}
 	}
 	return s

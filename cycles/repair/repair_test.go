@@ -123,7 +123,7 @@ func TestRepairCosts(t *testing.T) {
 		t.Fatalf("wait before line 31 at 9: %v cost %d %+v", res.Verdict, res.Cost, res.Insertions)
 	}
 	for _, bad := range []struct{ src, want string }{
-		{"fence 1\n", "c:1:1: unknown kind"},
+		{"barrier 1\n", "c:1:1: unknown kind"},
 		{"wait x\n", "c:1:6: cost"},
 		{"\nwaitq 0 2\n", "c:2:7: line"},
 		{"sync 1 2 3\n", "c:1:1: want KIND COST"},
@@ -245,7 +245,7 @@ func TestDiff(t *testing.T) {
 
 // FuzzParseCosts: any cost file gives costs or an error with a position.
 func FuzzParseCosts(f *testing.F) {
-	for _, s := range []string{"wait 1\n", "sync 12 0 # x\n", "waitq x", "fence 1", "wait 1 2 3", "\xff 1"} {
+	for _, s := range []string{"wait 1\n", "sync 12 0 # x\n", "waitq x", "barrier 1", "fence 2 1", "wait 1 2 3", "\xff 1"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
