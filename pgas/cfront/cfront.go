@@ -1,0 +1,192 @@
+package cfront
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/pgasrob/pgasrob/pgas"
+	"modernc.org/cc/v4"
+)
+
+// Options tune the translation.
+type Options struct {
+	// Values is |DOM| for the program (the .pgas `values`); 0 infers it
+	// from the constants of the program (at least 2).
+	Values int
+}
+
+// Origin is where a generated .pgas line comes from in the C file.
+type Origin struct {
+	Pos  pgas.Pos
+	Text string // the C construct as written, e.g. "shmem_putmem(&buf, &src, 8, 1)"
+}
+
+// Result is a translation: the .pgas text and, for each of its lines, the
+// C origin.
+type Result struct {
+	Source []byte
+	Lines  []Origin // Lines[i] is the origin of line i+1 of Source
+	// Names maps a generated .pgas name to the C name it stands for, where
+	// they differ (a keyword renamed, a local of an inlined function).
+	Names map[string]string
+	// Arrays are the .pgas names of C arrays, whose cells are shown as
+	// name[i] rather than name+i.
+	Arrays []string
+}
+
+// Origin returns the C origin of .pgas line line (from 1).
+func (r *Result) Origin(line int) (Origin, bool) {
+	if line < 1 || line > len(r.Lines) {
+		return Origin{}, false
+	}
+	return r.Lines[line-1], true
+}
+
+// IsC reports whether a file name is a C source for the tools.
+func IsC(name string) bool { return strings.EqualFold(filepath.Ext(name), ".c") }
+
+// Translate translates the C program src, read from file name, to .pgas.
+// A construct outside the subset gives a pgas.ErrorList with positions in
+// the C file.
+func Translate(name string, src []byte, opt Options) (*Result, error) {
+	ast, err := parseC(name, src)
+	if err != nil {
+		return nil, err
+	}
+	t := newTranslator(name, src, opt)
+	return t.run(ast)
+}
+
+// Compile translates the C program and compiles the translation with
+// pgas.Compile, then points every transition at the C source: Pos and
+// Text are the C position and construct, Program.File is the C file and
+// Program.Dialect is "c".
+func Compile(name string, src []byte, opt Options) (*pgas.Program, error) {
+	res, err := Translate(name, src, opt)
+	if err != nil {
+		return nil, err
+	}
+	p, err := pgas.Compile(name+".pgas", res.Source)
+	if err != nil {
+		return nil, fmt.Errorf("%s: internal error: the translation does not compile (please report):\n%v", name, err)
+	}
+	res.apply(p, name)
+	return p, nil
+}
+
+// apply rewrites positions, texts and names of p in C terms.
+func (r *Result) apply(p *pgas.Program, name string) {
+	p.File = name
+	p.Dialect = "c"
+	for i := range p.Trans {
+		if o, ok := r.Origin(p.Trans[i].Pos.Line); ok {
+			p.Trans[i].Pos = o.Pos
+			p.Trans[i].Text = o.Text
+		}
+	}
+	arrays := map[string]bool{}
+	for _, a := range r.Arrays {
+		arrays[a] = true
+	}
+	rename := func(s []string) {
+		for i, n := range s {
+			base, suffix := n, ""
+			if j := strings.IndexByte(n, '+'); j > 0 {
+				base, suffix = n[:j], n[j+1:]
+			}
+			c, ok := r.Names[base]
+			if !ok {
+				c = base
+			}
+			switch {
+			case arrays[base] && suffix == "":
+				s[i] = c + "[0]"
+			case arrays[base]:
+				s[i] = c + "[" + suffix + "]"
+			default:
+				s[i] = c
+			}
+		}
+	}
+	rename(p.Addrs)
+	rename(p.Regs)
+	rename(p.Queues)
+}
+
+// parseC runs cc's preprocessor, parser and type checker on src with our
+// headers only.
+func parseC(name string, src []byte) (*cc.AST, error) {
+	abi, err := cc.NewABI("linux", "amd64")
+	if err != nil {
+		return nil, err
+	}
+	cfg := &cc.Config{
+		ABI:             abi,
+		FS:              headerFS(),
+		FSOnly:          true,
+		SysIncludePaths: []string{includeDir},
+		IncludePaths:    []string{includeDir},
+		// A few hundred bytes of macros can expand for hours; programs of
+		// the subset need little.
+		ExpansionLimit: 1 << 20,
+	}
+	ast, err := translateC(cfg, name, src)
+	if err != nil {
+		return nil, cErrors(name, err)
+	}
+	return ast, nil
+}
+
+// translateC calls cc.Translate, turning a panic of cc on hostile input
+// into an error: bad C must never crash the tools.
+func translateC(cfg *cc.Config, name string, src []byte) (ast *cc.AST, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ast, err = nil, fmt.Errorf("%s:1:1: the C parser failed on this file (%v)", name, r)
+		}
+	}()
+	return cc.Translate(cfg, []cc.Source{{Name: "<predefined>", Value: predefined}, {Name: name, Value: string(src)}})
+}
+
+// cErrors turns cc's error text ("file:line:col: msg" per line) into a
+// pgas.ErrorList, so that C errors print and sort like .pgas ones.
+func cErrors(name string, err error) error {
+	var list pgas.ErrorList
+	for _, line := range strings.Split(err.Error(), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		list = append(list, &pgas.Error{Pos: leadingPos(name, &line), Msg: line})
+		if len(list) == pgas.MaxErrors {
+			break
+		}
+	}
+	if len(list) == 0 {
+		return errors.New(name + ": the C parser failed")
+	}
+	return list
+}
+
+// leadingPos splits "file:line:col: msg" (file may contain colons) into a
+// position and the message; without one, the position is the file's start.
+func leadingPos(name string, line *string) pgas.Pos {
+	parts := strings.SplitN(*line, ": ", 2)
+	if len(parts) == 2 {
+		f := strings.Split(parts[0], ":")
+		if len(f) >= 3 {
+			l, e1 := strconv.Atoi(f[len(f)-2])
+			c, e2 := strconv.Atoi(f[len(f)-1])
+			if e1 == nil && e2 == nil {
+				*line = parts[1]
+				return pgas.Pos{File: strings.Join(f[:len(f)-2], ":"), Line: l, Col: c}
+			}
+		}
+	}
+	return pgas.Pos{File: name, Line: 1, Col: 1}
+}
+
+func splitLines(s string) []string { return strings.Split(strings.TrimSuffix(s, "\n"), "\n") }
