@@ -41,9 +41,9 @@ const (
 // entity is what a C declarator denotes in the translation.
 type entity struct {
 	kind   kind
-	name   string // .pgas name (address, register, context)
-	length int    // array length; 0 for a scalar
-	elem   int64  // element size in bytes
+	name   string   // .pgas name (address, register, context)
+	length int      // array length; 0 for a scalar
+	elem   int64    // element size in bytes
 	expr   string   // kConst: the expression
 	ptr    addrTerm // kPtr: the cells the pointer designates
 }
@@ -61,33 +61,33 @@ type frame struct {
 type loop struct{ brk, cont string }
 
 type translator struct {
-	file   string
-	src    []byte
-	lines  []int // byte offset of each line start of src
-	opt    Options
-	out    []string
-	orig   []Origin
-	cur    Origin
-	used   map[string]bool
-	names  map[string]string
-	global map[*cc.Declarator]*entity
-	funcs  map[string]*cc.FunctionDefinition
-	frames []*frame
-	addrs  []string // declarations of the address line
-	regs   []string
-	ctxs   []string
-	init   []initStore
-	nlabel int
-	ntemp  int // temps in use (a stack: released per statement)
-	temps  []string
-	maxc   int64 // largest constant in a value position
+	file    string
+	src     []byte
+	lines   []int // byte offset of each line start of src
+	opt     Options
+	out     []string
+	orig    []Origin
+	cur     Origin
+	used    map[string]bool
+	names   map[string]string
+	global  map[*cc.Declarator]*entity
+	funcs   map[string]*cc.FunctionDefinition
+	frames  []*frame
+	addrs   []string // declarations of the address line
+	regs    []string
+	ctxs    []string
+	init    []initStore
+	nlabel  int
+	ntemp   int // temps in use (a stack: released per statement)
+	temps   []string
+	maxc    int64 // largest constant in a value position
 	gcell   string
 	getctx  string
 	lockctx string
 	novalue int      // > 0: constants met are not data values (offsets, counts, PEs)
 	arrays  []string // .pgas names of arrays, for naming their cells
-	defctx string
-	end    string
+	defctx  string
+	end     string
 }
 
 type initStore struct {
