@@ -52,9 +52,12 @@ func IsC(name string) bool { return strings.EqualFold(filepath.Ext(name), ".c") 
 // A construct outside the subset gives a pgas.ErrorList with positions in
 // the C file.
 func Translate(name string, src []byte, opt Options) (*Result, error) {
-	ast, err := parseC(name, src)
+	ast, values, err := parseC(name, src)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Values == 0 {
+		opt.Values = values
 	}
 	t := newTranslator(name, src, opt)
 	return t.run(ast)
@@ -117,12 +120,15 @@ func (r *Result) apply(p *pgas.Program, name string) {
 }
 
 // parseC runs cc's preprocessor, parser and type checker on src with our
-// headers only.
-func parseC(name string, src []byte) (*cc.AST, error) {
+// headers only. It also returns the domain set by "#pragma pgasrob values
+// K" (0 if none).
+func parseC(name string, src []byte) (*cc.AST, int, error) {
 	abi, err := cc.NewABI("linux", "amd64")
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	values := 0
+	var perr error
 	cfg := &cc.Config{
 		ABI:             abi,
 		FS:              headerFS(),
@@ -132,12 +138,41 @@ func parseC(name string, src []byte) (*cc.AST, error) {
 		// A few hundred bytes of macros can expand for hours; programs of
 		// the subset need little.
 		ExpansionLimit: 1 << 20,
+		PragmaHandler: func(toks []cc.Token) error {
+			if v, ok, err := valuesPragma(toks); ok && perr == nil {
+				values, perr = v, err
+			}
+			return nil
+		},
 	}
 	ast, err := translateC(cfg, name, src)
-	if err != nil {
-		return nil, cErrors(name, err)
+	if err == nil {
+		err = perr
 	}
-	return ast, nil
+	if err != nil {
+		return nil, 0, cErrors(name, err)
+	}
+	return ast, values, nil
+}
+
+// valuesPragma reads "#pragma pgasrob values K": the data domain of the
+// program, as `values K` in .pgas. Other pragmas are ignored.
+func valuesPragma(toks []cc.Token) (int, bool, error) {
+	var words []string
+	for _, t := range toks {
+		if s := strings.TrimSpace(t.SrcStr()); s != "" {
+			words = append(words, s)
+		}
+	}
+	if len(words) == 0 || words[0] != "pgasrob" {
+		return 0, false, nil
+	}
+	p := toks[0].Position()
+	v, err := strconv.Atoi(strings.Join(words[2:], ""))
+	if len(words) != 3 || words[1] != "values" || err != nil || v < 2 || v > maxValues {
+		return 0, true, fmt.Errorf("%s:%d:%d: #pragma pgasrob: expected \"values K\" with 2 <= K <= %d", p.Filename, p.Line, p.Column, maxValues)
+	}
+	return v, true, nil
 }
 
 // translateC calls cc.Translate, turning a panic of cc on hostile input

@@ -200,10 +200,17 @@ func (t *translator) initCell(e *entity, init *cc.Initializer) {
 	if init.Case != cc.InitializerExpr || e.length > 0 {
 		t.refuse(init, "initialiser of the local array %s: assign its elements instead", e.name)
 	}
-	old := t.at(init)
+	old := t.atDecl(e, init)
 	v := t.value(init.AssignmentExpression)
 	t.emit("mem[%s] <- %s", e.name, v)
 	t.cur = old
+}
+
+// atDecl makes "name = initialiser" the origin of what follows.
+func (t *translator) atDecl(e *entity, init *cc.Initializer) Origin {
+	old := t.at(init)
+	t.cur.Text = t.cname(e) + " = " + t.cur.Text
+	return old
 }
 
 // local declares a scalar local. One set once to an expression of
@@ -214,7 +221,7 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	if init != nil && init.Case != cc.InitializerExpr {
 		t.refuse(init, "brace initialiser of a scalar")
 	}
-	if init != nil && d.WriteCount() == 0 {
+	if init != nil && d.WriteCount() == 1 { // the initialiser is the one write
 		if s, ok := t.rankExpr(init.AssignmentExpression); ok {
 			t.frame().vars[d] = &entity{kind: kConst, expr: s}
 			return
@@ -231,7 +238,7 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	t.regs = append(t.regs, e.name)
 	t.frame().vars[d] = e
 	if init != nil {
-		old := t.at(init)
+		old := t.atDecl(e, init)
 		v := t.value(init.AssignmentExpression)
 		t.emit("%s <- %s", e.name, v)
 		t.cur = old
