@@ -271,9 +271,31 @@ func derefAddr(t *translator, e cc.ExpressionNode) cc.ExpressionNode {
 	return nil
 }
 
-// pe is the rank of a PE argument: PE p is rank p+1.
+// pe is the rank of a PE argument: PE p is rank p+1. A PE number that
+// reads neither a register nor rank would be checked against N before the
+// program runs (pgas.CheckN); C programs guard such calls by
+// shmem_n_pes(), so the number is made to read rank and is checked when
+// the call executes, as every other.
 func (t *translator) pe(e cc.ExpressionNode) string {
-	return fmt.Sprintf("(%s + 1)", t.index(e))
+	v := t.index(e)
+	if !strings.Contains(v, "rank") && !t.readsRegister(v) {
+		return fmt.Sprintf("(rank - rank + %s + 1)", v)
+	}
+	return fmt.Sprintf("(%s + 1)", v)
+}
+
+// readsRegister reports whether the .pgas expression v names a register.
+func (t *translator) readsRegister(v string) bool {
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		for _, r := range t.regs {
+			if w == r {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // count is the number of cells an element count covers: nelems elements

@@ -85,9 +85,17 @@ func (r *Result) apply(p *pgas.Program, name string) {
 	p.File = name
 	p.Dialect = "c"
 	for i := range p.Trans {
-		if o, ok := r.Origin(p.Trans[i].Pos.Line); ok {
-			p.Trans[i].Pos = o.Pos
-			p.Trans[i].Text = o.Text
+		tr := &p.Trans[i]
+		if o, ok := r.Origin(tr.Pos.Line); ok {
+			tr.Pos = o.Pos
+			tr.Text = o.Text
+			// run-time errors are reported at their expression
+			c := &tr.Cmd
+			for _, e := range []*pgas.Expr{c.Addr, c.Val, c.Guard, c.Local, c.Rank, c.Remote, c.Queue, c.Val2} {
+				if e != nil {
+					e.Pos = o.Pos
+				}
+			}
 		}
 	}
 	arrays := map[string]bool{}
