@@ -64,8 +64,16 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 			if d.AddressTaken() {
 				t.refuse(d, "the address of parameter %s is taken", d.Name())
 			}
+			if d.WriteCount() == 0 {
+				// a parameter never assigned, passed an expression of
+				// my_pe and n_pes, is substituted like such a local
+				if s, ok := t.rankExpr(args[i]); ok {
+					binds[d] = &entity{kind: kConst, expr: s}
+					continue
+				}
+			}
 			v := t.value(args[i])
-			r := t.fresh(name+"_"+d.Name(), d.Name())
+			r := t.fresh(name+"_"+d.Name(), name+"."+d.Name())
 			if len(t.regs) >= 24 {
 				t.refuse(x, "too many locals (the checker has 32 registers)")
 			}

@@ -227,11 +227,11 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 			return
 		}
 	}
-	base := name
+	base, cname := name, name
 	if f := t.frame(); f.fn != "main" {
-		base = f.fn + "_" + name
+		base, cname = f.fn+"_"+name, f.fn+"."+name
 	}
-	e := &entity{kind: kReg, name: t.fresh(base, name)}
+	e := &entity{kind: kReg, name: t.fresh(base, cname)}
 	if len(t.regs) >= 24 {
 		t.refuse(d, "too many locals (the checker has 32 registers, some for temporaries)")
 	}
