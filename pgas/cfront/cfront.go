@@ -1,11 +1,13 @@
 package cfront
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pgasrob/pgasrob/pgas"
 	"modernc.org/cc/v4"
@@ -183,15 +185,54 @@ func valuesPragma(toks []cc.Token) (int, bool, error) {
 	return v, true, nil
 }
 
+// sentinel is appended to every file. cc v4.31.0 loops for ever when the
+// file ends inside a pointer declarator ("int *" at the end of a file, or
+// "^^"): its qualifier loop shifts the end of file again and again. A
+// declaration after the user's text ends that loop at a name; it is
+// skipped by the translation (names starting with __ are ours).
+const sentinel = "\n;int __cfront_sentinel;\n"
+
+// parseTimeout bounds cc's work on one file, for the loops the sentinel
+// does not reach (the file ends inside a comment, say).
+var parseTimeout = 20 * time.Second
+
 // translateC calls cc.Translate, turning a panic of cc on hostile input
-// into an error: bad C must never crash the tools.
-func translateC(cfg *cc.Config, name string, src []byte) (ast *cc.AST, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			ast, err = nil, fmt.Errorf("%s:1:1: the C parser failed on this file (%v)", name, r)
+// into an error, and a parse that does not finish into one: bad C must
+// never crash or hang the tools. (A parse that does not finish leaves its
+// goroutine running; the command exits on the error.)
+func translateC(cfg *cc.Config, name string, src []byte) (*cc.AST, error) {
+	type result struct {
+		ast *cc.AST
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{nil, fmt.Errorf("%s:1:1: the C parser failed on this file (%v)", name, r)}
+			}
+		}()
+		sources := []cc.Source{{Name: "<predefined>", Value: predefined}, {Name: name, Value: string(src) + sentinel}}
+		// The sentinel helps only if the parser reaches it: a file
+		// ending inside a macro call would swallow it.
+		var pp bytes.Buffer
+		if err := cc.Preprocess(cfg, sources, &pp); err != nil {
+			done <- result{nil, err}
+			return
 		}
+		if tail := pp.Bytes()[max(0, pp.Len()-100):]; !bytes.Contains(tail, []byte("__cfront_sentinel")) {
+			done <- result{nil, fmt.Errorf("%s:%d:1: the file ends inside a macro call or a preprocessor construct", name, bytes.Count(src, []byte("\n"))+1)}
+			return
+		}
+		ast, err := cc.Translate(cfg, sources)
+		done <- result{ast, err}
 	}()
-	return cc.Translate(cfg, []cc.Source{{Name: "<predefined>", Value: predefined}, {Name: name, Value: string(src)}})
+	select {
+	case r := <-done:
+		return r.ast, r.err
+	case <-time.After(parseTimeout):
+		return nil, fmt.Errorf("%s:%d:1: the C parser did not finish within %v; the file probably ends in the middle of a declaration or comment", name, bytes.Count(src, []byte("\n"))+1, parseTimeout)
+	}
 }
 
 // cErrors turns cc's error text ("file:line:col: msg" per line) into a

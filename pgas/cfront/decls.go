@@ -40,7 +40,7 @@ func (t *translator) declaration(d *cc.Declaration, global bool) {
 	for l := d.InitDeclaratorList; l != nil; l = l.InitDeclaratorList {
 		id := l.InitDeclarator
 		dr := id.Declarator
-		if dr.IsTypename() || dr.Name() == "__func__" {
+		if dr.IsTypename() || dr.Name() == "__func__" || dr.Name() == "__cfront_sentinel" {
 			continue
 		}
 		if dr.Type().Kind() == cc.Function {
