@@ -60,5 +60,9 @@ func FuzzTranslate(f *testing.F) {
 		if len(r.Lines) != len(splitLines(string(r.Source))) {
 			t.Fatalf("%d origins for %d lines", len(r.Lines), len(splitLines(string(r.Source))))
 		}
+		// What the front end accepts, the .pgas compiler accepts.
+		if _, err := pgas.Compile("f.c.pgas", r.Source); err != nil {
+			t.Fatalf("the translation does not compile: %v\n%s", err, r.Source)
+		}
 	})
 }
