@@ -96,11 +96,15 @@ func eventLine(p *pgas.Program, i int, e pgas.Event, mark normalform.Mark) strin
 	q := ""
 	if name := queueName(p, e.Queue); name != "" {
 		q = "q=" + name
+		if p.Dialect == "c" {
+			q = "ctx=" + name
+		}
 	}
 	src := ""
 	if t, ok := transOf(p, e); ok {
 		src = fmt.Sprintf("line %d: %s", t.Pos.Line, t.Text)
-		if t.Sugar != "" {
+		if t.Sugar != "" && p.Dialect != "c" {
+			// a C program's sugar is the translation's, not the user's
 			src += fmt.Sprintf("  [%s]", t.Sugar)
 		}
 	}
