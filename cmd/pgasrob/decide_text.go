@@ -256,9 +256,16 @@ func writeWitness(w io.Writer, p *pgas.Program, n int, wit *cycles.Witness) {
 	}
 	ranks := make([]string, len(wit.Cycle))
 	for i, r := range wit.Cycle {
-		ranks[i] = rankText(p, r)
+		ranks[i] = fmt.Sprint(r)
+		if p.Dialect == "c" {
+			ranks[i] = rankText(p, r)
+		}
 	}
-	fmt.Fprintf(w, "\n  cycle type %v: the happens-before cycle enters and leaves %s, in this order\n", wit.Cycle, strings.Join(ranks, ", then "))
+	who := "rank " + strings.Join(ranks, ", then ")
+	if p.Dialect == "c" {
+		who = strings.Join(ranks, ", then ")
+	}
+	fmt.Fprintf(w, "\n  cycle type %v: the happens-before cycle enters and leaves %s, in this order\n", wit.Cycle, who)
 	fmt.Fprintf(w, "\n  relaxed computation in normal form τ1·τ2·τ3·τ4 (%d events; <enter>/<leave> mark where the cycle enters and leaves a rank)\n", len(wit.Computation))
 	i := 0
 	for k, part := range wit.Parts {

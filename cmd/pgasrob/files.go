@@ -74,7 +74,7 @@ func readProgramSources(dir string, stderr io.Writer) ([]sourceFile, bool) {
 	c, _ := filepath.Glob(filepath.Join(dir, "*.c"))
 	files := append(pg, c...)
 	if len(files) == 0 {
-		fmt.Fprintf(stderr, "pgasrob difftest: no .pgas or .c files in %s\n", dir)
+		fmt.Fprintf(stderr, "pgasrob difftest: no .pgas files in %s (nor .c files)\n", dir)
 		return nil, false
 	}
 	sort.Strings(files)
