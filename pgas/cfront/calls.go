@@ -123,6 +123,9 @@ func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.Exp
 		t.emit("goto %s", t.end)
 		return ""
 	case "printf":
+		if len(args) == 0 {
+			t.refuse(x, "printf without a format")
+		}
 		for _, a := range args[1:] {
 			if !isPointer(a.Type()) {
 				t.index(a) // its loads happen; the value is printed, not stored
@@ -203,6 +206,12 @@ func parseShmem(name string) shmemCall {
 	return c
 }
 
+// plainArity is the number of arguments of the routines shmem handles
+// itself (without a context argument).
+var plainArity = map[string]int{"init": 0, "finalize": 0, "my_pe": 0, "n_pes": 0, "barrier_all": 0,
+	"sync_all": 0, "fence": 0, "quiet": 0, "create": 2, "destroy": 1, "signal_wait_until": 3,
+	"signal_fetch": 1}
+
 // deprecated names of the atomics (OpenSHMEM 1.6, Annex: deprecated).
 var deprecated = map[string]string{"fetch": "atomic_fetch", "set": "atomic_set", "add": "atomic_add",
 	"inc": "atomic_inc", "fadd": "atomic_fetch_add", "finc": "atomic_fetch_inc", "swap": "atomic_swap",
@@ -213,6 +222,9 @@ var deprecated = map[string]string{"fetch": "atomic_fetch", "set": "atomic_set",
 // event either way).
 func (t *translator) shmem(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
 	c := parseShmem(name)
+	if n, ok := plainArity[c.op]; ok && (!c.ctx || c.op == "create" || c.op == "destroy") {
+		t.arity(x, name, args, n)
+	}
 	if d, ok := deprecated[c.op]; ok && c.typ != "" {
 		c.op = d
 	}
@@ -239,6 +251,7 @@ func (t *translator) shmem(x *cc.PostfixExpression, name string, args []cc.Expre
 		t.emit("barrier")
 		return ""
 	case "fence", "quiet":
+		t.arity(x, name, args, 0)
 		t.emit("%s %s", c.op, ctx)
 		return ""
 	case "create":

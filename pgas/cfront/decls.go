@@ -246,6 +246,14 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 }
 
 func (t *translator) addAddr(e *entity) {
+	n := e.length
+	if n == 0 {
+		n = 1
+	}
+	if t.ncells+n > maxCells {
+		t.refuse(nil, "too many cells: the checker has %d addresses, and %s needs %d more than the %d left", maxCells, e.name, n, maxCells-t.ncells)
+	}
+	t.ncells += n
 	decl := e.name
 	if e.length > 0 {
 		decl = fmt.Sprintf("%s[%d]", e.name, e.length)

@@ -42,6 +42,9 @@ func FuzzTranslate(f *testing.F) {
 		if err != nil && strings.Contains(err.Error(), "did not finish") {
 			t.Fatalf("cc hangs on %q", src)
 		}
+		if err != nil && strings.Contains(err.Error(), "internal error of the C front end") {
+			t.Fatalf("%v on %q", err, src)
+		}
 		if err != nil {
 			var list pgas.ErrorList
 			if !errors.As(err, &list) {

@@ -3,7 +3,6 @@ package cfront
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/pgasrob/pgasrob/pgas"
@@ -17,6 +16,7 @@ const (
 	maxLines       = 4000
 	maxArray       = 32
 	maxValues      = 256
+	maxCells       = 60 // of .pgas's 64 addresses; the .pgas compiler may add hidden ones
 )
 
 // refusal is a construct outside the subset: the translation stops at the
@@ -86,6 +86,7 @@ type translator struct {
 	lockctx string
 	novalue int      // > 0: constants met are not data values (offsets, counts, PEs)
 	arrays  []string // .pgas names of arrays, for naming their cells
+	ncells  int      // addresses declared
 	defctx  string
 	end     string
 }
@@ -224,7 +225,11 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 		if r := recover(); r != nil {
 			ref, ok := r.(refusal)
 			if !ok {
-				panic(r)
+				// a bug of the translation: an error, not a crash
+				ref = refusal{t.cur.Pos, fmt.Sprintf("internal error of the C front end (please report): %v", r)}
+				if ref.pos.Line == 0 {
+					ref.pos = pgas.Pos{File: t.file, Line: 1, Col: 1}
+				}
 			}
 			res, err = nil, pgas.ErrorList{{Pos: ref.pos, Msg: ref.msg}}
 		}
@@ -317,14 +322,4 @@ func (t *translator) constant(n cc.Node, v int64) {
 	if v > t.maxc {
 		t.maxc = v
 	}
-}
-
-// sortedKeys is for deterministic iteration in tests and errors.
-func sortedKeys(m map[string]*cc.FunctionDefinition) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
