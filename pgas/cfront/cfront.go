@@ -98,6 +98,12 @@ func (r *Result) apply(p *pgas.Program, name string) {
 					e.Pos = o.Pos
 				}
 			}
+			// a context operand is a bare name: show the C one
+			if c.Queue != nil {
+				if n, ok := r.Names[c.Queue.Src]; ok {
+					c.Queue.Src = n
+				}
+			}
 		}
 	}
 	arrays := map[string]bool{}
