@@ -50,6 +50,11 @@ func (t *translator) value(e cc.ExpressionNode) string {
 		if !cc.IsIntegerType(x.Type()) {
 			t.refuse(x, "cast to %s (only integer casts are in the subset)", x.Type())
 		}
+		if isUnsigned(x.Type()) && !isUnsigned(x.CastExpression.Type()) {
+			if v, ok := constValue(x.CastExpression); !ok || v < 0 {
+				t.refuse(x, "cast of a signed value to %s (C wraps a negative one around, the calculus does not)", x.Type())
+			}
+		}
 		return t.value(x.CastExpression)
 	case *cc.MultiplicativeExpression:
 		return t.binary(x.MultiplicativeExpression, x.Token, x.CastExpression)
@@ -57,10 +62,15 @@ func (t *translator) value(e cc.ExpressionNode) string {
 		if x.Case != cc.AdditiveExpressionMul && isPointer(x.Type()) {
 			t.refuse(x, "pointer arithmetic used as a value")
 		}
+		if x.Case == cc.AdditiveExpressionSub && isUnsigned(x.Type()) {
+			t.refuse(x, "subtraction in unsigned arithmetic (C wraps it around, the calculus does not; compute in a signed type)")
+		}
 		return t.binary(x.AdditiveExpression, x.Token, x.MultiplicativeExpression)
 	case *cc.RelationalExpression:
+		t.signedness(x, x.RelationalExpression, x.ShiftExpression)
 		return t.binary(x.RelationalExpression, x.Token, x.ShiftExpression)
 	case *cc.EqualityExpression:
+		t.signedness(x, x.EqualityExpression, x.RelationalExpression)
 		return t.binary(x.EqualityExpression, x.Token, x.RelationalExpression)
 	case *cc.ShiftExpression, *cc.AndExpression, *cc.ExclusiveOrExpression, *cc.InclusiveOrExpression:
 		t.refuse(e, "bitwise operator (%s): the calculus has + - * / %% and comparisons only", opToken(e))
@@ -91,6 +101,42 @@ func opToken(e cc.ExpressionNode) string {
 		return x.Token.SrcStr()
 	}
 	return "?"
+}
+
+// isUnsigned reports whether arithmetic in ty wraps around in C: the
+// unsigned types that integer promotion leaves unsigned. The calculus
+// computes with exact integers, so such arithmetic could go negative
+// where C would not.
+func isUnsigned(ty cc.Type) bool {
+	if ty == nil {
+		return false
+	}
+	switch ty.Kind() {
+	case cc.UInt, cc.ULong, cc.ULongLong:
+		return true
+	}
+	return false
+}
+
+// signedness refuses a comparison that C makes in unsigned arithmetic
+// while one operand is signed and not a non-negative constant: C converts
+// a negative value to a huge one, the calculus keeps it negative.
+func (t *translator) signedness(x cc.Node, a, b cc.ExpressionNode) {
+	if a == nil || b == nil {
+		return
+	}
+	ua, ub := isUnsigned(a.Type()), isUnsigned(b.Type())
+	if ua == ub {
+		return
+	}
+	signed := a
+	if ua {
+		signed = b
+	}
+	if v, ok := constValue(signed); ok && v >= 0 {
+		return
+	}
+	t.refuse(x, "comparison of a signed and an unsigned integer (C converts the signed one to unsigned; cast one side)")
 }
 
 func isPointer(ty cc.Type) bool { return ty != nil && (ty.Kind() == cc.Ptr || ty.Kind() == cc.Array) }
@@ -195,6 +241,9 @@ func (t *translator) unary(x *cc.UnaryExpression) string {
 	case cc.UnaryExpressionPostfix:
 		return t.value(x.PostfixExpression)
 	case cc.UnaryExpressionMinus:
+		if isUnsigned(x.Type()) {
+			t.refuse(x, "negation in unsigned arithmetic (C wraps it around, the calculus does not)")
+		}
 		return "(-" + t.value(x.CastExpression) + ")"
 	case cc.UnaryExpressionPlus:
 		return t.value(x.CastExpression)

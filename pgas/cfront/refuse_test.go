@@ -39,6 +39,9 @@ func TestRefusals(t *testing.T) {
 		{"long x;", "foo(1);", 6, 1, "call of foo, which is neither a function of this file nor in the subset"},
 		{"long x;", "x = 300;", 6, 5, "constant 300 is outside the data domain"},
 		{"long __x;", "", 4, 6, "reserved"},
+		{"unsigned long u; long r;", "r = u - 1 < 3;", 6, 5, "subtraction in unsigned arithmetic"},
+		{"unsigned long u; long r; int s;", "r = u < s;", 6, 5, "comparison of a signed and an unsigned integer"},
+		{"long r;", "int me = shmem_my_pe(); r = (unsigned)(me - 1) < 3;", 6, 29, "cast of a signed value to unsigned"},
 	} {
 		src := wrap(c.globals, c.main)
 		_, err := Translate("t.c", []byte(src), Options{})
