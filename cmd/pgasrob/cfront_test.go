@@ -23,11 +23,23 @@ func TestCFile(t *testing.T) {
 		!strings.Contains(out.String(), "SHMEM_CTX_DEFAULT") {
 		t.Errorf("check --automaton: exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	out.Reset()
-	errb.Reset()
-	if code := run([]string{"repair", "../../examples/shmem/mp-none.c", "-n", "2"}, &out, &errb); code != exitUsage ||
-		!strings.Contains(errb.String(), "repair of a C program is not available") {
-		t.Errorf("repair mp-none.c: exit %d\n%s%s", code, out.String(), errb.String())
+}
+
+// repair of a C program is a diff of the C file: mp-none.c needs a fence
+// between its two puts (its comment argues why), re-decided in C.
+func TestCRepair(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"repair", "../../examples/shmem/mp-none.c", "-n", "2..3"}, &out, &errb)
+	text := out.String() + errb.String()
+	switch {
+	case strings.Contains(text, "unknown command"):
+		t.Skip("decide does not know the OpenSHMEM commands on this branch (the normal form of issue 25)")
+	case strings.Contains(text, "NO REPAIR") && !strings.Contains(text, "written in C"):
+		t.Skip("repair has no OpenSHMEM remedies on this branch")
+	}
+	if code != exitRobust || !strings.Contains(text, "shmem_fence() before line 25 (shmem_long_p(&flag, 1, 1))") ||
+		!strings.Contains(text, "+        shmem_fence();\n") || !strings.Contains(text, "repaired program: ROBUST for N = 2, 3") {
+		t.Errorf("repair mp-none.c: exit %d\n%s", code, text)
 	}
 }
 

@@ -140,12 +140,6 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	if j == nil {
 		return code
 	}
-	if ie == nil && cfront.IsC(j.file) {
-		// The repairs are .pgas edits; mapping them back to C lines is not
-		// written yet (docs/shmem.md, "repair").
-		fmt.Fprintf(stderr, "pgasrob repair: %s: repair of a C program is not available yet; decide and cycles show its witness in C terms (docs/shmem.md)\n", j.file)
-		return exitUsage
-	}
 	out := repairJSON{Schema: repairSchema, File: j.file, NArg: *b.n, Before: []repairNJSON{}, Insertions: []insertionJSON{}, After: []repairNJSON{}, Oracle: []oracleCheckJSON{}}
 	if ie != nil {
 		if *asJSON {
@@ -195,7 +189,13 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		prog.step(progressStep{cmd: "repair", context: stage.Load().(string), what: "cycle types", done: p.TypesDone, total: p.TypesTotal, states: p.States, elapsed: p.Elapsed})
 	}
 	opt.Decide.Jobs = *b.jobs
-	res, err := repair.Repair(j.file, j.src, ns, opt)
+	var res *repair.Result
+	var err error
+	if cfront.IsC(j.file) {
+		res, err = repairC(j.file, j.src, ns, opt)
+	} else {
+		res, err = repair.Repair(j.file, j.src, ns, opt)
+	}
 	prog.clear()
 	code = repairCode(res, err)
 	if err != nil {

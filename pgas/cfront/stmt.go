@@ -98,6 +98,9 @@ func (t *translator) selection(s *cc.SelectionStatement) {
 	}
 	old := t.at(s.ExpressionList)
 	t.cur.Text = "if (" + t.cur.Text + ")"
+	if p := s.Token.Position(); p.Filename == t.file && p.Line > 0 {
+		t.cur.Pos.Line, t.cur.Pos.Col = p.Line, p.Column // at the if
+	}
 	els := t.label()
 	t.branch(s.ExpressionList, false, els)
 	t.cur = old
