@@ -12,6 +12,7 @@ import (
 
 	"github.com/pgasrob/pgasrob/cycles"
 	"github.com/pgasrob/pgasrob/cycles/repair"
+	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/pgas/cfront"
 	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
@@ -31,13 +32,26 @@ func repairC(file string, src []byte, ns []int, opt repair.Options) (*repair.Res
 	if err != nil || res.Verdict != repair.Repaired {
 		return res, err
 	}
-	fixed, texts, err := cEdits(file, src, tr, res.Insertions)
+	fixed, texts, at, err := cEdits(file, src, tr, res.Insertions)
 	if err != nil {
 		res.Verdict, res.Reason = repair.NoRepair, "the repair of the translation cannot be written in C: "+err.Error()
 		return res, nil
 	}
 	for i := range res.Insertions {
-		res.Insertions[i].Text = texts[i]
+		// positions and texts in C terms, for the text and the JSON
+		in := &res.Insertions[i]
+		in.Text = texts[i]
+		if in.At.Line > 0 {
+			in.At = at[i]
+		}
+		if in.Op.Line > 0 {
+			in.Op = at[i]
+		}
+		if in.Queue != "" {
+			if n, ok := tr.Names[in.Queue]; ok {
+				in.Queue = n
+			}
+		}
 	}
 	p, err := cfront.Compile(file, fixed, cfront.Options{})
 	if err != nil {
@@ -70,17 +84,19 @@ type cEdit struct {
 }
 
 // cEdits maps the insertions of a repair of the translation tr to edits of
-// the C source, and returns the edited source and each insertion in C
-// terms.
-func cEdits(file string, src []byte, tr *cfront.Result, ins []repair.Insertion) ([]byte, []string, error) {
+// the C source, and returns the edited source, each insertion in C terms
+// and the C line it applies to.
+func cEdits(file string, src []byte, tr *cfront.Result, ins []repair.Insertion) ([]byte, []string, []pgas.Pos, error) {
 	lines := strings.SplitAfter(string(src), "\n")
 	var edits []cEdit
 	var texts []string
+	var at []pgas.Pos
 	for _, in := range ins {
 		e, text, err := cEditOf(file, lines, tr, in)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
+		at = append(at, pgas.Pos{File: file, Line: e.line, Col: 1})
 		if e.replace != "" {
 			lines[e.line-1] = e.replace
 		} else {
@@ -93,7 +109,7 @@ func cEdits(file string, src []byte, tr *cfront.Result, ins []repair.Insertion) 
 		l := e.line - 1
 		lines = append(lines[:l], append([]string{e.insert}, lines[l:]...)...)
 	}
-	return []byte(strings.Join(lines, "")), texts, nil
+	return []byte(strings.Join(lines, "")), texts, at, nil
 }
 
 func cEditOf(file string, lines []string, tr *cfront.Result, in repair.Insertion) (cEdit, string, error) {

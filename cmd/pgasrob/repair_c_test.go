@@ -30,7 +30,7 @@ func TestCEditHelpers(t *testing.T) {
 		}
 	}
 	in := repair.Insertion{Candidate: repair.Candidate{Kind: repair.Wait, At: pgas.Pos{Line: 1}}, Text: "wait h1 before line 1"}
-	if _, _, err := cEdits("t.c", []byte("int main(void){return 0;}\n"), tr, []repair.Insertion{in}); err == nil || !strings.Contains(err.Error(), "no C form") {
+	if _, _, _, err := cEdits("t.c", []byte("int main(void){return 0;}\n"), tr, []repair.Insertion{in}); err == nil || !strings.Contains(err.Error(), "no C form") {
 		t.Errorf("a wait in C: %v", err)
 	}
 }
