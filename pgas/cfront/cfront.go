@@ -278,5 +278,3 @@ func leadingPos(name string, line *string) pgas.Pos {
 	}
 	return pgas.Pos{File: name, Line: 1, Col: 1}
 }
-
-func splitLines(s string) []string { return strings.Split(strings.TrimSuffix(s, "\n"), "\n") }

@@ -95,3 +95,5 @@ func TestMapping(t *testing.T) {
 		}
 	}
 }
+
+func splitLines(s string) []string { return strings.Split(strings.TrimSuffix(s, "\n"), "\n") }
