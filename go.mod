@@ -6,3 +6,13 @@ require (
 	github.com/bits-and-blooms/bitset v1.29.0
 	github.com/spf13/pflag v1.0.10
 )
+
+require (
+	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	modernc.org/cc/v4 v4.31.0 // indirect
+	modernc.org/mathutil v1.7.1 // indirect
+	modernc.org/opt v0.2.0 // indirect
+	modernc.org/sortutil v1.2.1 // indirect
+	modernc.org/strutil v1.2.1 // indirect
+	modernc.org/token v1.1.0 // indirect
+)

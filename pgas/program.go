@@ -153,6 +153,11 @@ type Program struct {
 	Init   int
 	Trans  []Trans
 	Out    [][]int // Out[q] lists the indices of the transitions leaving q
+	// Dialect is the source language of File: "" for .pgas, "c" for a C
+	// program translated by pgas/cfront (docs/shmem.md). Renderers switch
+	// on it to speak the user's terms (PE p for rank p+1, a cell as
+	// name@PEp); it changes nothing in the semantics.
+	Dialect string
 }
 
 // RangeError reports a value outside its domain, or a division by zero. It

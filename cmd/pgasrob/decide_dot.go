@@ -70,7 +70,7 @@ func witnessDot(p *pgas.Program, file string, n int, w *cycles.Witness) string {
 		}
 		for _, x := range xs {
 			e := w.Computation[x]
-			label := fmt.Sprintf("#%d %s rank %d", x, e.Kind, e.Rank)
+			label := fmt.Sprintf("#%d %s %s", x, e.Kind, rankText(p, e.Rank))
 			if e.HasCell {
 				label += " " + cellText(p, e)
 			}

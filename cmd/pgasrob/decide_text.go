@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -57,7 +58,29 @@ func cellText(p *pgas.Program, e pgas.Event) string {
 	if !e.HasCell {
 		return "-"
 	}
+	if p.Dialect == "c" {
+		return fmt.Sprintf("%s@PE%d", addrName(p, e.Cell.Addr), e.Cell.Rank-1)
+	}
 	return fmt.Sprintf("(%d,%s)", e.Cell.Rank, addrName(p, e.Cell.Addr))
+}
+
+// runErrText is a run-time error in the user's terms: for a C program a
+// rank out of range is a PE number out of range.
+func runErrText(p *pgas.Program, err error) string {
+	var re *pgas.RangeError
+	if p.Dialect == "c" && errors.As(err, &re) && re.What == "rank" {
+		return fmt.Sprintf("%v: PE %d outside 0..%d", re.Pos, re.Val-1, re.Max-1)
+	}
+	return err.Error()
+}
+
+// rankText names a process in the user's terms: "rank r" in .pgas, "PE
+// r-1" for a C program (OpenSHMEM counts PEs from 0).
+func rankText(p *pgas.Program, r int) string {
+	if p.Dialect == "c" {
+		return fmt.Sprintf("PE %d", r-1)
+	}
+	return fmt.Sprintf("rank %d", r)
 }
 
 func transOf(p *pgas.Program, e pgas.Event) (pgas.Trans, bool) {
@@ -73,17 +96,24 @@ func eventLine(p *pgas.Program, i int, e pgas.Event, mark normalform.Mark) strin
 	q := ""
 	if name := queueName(p, e.Queue); name != "" {
 		q = "q=" + name
+		if p.Dialect == "c" {
+			q = "ctx=" + name
+		}
 	}
 	src := ""
 	if t, ok := transOf(p, e); ok {
 		src = fmt.Sprintf("line %d: %s", t.Pos.Line, t.Text)
-		if t.Sugar != "" {
+		if t.Sugar != "" && p.Dialect != "c" {
+			// a C program's sugar is the translation's, not the user's
 			src += fmt.Sprintf("  [%s]", t.Sugar)
 		}
 	}
 	m := ""
 	if mark != 0 {
 		m = "  <" + mark.String() + ">"
+	}
+	if p.Dialect == "c" {
+		return fmt.Sprintf("#%-3d %-6s PE %-2d %-12s %-6s %s%s", i, e.Kind, e.Rank-1, cellText(p, e), q, src, m)
 	}
 	return fmt.Sprintf("#%-3d %-6s rank %-2d %-12s %-6s %s%s", i, e.Kind, e.Rank, cellText(p, e), q, src, m)
 }
@@ -197,7 +227,7 @@ func writeText(w io.Writer, file string, p *pgas.Program, o outcome) {
 		c := countTypes(r)
 		fmt.Fprintf(w, "  no violation found so far; %d cycle types infeasible, %d undecided\n", c.Infeasible, c.Unknown+c.Skipped)
 	case cycles.RunError:
-		fmt.Fprintf(w, "%s: RUN-TIME ERROR: %v\n", head, r.RunError.Err)
+		fmt.Fprintf(w, "%s: RUN-TIME ERROR: %v\n", head, runErrText(p, r.RunError.Err))
 		fmt.Fprintf(w, "  reached by this sequentially consistent computation (%d events):\n", len(r.RunError.Path))
 		for i, e := range r.RunError.Path {
 			fmt.Fprintf(w, "    %s\n", eventLine(p, i, e, 0))
@@ -227,8 +257,15 @@ func writeWitness(w io.Writer, p *pgas.Program, n int, wit *cycles.Witness) {
 	ranks := make([]string, len(wit.Cycle))
 	for i, r := range wit.Cycle {
 		ranks[i] = fmt.Sprint(r)
+		if p.Dialect == "c" {
+			ranks[i] = rankText(p, r)
+		}
 	}
-	fmt.Fprintf(w, "\n  cycle type %v: the happens-before cycle enters and leaves rank %s, in this order\n", wit.Cycle, strings.Join(ranks, ", then "))
+	who := "rank " + strings.Join(ranks, ", then ")
+	if p.Dialect == "c" {
+		who = strings.Join(ranks, ", then ")
+	}
+	fmt.Fprintf(w, "\n  cycle type %v: the happens-before cycle enters and leaves %s, in this order\n", wit.Cycle, who)
 	fmt.Fprintf(w, "\n  relaxed computation in normal form τ1·τ2·τ3·τ4 (%d events; <enter>/<leave> mark where the cycle enters and leaves a rank)\n", len(wit.Computation))
 	i := 0
 	for k, part := range wit.Parts {
@@ -273,14 +310,14 @@ func edgeNote(p *pgas.Program, comp []pgas.Event, e pgas.HBEdge) string {
 	a, b := comp[e.From], comp[e.To]
 	switch e.Rel {
 	case pgas.RelPO:
-		return fmt.Sprintf("%s then %s, both by rank %d", a.Kind, b.Kind, a.Rank)
+		return fmt.Sprintf("%s then %s, both by %s", a.Kind, b.Kind, rankText(p, a.Rank))
 	case pgas.RelCF:
 		return fmt.Sprintf("%s then %s of cell %s", a.Kind, b.Kind, cellText(p, a))
 	}
 	if a.Kind == pgas.KBar || b.Kind == pgas.KBar {
 		return "the same barrier"
 	}
-	return fmt.Sprintf("%s and %s of the same remote access by rank %d", a.Kind, b.Kind, a.Rank)
+	return fmt.Sprintf("%s and %s of the same remote access by %s", a.Kind, b.Kind, rankText(p, a.Rank))
 }
 
 // firstUnknownReason is the reason of the first cycle type a budget left

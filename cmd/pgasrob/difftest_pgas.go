@@ -82,7 +82,7 @@ func difftestPGAS(ctx context.Context, run *diffRun, a pgasArgs, cmp pgasCompare
 	var cases []tcase
 	total := a.count
 	if a.dir != "" {
-		files, ok := readSources(a.dir, ".pgas", ".pgas", stderr)
+		files, ok := readProgramSources(a.dir, stderr)
 		if !ok {
 			return exitUsage
 		}

@@ -10,9 +10,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 
 	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/cfront"
 )
 
 // stdinName stands for "-" in messages, positions and JSON.
@@ -46,13 +48,46 @@ func readSource(path string) ([]byte, error) {
 	return b, nil
 }
 
-// loadProgram is pgas.Load with "-" read from standard input.
+// loadProgram is pgas.Load with "-" read from standard input, and a C
+// file (by its .c extension) translated by pgas/cfront.
 func loadProgram(path string) (*pgas.Program, error) {
 	src, err := readSource(path)
 	if err != nil {
 		return nil, err
 	}
-	return pgas.Compile(inputName(path), src)
+	return compileProgram(inputName(path), src)
+}
+
+// compileProgram compiles a program for every command: a .c file is C
+// with OpenSHMEM (docs/shmem.md), anything else .pgas.
+func compileProgram(name string, src []byte) (*pgas.Program, error) {
+	if cfront.IsC(name) {
+		return cfront.Compile(name, src, cfront.Options{})
+	}
+	return pgas.Compile(name, src)
+}
+
+// readProgramSources reads the programs of a --dir: its .pgas and .c
+// files, in name order.
+func readProgramSources(dir string, stderr io.Writer) ([]sourceFile, bool) {
+	pg, _ := filepath.Glob(filepath.Join(dir, "*.pgas"))
+	c, _ := filepath.Glob(filepath.Join(dir, "*.c"))
+	files := append(pg, c...)
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "pgasrob difftest: no .pgas files in %s (nor .c files)\n", dir)
+		return nil, false
+	}
+	sort.Strings(files)
+	var out []sourceFile
+	for _, f := range files {
+		b, err := pgas.ReadSource(f)
+		if err != nil {
+			fmt.Fprintln(stderr, "pgasrob difftest:", err)
+			return nil, false
+		}
+		out = append(out, sourceFile{f, string(b)})
+	}
+	return out, true
 }
 
 // writeOutput writes data to path: "-" is stdout, anything else is

@@ -168,7 +168,7 @@ func mergeDecide(h *shardJSON, shards []*shardJSON, empty []string, asJSON bool,
 	}
 	var onlyFor func(int) []cycles.CycleType
 	all := true
-	prog, err := pgas.Compile(h.Input, []byte(h.Source))
+	prog, err := compileProgram(h.Input, []byte(h.Source))
 	if err != nil {
 		fmt.Fprintf(stderr, "pgasrob merge: the shards' program does not compile: %v\n", err)
 		return exitUsage

@@ -13,6 +13,7 @@ import (
 	"github.com/pgasrob/pgasrob/cycles"
 	"github.com/pgasrob/pgasrob/cycles/repair"
 	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/cfront"
 	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
@@ -192,7 +193,13 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		prog.step(progressStep{cmd: "repair", context: stage.Load().(string), what: "cycle types", done: p.TypesDone, total: p.TypesTotal, states: p.States, elapsed: p.Elapsed})
 	}
 	opt.Decide.Jobs = *b.jobs
-	res, err := repair.Repair(j.file, j.src, ns, opt)
+	var res *repair.Result
+	var err error
+	if cfront.IsC(j.file) {
+		res, err = repairC(j.file, j.src, ns, opt)
+	} else {
+		res, err = repair.Repair(j.file, j.src, ns, opt)
+	}
 	prog.clear()
 	code = repairCode(res, err)
 	if err != nil {

@@ -1,0 +1,377 @@
+package cfront
+
+import (
+	"fmt"
+	"strings"
+
+	"modernc.org/cc/v4"
+)
+
+// call translates a call. want says the value is used; the result is a
+// .pgas expression (a register, or rank - 1 for shmem_my_pe).
+func (t *translator) call(x *cc.PostfixExpression, want bool) string {
+	callee, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression)
+	if !ok || callee.Case != cc.PrimaryExpressionIdent {
+		t.refuse(x, "call through a function pointer")
+	}
+	name := callee.Token.SrcStr()
+	if d, ok := callee.ResolvedTo().(*cc.Declarator); !ok || d.Type().Kind() != cc.Function {
+		t.refuse(x, "call through a function pointer (%s)", name)
+	}
+	var args []cc.ExpressionNode
+	for l := x.ArgumentExpressionList; l != nil; l = l.ArgumentExpressionList {
+		args = append(args, l.AssignmentExpression)
+	}
+	if fd, ok := t.funcs[name]; ok {
+		return t.inline(x, fd, name, args, want)
+	}
+	v := t.library(x, name, args)
+	if want && v == "" {
+		t.refuse(x, "the value of %s, which returns nothing the translation models", name)
+	}
+	return v
+}
+
+// inline translates a call of a function of the file by its body, with
+// fresh registers for its locals. Integer arguments are evaluated into
+// registers, pointer arguments bound to the cells they designate, context
+// arguments to the context.
+func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, name string, args []cc.ExpressionNode, want bool) string {
+	ft, ok := fd.Declarator.Type().(*cc.FunctionType)
+	if !ok || ft.IsVariadic() {
+		t.refuse(x, "variadic function %s", name)
+	}
+	params := ft.Parameters()
+	if len(params) == 1 && params[0].Type().Kind() == cc.Void {
+		params = nil
+	}
+	if len(params) != len(args) {
+		t.refuse(x, "call of %s with %d arguments for %d parameters", name, len(args), len(params))
+	}
+	binds := map[*cc.Declarator]*entity{}
+	for i, p := range params {
+		d := p.Declarator
+		if d == nil {
+			continue
+		}
+		pt := p.Type()
+		switch {
+		case isCtxType(pt):
+			binds[d] = t.ctxArg(args[i])
+		case pt.Kind() == cc.Ptr:
+			binds[d] = &entity{kind: kPtr, ptr: t.pointer(args[i])}
+		case cc.IsIntegerType(pt):
+			if d.AddressTaken() {
+				t.refuse(d, "the address of parameter %s is taken", d.Name())
+			}
+			if d.WriteCount() == 0 {
+				// a parameter never assigned, passed an expression of
+				// my_pe and n_pes, is substituted like such a local
+				if s, ok := t.rankExpr(args[i]); ok {
+					binds[d] = &entity{kind: kConst, expr: s}
+					continue
+				}
+			}
+			v := t.value(args[i])
+			r := t.fresh(name+"_"+d.Name(), name+"."+d.Name())
+			if len(t.regs) >= 24 {
+				t.refuse(x, "too many locals (the checker has 32 registers)")
+			}
+			t.regs = append(t.regs, r)
+			t.emit("%s <- %s", r, v)
+			binds[d] = &entity{kind: kReg, name: r}
+		default:
+			t.refuse(args[i], "parameter %s of type %s", d.Name(), pt)
+		}
+	}
+	res := ""
+	if want {
+		if ft.Result().Kind() == cc.Void {
+			t.refuse(x, "the value of %s, which returns void", name)
+		}
+		res = t.temp()
+	}
+	old := t.cur
+	t.function(fd, binds, res, name)
+	t.cur = old
+	return res
+}
+
+// ctxArg is a context argument: SHMEM_CTX_DEFAULT, a shmem_ctx_t global,
+// or a shmem_ctx_t parameter bound to one.
+func (t *translator) ctxArg(e cc.ExpressionNode) *entity {
+	if p, ok := unparen(e).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		if ent := t.ident(p); ent.kind == kCtx {
+			return ent
+		}
+	}
+	t.refuse(e, "a context must be SHMEM_CTX_DEFAULT or a shmem_ctx_t object of the file")
+	return nil
+}
+
+// library translates a call of a routine we know: OpenSHMEM, assert,
+// abort, exit, printf. Anything else is refused by name.
+func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	switch name {
+	case "__cfront_assert":
+		t.branch(args[0], false, t.end)
+		return ""
+	case "abort", "exit":
+		for _, a := range args {
+			t.value(a)
+		}
+		t.emit("goto %s", t.end)
+		return ""
+	case "printf":
+		if len(args) == 0 {
+			t.refuse(x, "printf without a format")
+		}
+		for _, a := range args[1:] {
+			if !isPointer(a.Type()) {
+				t.index(a) // its loads happen; the value is printed, not stored
+			}
+		}
+		return ""
+	case "malloc", "calloc", "free", "shmem_malloc", "shmem_calloc", "shmem_align", "shmem_free":
+		t.refuse(x, "dynamic allocation (%s): symmetric objects must be globals or statics", name)
+	case "shmem_ptr":
+		t.refuse(x, "shmem_ptr (direct loads and stores to another PE)")
+	case "shmem_global_exit":
+		t.refuse(x, "shmem_global_exit")
+	case "shmem_barrier", "shmem_broadcastmem", "shmem_team_sync", "shmem_team_my_pe", "shmem_team_n_pes":
+		t.refuse(x, "teams and collectives (%s)", name)
+	}
+	if !strings.HasPrefix(name, "shmem_") {
+		t.refuse(x, "call of %s, which is neither a function of this file nor in the subset", name)
+	}
+	return t.shmem(x, name, args)
+}
+
+// shmemCall is a routine name taken apart: shmem_[ctx_][TYPE_]op.
+type shmemCall struct {
+	op   string
+	typ  string // "" for the untyped and generic forms
+	ctx  bool
+	size int64 // element size of the routine; 0: that of the destination
+}
+
+var typeSizes = map[string]int64{"char": 1, "schar": 1, "uchar": 1, "short": 2, "ushort": 2,
+	"int": 4, "uint": 4, "long": 8, "ulong": 8, "longlong": 8, "ulonglong": 8, "int8": 1,
+	"int16": 2, "int32": 4, "int64": 8, "uint8": 1, "uint16": 2, "uint32": 4, "uint64": 8,
+	"size": 8, "ptrdiff": 8}
+
+// untyped routines, whose name has no TYPE (after ctx_, if any)
+var untyped = map[string]bool{"init": true, "finalize": true, "my_pe": true, "n_pes": true,
+	"barrier_all": true, "sync_all": true, "fence": true, "quiet": true, "create": true,
+	"destroy": true, "set_lock": true, "clear_lock": true, "test_lock": true,
+	"signal_wait_until": true, "signal_fetch": true}
+
+func parseShmem(name string) shmemCall {
+	rest := strings.TrimPrefix(name, "shmem_")
+	var c shmemCall
+	if r, ok := strings.CutPrefix(rest, "ctx_"); ok {
+		c.ctx = true
+		rest = r
+	}
+	if untyped[rest] {
+		c.op = rest
+		return c
+	}
+	for _, mem := range []string{"putmem", "getmem"} {
+		if strings.HasPrefix(rest, mem) {
+			c.op, c.size = strings.Replace(rest, "mem", "", 1), 1
+			return c
+		}
+	}
+	for _, bits := range []string{"128", "16", "32", "64", "8"} {
+		for _, op := range []string{"put", "get"} {
+			if strings.HasPrefix(rest, op+bits) {
+				var n int64
+				fmt.Sscan(bits, &n)
+				c.op, c.size = op+strings.TrimPrefix(rest, op+bits), n/8
+				return c
+			}
+		}
+	}
+	best := ""
+	for typ := range typeSizes {
+		if strings.HasPrefix(rest, typ+"_") && len(typ) > len(best) {
+			best = typ
+		}
+	}
+	if best != "" {
+		c.typ, c.size, rest = best, typeSizes[best], rest[len(best)+1:]
+	}
+	c.op = rest
+	return c
+}
+
+// plainArity is the number of arguments of the routines shmem handles
+// itself (without a context argument).
+var plainArity = map[string]int{"init": 0, "finalize": 0, "my_pe": 0, "n_pes": 0, "barrier_all": 0,
+	"sync_all": 0, "fence": 0, "quiet": 0, "create": 2, "destroy": 1, "signal_wait_until": 3,
+	"signal_fetch": 1}
+
+// deprecated names of the atomics (OpenSHMEM 1.6, Annex: deprecated).
+var deprecated = map[string]string{"fetch": "atomic_fetch", "set": "atomic_set", "add": "atomic_add",
+	"inc": "atomic_inc", "fadd": "atomic_fetch_add", "finc": "atomic_fetch_inc", "swap": "atomic_swap",
+	"cswap": "atomic_compare_swap"}
+
+// shmem translates an OpenSHMEM call. Arguments are evaluated left to
+// right before the operation (C leaves the order open; each load is one
+// event either way).
+func (t *translator) shmem(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	c := parseShmem(name)
+	if n, ok := plainArity[c.op]; ok && (!c.ctx || c.op == "create" || c.op == "destroy") {
+		t.arity(x, name, args, n)
+	}
+	if d, ok := deprecated[c.op]; ok && c.typ != "" {
+		c.op = d
+	}
+	ctx := t.defctx
+	if c.ctx && c.op != "create" && c.op != "destroy" {
+		if len(args) == 0 {
+			t.refuse(x, "%s without its context", name)
+		}
+		ctx = t.ctxArg(args[0]).name
+		args = args[1:]
+	}
+	switch c.op {
+	case "init", "finalize":
+		return ""
+	case "my_pe":
+		return "(rank - 1)"
+	case "n_pes":
+		return "N"
+	case "barrier_all":
+		t.emit("quiet %s", t.defctx)
+		t.emit("barrier")
+		return ""
+	case "sync_all":
+		t.emit("barrier")
+		return ""
+	case "fence", "quiet":
+		t.arity(x, name, args, 0)
+		t.emit("%s %s", c.op, ctx)
+		return ""
+	case "create":
+		t.novalue++
+		t.value(args[0])
+		t.novalue--
+		target := t.ctxArg(derefAddr(t, args[1]))
+		_ = target
+		return "0"
+	case "destroy":
+		t.emit("quiet %s", t.ctxArg(args[0]).name)
+		return ""
+	case "set_lock", "clear_lock", "test_lock":
+		return t.lock(x, c.op, args)
+	case "signal_wait_until":
+		sig := t.symCell(x, args[0], 1)
+		return t.await(x, sig, args[1], args[2])
+	case "signal_fetch":
+		sig := t.symCell(x, args[0], 1)
+		r := t.temp()
+		t.emit("%s <- mem[%s]", r, sig)
+		return r
+	}
+	if c.typ == "" && c.size == 0 && c.op != "p" && c.op != "g" && !strings.HasPrefix(c.op, "put") &&
+		!strings.HasPrefix(c.op, "get") && !strings.HasPrefix(c.op, "atomic_") &&
+		!strings.HasPrefix(c.op, "wait_until") && !strings.HasPrefix(c.op, "test") {
+		t.refuse(x, "%s is outside the subset", name)
+	}
+	return t.rma(x, name, c, ctx, args)
+}
+
+// derefAddr turns the &ctx argument of shmem_ctx_create into ctx.
+func derefAddr(t *translator, e cc.ExpressionNode) cc.ExpressionNode {
+	if u, ok := unparen(e).(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+		return u.CastExpression
+	}
+	t.refuse(e, "shmem_ctx_create takes &ctx for a shmem_ctx_t object of the file")
+	return nil
+}
+
+// pe is the rank of a PE argument: PE p is rank p+1. A PE number that
+// reads neither a register nor rank would be checked against N before the
+// program runs (pgas.CheckN); C programs guard such calls by
+// shmem_n_pes(), so the number is made to read rank and is checked when
+// the call executes, as every other.
+func (t *translator) pe(e cc.ExpressionNode) string {
+	v := t.index(e)
+	if !strings.Contains(v, "rank") && !t.readsRegister(v) {
+		return fmt.Sprintf("(rank - rank + %s + 1)", v)
+	}
+	return fmt.Sprintf("(%s + 1)", v)
+}
+
+// readsRegister reports whether the .pgas expression v names a register.
+func (t *translator) readsRegister(v string) bool {
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		for _, r := range t.regs {
+			if w == r {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// count is the number of cells an element count covers: nelems elements
+// of size bytes each, in cells of the destination's element size.
+func (t *translator) count(n cc.ExpressionNode, size int64, obj *entity, name string) int {
+	k, ok := constValue(n)
+	if !ok {
+		t.refuse(n, "element count of %s: only a constant count is in the subset", name)
+	}
+	if size == 0 {
+		size = obj.elem
+	}
+	bytes := k * size
+	if k < 1 || k > maxArray*8 || bytes%obj.elem != 0 {
+		t.refuse(n, "element count %d of %s: must be a positive whole number of elements of %s", k, name, t.cname(obj))
+	}
+	return int(bytes / obj.elem)
+}
+
+// symCell evaluates a pointer argument that must designate symmetric
+// cells (the remote side of an operation, or a cell others write).
+func (t *translator) symCell(x cc.Node, e cc.ExpressionNode, cells int) addrTerm {
+	a := t.pointer(e)
+	if a.ent.kind != kSym {
+		t.refuse(e, "%s is not symmetric: a remote cell must be a global or static object", t.cname(a.ent))
+	}
+	t.check(e, a, cells)
+	return a
+}
+
+// localCell evaluates a pointer argument that designates cells of the
+// calling PE (a source of a put, a destination of a get).
+func (t *translator) localCell(e cc.ExpressionNode, cells int) addrTerm {
+	a := t.pointer(e)
+	t.check(e, a, cells)
+	return a
+}
+
+var cmpOps = map[int64]string{1: "==", 2: "!=", 3: ">", 4: ">=", 5: "<", 6: "<="}
+
+func (t *translator) cmp(e cc.ExpressionNode) string {
+	k, ok := constValue(e)
+	if op, found := cmpOps[k]; ok && found {
+		return op
+	}
+	t.refuse(e, "comparison operator: one of the SHMEM_CMP_ constants")
+	return ""
+}
+
+// await is shmem_wait_until and shmem_signal_wait_until: an atomic await
+// on a local cell, whose value it returns.
+func (t *translator) await(x cc.Node, cell addrTerm, cmpArg, val cc.ExpressionNode) string {
+	op := t.cmp(cmpArg)
+	v := t.value(val)
+	r := t.temp()
+	t.emit("%s <- mem[%s] when %s %s %s", r, cell, r, op, v)
+	return r
+}

@@ -1,0 +1,391 @@
+package cfront
+
+import (
+	"fmt"
+	"strings"
+
+	"modernc.org/cc/v4"
+)
+
+// globals records the functions of the file and turns its file-scope
+// objects into symmetric addresses and its shmem_ctx_t objects into
+// contexts. Declarations from our headers are skipped.
+func (t *translator) globals(ast *cc.AST) {
+	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
+		ed := l.ExternalDeclaration
+		if ed == nil || ed.Position().Filename != t.file {
+			continue
+		}
+		switch ed.Case {
+		case cc.ExternalDeclarationFuncDef:
+			fd := ed.FunctionDefinition
+			t.funcs[fd.Declarator.Name()] = fd
+		case cc.ExternalDeclarationDecl:
+			t.declaration(ed.Declaration, true)
+		case cc.ExternalDeclarationAsmStmt:
+			t.refuse(ed, "asm statement")
+		}
+	}
+}
+
+// declaration handles a declaration at file scope (global) or in a
+// function body.
+func (t *translator) declaration(d *cc.Declaration, global bool) {
+	if d.Case == cc.DeclarationAssert {
+		return
+	}
+	if d.Case != cc.DeclarationDecl {
+		t.refuse(d, "this declaration")
+	}
+	for l := d.InitDeclaratorList; l != nil; l = l.InitDeclaratorList {
+		id := l.InitDeclarator
+		dr := id.Declarator
+		if dr.IsTypename() || dr.Name() == "__func__" || dr.Name() == "__cfront_sentinel" {
+			continue
+		}
+		if dr.Type().Kind() == cc.Function {
+			if !global {
+				t.refuse(dr, "a function declared inside a function")
+			}
+			continue
+		}
+		t.object(dr, id.Initializer, global)
+	}
+}
+
+// object declares one C object.
+func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool) {
+	ty := d.Type()
+	name := d.Name()
+	if strings.HasPrefix(name, "__") {
+		t.refuse(d, "identifier %s: names starting with __ are reserved (the translation uses them)", name)
+	}
+	if isCtxType(ty) {
+		if !global {
+			t.refuse(d, "a shmem_ctx_t local: declare contexts at file scope, where each becomes one context")
+		}
+		if init != nil {
+			t.refuse(init, "an initialised shmem_ctx_t: create it with shmem_ctx_create")
+		}
+		if len(t.ctxs) >= 14 {
+			t.refuse(d, "too many contexts (at most 13 besides the default)")
+		}
+		e := &entity{kind: kCtx, name: t.fresh(name, name)}
+		t.ctxs = append(t.ctxs, e.name)
+		t.global[d] = e
+		return
+	}
+	if d.IsExtern() && init == nil {
+		t.refuse(d, "extern object %s: the whole program must be in this file", name)
+	}
+	if d.IsThreadLocal() || d.IsAtomic() {
+		t.refuse(d, "a thread-local or _Atomic object (C atomics are outside the subset; use the OpenSHMEM atomics)")
+	}
+	length, elem := t.objectType(d, ty)
+	static := global || d.IsStatic()
+	switch {
+	case static:
+		t.symmetric(d, name, length, elem, init)
+	case length > 0 || d.AddressTaken():
+		e := &entity{kind: kCell, name: t.fresh(name, name), length: length, elem: elem}
+		t.addAddr(e)
+		t.frame().vars[d] = e
+		if init != nil {
+			t.initCell(e, init)
+		}
+	default:
+		t.local(d, name, init)
+	}
+}
+
+// objectType checks the type of an object: an integer, or an array of
+// integers of constant length. It returns the length (0 for a scalar) and
+// the element size.
+func (t *translator) objectType(d *cc.Declarator, ty cc.Type) (int, int64) {
+	switch {
+	case cc.IsIntegerType(ty):
+		return 0, ty.Size()
+	case ty.Kind() == cc.Array:
+		at := ty.(*cc.ArrayType)
+		el := at.Elem()
+		if !cc.IsIntegerType(el) {
+			t.refuse(d, "array %s of %s: only arrays of integers are in the subset", d.Name(), el)
+		}
+		if at.IsVLA() || at.Len() <= 0 {
+			t.refuse(d, "array %s without a constant length", d.Name())
+		}
+		if at.Len() > maxArray {
+			t.refuse(d, "array %s of %d elements: at most %d (every element is a cell the checker explores)", d.Name(), at.Len(), maxArray)
+		}
+		return int(at.Len()), el.Size()
+	case cc.IsFloatingPointType(ty) || ty.Kind() == cc.ComplexFloat || ty.Kind() == cc.ComplexDouble:
+		t.refuse(d, "floating point (%s %s)", ty, d.Name())
+	case ty.Kind() == cc.Ptr:
+		t.refuse(d, "pointer variable %s (only &object and array elements are in the subset, as arguments)", d.Name())
+	case ty.Kind() == cc.Struct || ty.Kind() == cc.Union:
+		t.refuse(d, "struct or union %s", d.Name())
+	}
+	t.refuse(d, "object %s of type %s", d.Name(), ty)
+	return 0, 0
+}
+
+func isCtxType(ty cc.Type) bool {
+	td := ty.Typedef()
+	return td != nil && td.Name() == "shmem_ctx_t"
+}
+
+// symmetric declares a global or static object: the same address on every
+// PE. A non-zero initial value is stored by every PE before a barrier at
+// the start (see docs/shmem.md: the real program has it before main).
+func (t *translator) symmetric(d *cc.Declarator, name string, length int, elem int64, init *cc.Initializer) {
+	if e, ok := t.global[d]; ok && e.kind == kSym {
+		return // a static local in a second inlined instance
+	}
+	e := &entity{kind: kSym, name: t.fresh(name, name), length: length, elem: elem}
+	t.addAddr(e)
+	t.global[d] = e
+	if init == nil {
+		return
+	}
+	vals := t.constInit(e, init)
+	for i, v := range vals {
+		if v == 0 {
+			continue
+		}
+		t.constant(init, v)
+		old := t.at(init)
+		t.init = append(t.init, initStore{addr: elemAddr(e.name, fmt.Sprint(i)), val: v, org: t.cur})
+		t.cur = old
+	}
+}
+
+// constInit evaluates a constant initializer (scalar or brace list).
+func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
+	n := e.length
+	if n == 0 {
+		n = 1
+	}
+	vals := make([]int64, n)
+	switch init.Case {
+	case cc.InitializerExpr:
+		v, ok := constValue(init.AssignmentExpression)
+		if !ok || e.length > 0 {
+			t.refuse(init, "initialiser of %s: a symmetric object needs a constant initialiser", e.name)
+		}
+		vals[0] = v
+	case cc.InitializerInitList:
+		i := 0
+		for l := init.InitializerList; l != nil; l = l.InitializerList {
+			if l.Designation != nil || l.Initializer.Case != cc.InitializerExpr || i >= n {
+				t.refuse(l, "initialiser list of %s: only plain constants, one per element", e.name)
+			}
+			v, ok := constValue(l.Initializer.AssignmentExpression)
+			if !ok {
+				t.refuse(l, "initialiser of %s: not a constant", e.name)
+			}
+			vals[i] = v
+			i++
+		}
+	}
+	for _, v := range vals {
+		if v < 0 {
+			t.refuse(init, "negative initial value %d (values are 0..values-1)", v)
+		}
+	}
+	return vals
+}
+
+// initCell stores the initial value of a private cell where it is declared.
+func (t *translator) initCell(e *entity, init *cc.Initializer) {
+	if init.Case != cc.InitializerExpr || e.length > 0 {
+		t.refuse(init, "initialiser of the local array %s: assign its elements instead", e.name)
+	}
+	old := t.atDecl(e, init)
+	v := t.value(init.AssignmentExpression)
+	t.emit("mem[%s] <- %s", e.name, v)
+	t.cur = old
+}
+
+// atDecl makes "name = initialiser" the origin of what follows.
+func (t *translator) atDecl(e *entity, init *cc.Initializer) Origin {
+	old := t.at(init)
+	t.cur.Text = t.cname(e) + " = " + t.cur.Text
+	return old
+}
+
+// local declares a scalar local. One set once to an expression of
+// constants, shmem_my_pe() and shmem_n_pes() is substituted where it is
+// used (a register would have to hold my_pe, which may exceed the data
+// domain); any other becomes a register.
+func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) {
+	if init != nil && init.Case != cc.InitializerExpr {
+		t.refuse(init, "brace initialiser of a scalar")
+	}
+	if init != nil && d.WriteCount() == 1 { // the initialiser is the one write
+		if s, ok := t.rankExpr(init.AssignmentExpression); ok {
+			t.frame().vars[d] = &entity{kind: kConst, expr: s}
+			return
+		}
+	}
+	base, cname := name, name
+	if f := t.frame(); f.fn != "main" {
+		base, cname = f.fn+"_"+name, f.fn+"."+name
+	}
+	e := &entity{kind: kReg, name: t.fresh(base, cname)}
+	if len(t.regs) >= 24 {
+		t.refuse(d, "too many locals (the checker has 32 registers, some for temporaries)")
+	}
+	t.regs = append(t.regs, e.name)
+	t.frame().vars[d] = e
+	if init != nil {
+		old := t.atDecl(e, init)
+		v := t.value(init.AssignmentExpression)
+		t.emit("%s <- %s", e.name, v)
+		t.cur = old
+	}
+}
+
+func (t *translator) addAddr(e *entity) {
+	n := e.length
+	if n == 0 {
+		n = 1
+	}
+	if t.ncells+n > maxCells {
+		t.refuse(nil, "too many cells: the checker has %d addresses, and %s needs %d more than the %d left", maxCells, e.name, n, maxCells-t.ncells)
+	}
+	t.ncells += n
+	decl := e.name
+	if e.length > 0 {
+		decl = fmt.Sprintf("%s[%d]", e.name, e.length)
+	}
+	t.addrs = append(t.addrs, decl)
+	if e.length > 0 {
+		t.arrays = append(t.arrays, e.name)
+	}
+}
+
+// elemAddr is the .pgas address of element off of the object at base.
+func elemAddr(base, off string) string {
+	if off == "0" || off == "" {
+		return base
+	}
+	return base + " + " + off
+}
+
+// constValue is the value of a constant integer expression, if it is one.
+func constValue(e cc.ExpressionNode) (int64, bool) {
+	if e == nil {
+		return 0, false
+	}
+	switch v := e.Value().(type) {
+	case cc.Int64Value:
+		return int64(v), true
+	case cc.UInt64Value:
+		if v <= 1<<62 {
+			return int64(v), true
+		}
+	}
+	return 0, false
+}
+
+func (t *translator) frame() *frame { return t.frames[len(t.frames)-1] }
+
+// lookup finds what a resolved identifier denotes.
+func (t *translator) lookup(d *cc.Declarator) *entity {
+	for i := len(t.frames) - 1; i >= 0; i-- {
+		if e, ok := t.frames[i].vars[d]; ok {
+			return e
+		}
+		break // only the innermost frame's locals are visible
+	}
+	if e, ok := t.global[d]; ok {
+		return e
+	}
+	if d.IsStatic() && d.Type().Kind() != cc.Function {
+		// a static local is declared where it appears, once
+		return nil
+	}
+	return nil
+}
+
+// rankExpr translates an initialiser made only of constants,
+// shmem_my_pe(), shmem_n_pes() and such locals; ok is false for any other.
+func (t *translator) rankExpr(e cc.ExpressionNode) (string, bool) {
+	if !t.rankOnly(e) {
+		return "", false
+	}
+	t.novalue++
+	defer func() { t.novalue-- }()
+	return "(" + t.value(e) + ")", true
+}
+
+func (t *translator) rankOnly(e cc.ExpressionNode) bool {
+	if _, ok := constValue(e); ok {
+		return true
+	}
+	switch x := e.(type) {
+	case *cc.PrimaryExpression:
+		switch x.Case {
+		case cc.PrimaryExpressionExpr:
+			return t.rankOnly(x.ExpressionList)
+		case cc.PrimaryExpressionIdent:
+			d, ok := x.ResolvedTo().(*cc.Declarator)
+			if !ok {
+				return false
+			}
+			e := t.lookup(d)
+			return e != nil && e.kind == kConst
+		}
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionPrimary:
+			return t.rankOnly(x.PrimaryExpression)
+		case cc.PostfixExpressionCall:
+			p, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression)
+			n := ""
+			if ok {
+				n = p.Token.SrcStr()
+			}
+			return x.ArgumentExpressionList == nil && (n == "shmem_my_pe" || n == "shmem_n_pes")
+		}
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionPostfix:
+			return t.rankOnly(x.PostfixExpression)
+		case cc.UnaryExpressionMinus, cc.UnaryExpressionPlus, cc.UnaryExpressionNot:
+			return t.rankOnly(x.CastExpression)
+		}
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionUnary {
+			return t.rankOnly(x.UnaryExpression)
+		}
+		return cc.IsIntegerType(x.Type()) && t.rankOnly(x.CastExpression)
+	case *cc.MultiplicativeExpression:
+		return t.rankPair(x.MultiplicativeExpression, x.CastExpression)
+	case *cc.AdditiveExpression:
+		return t.rankPair(x.AdditiveExpression, x.MultiplicativeExpression)
+	case *cc.RelationalExpression:
+		return t.rankPair(x.RelationalExpression, x.ShiftExpression)
+	case *cc.EqualityExpression:
+		return t.rankPair(x.EqualityExpression, x.RelationalExpression)
+	case *cc.ConditionalExpression:
+		return x.Case == cc.ConditionalExpressionLOr && t.rankOnly(x.LogicalOrExpression)
+	case *cc.LogicalOrExpression:
+		return t.rankPair(x.LogicalOrExpression, x.LogicalAndExpression)
+	case *cc.LogicalAndExpression:
+		return t.rankPair(x.LogicalAndExpression, x.InclusiveOrExpression)
+	case *cc.InclusiveOrExpression:
+		return x.InclusiveOrExpression == nil && t.rankOnly(x.ExclusiveOrExpression)
+	case *cc.ExclusiveOrExpression:
+		return x.ExclusiveOrExpression == nil && t.rankOnly(x.AndExpression)
+	case *cc.AndExpression:
+		return x.AndExpression == nil && t.rankOnly(x.EqualityExpression)
+	case *cc.ShiftExpression:
+		return x.ShiftExpression == nil && t.rankOnly(x.AdditiveExpression)
+	}
+	return false
+}
+
+func (t *translator) rankPair(a, b cc.ExpressionNode) bool {
+	return (a == nil || t.rankOnly(a)) && (b == nil || t.rankOnly(b))
+}

@@ -1,0 +1,393 @@
+package cfront
+
+import (
+	"fmt"
+
+	"modernc.org/cc/v4"
+)
+
+// Expressions. value emits the loads and calls an expression needs, left
+// to right, and returns a .pgas expression over registers for its value.
+// Every read of a cell is one load: in the calculus each access is an
+// event, and the order of two accesses of one PE is program order.
+
+// temp returns a register for an intermediate result; temps are released
+// when the statement that took them ends (release).
+func (t *translator) temp() string {
+	if t.ntemp == len(t.temps) {
+		if len(t.regs) >= 31 {
+			t.refuse(nil, "expression too complex: more than 32 registers needed")
+		}
+		n := t.fresh(fmt.Sprintf("tmp%d", len(t.temps)), "")
+		t.temps = append(t.temps, n)
+		t.regs = append(t.regs, n)
+	}
+	t.ntemp++
+	return t.temps[t.ntemp-1]
+}
+
+func (t *translator) value(e cc.ExpressionNode) string {
+	if v, ok := constValue(e); ok {
+		if t.novalue == 0 {
+			t.constant(e, v)
+		}
+		if v < 0 {
+			return fmt.Sprintf("(%d)", v)
+		}
+		return fmt.Sprint(v)
+	}
+	switch x := e.(type) {
+	case *cc.PrimaryExpression:
+		return t.primary(x)
+	case *cc.PostfixExpression:
+		return t.postfix(x)
+	case *cc.UnaryExpression:
+		return t.unary(x)
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionUnary {
+			return t.value(x.UnaryExpression)
+		}
+		if !cc.IsIntegerType(x.Type()) {
+			t.refuse(x, "cast to %s (only integer casts are in the subset)", x.Type())
+		}
+		if isUnsigned(x.Type()) && !isUnsigned(x.CastExpression.Type()) {
+			if v, ok := constValue(x.CastExpression); !ok || v < 0 {
+				t.refuse(x, "cast of a signed value to %s (C wraps a negative one around, the calculus does not)", x.Type())
+			}
+		}
+		return t.value(x.CastExpression)
+	case *cc.MultiplicativeExpression:
+		return t.binary(x.MultiplicativeExpression, x.Token, x.CastExpression)
+	case *cc.AdditiveExpression:
+		if x.Case != cc.AdditiveExpressionMul && isPointer(x.Type()) {
+			t.refuse(x, "pointer arithmetic used as a value")
+		}
+		if x.Case == cc.AdditiveExpressionSub && isUnsigned(x.Type()) {
+			t.refuse(x, "subtraction in unsigned arithmetic (C wraps it around, the calculus does not; compute in a signed type)")
+		}
+		return t.binary(x.AdditiveExpression, x.Token, x.MultiplicativeExpression)
+	case *cc.RelationalExpression:
+		t.signedness(x, x.RelationalExpression, x.ShiftExpression)
+		return t.binary(x.RelationalExpression, x.Token, x.ShiftExpression)
+	case *cc.EqualityExpression:
+		t.signedness(x, x.EqualityExpression, x.RelationalExpression)
+		return t.binary(x.EqualityExpression, x.Token, x.RelationalExpression)
+	case *cc.ShiftExpression, *cc.AndExpression, *cc.ExclusiveOrExpression, *cc.InclusiveOrExpression:
+		t.refuse(e, "bitwise operator (%s): the calculus has + - * / %% and comparisons only", opToken(e))
+	case *cc.LogicalAndExpression:
+		return t.logical(x, true, x.LogicalAndExpression, x.InclusiveOrExpression)
+	case *cc.LogicalOrExpression:
+		return t.logical(x, false, x.LogicalOrExpression, x.LogicalAndExpression)
+	case *cc.ConditionalExpression:
+		return t.conditional(x)
+	case *cc.AssignmentExpression:
+		t.refuse(x, "assignment inside an expression (write it as a statement of its own)")
+	case *cc.ExpressionList:
+		t.refuse(x, "comma operator inside an expression")
+	}
+	t.refuse(e, "this expression")
+	return ""
+}
+
+func opToken(e cc.ExpressionNode) string {
+	switch x := e.(type) {
+	case *cc.ShiftExpression:
+		return x.Token.SrcStr()
+	case *cc.AndExpression:
+		return x.Token.SrcStr()
+	case *cc.ExclusiveOrExpression:
+		return x.Token.SrcStr()
+	case *cc.InclusiveOrExpression:
+		return x.Token.SrcStr()
+	}
+	return "?"
+}
+
+// isUnsigned reports whether arithmetic in ty wraps around in C: the
+// unsigned types that integer promotion leaves unsigned. The calculus
+// computes with exact integers, so such arithmetic could go negative
+// where C would not.
+func isUnsigned(ty cc.Type) bool {
+	if ty == nil {
+		return false
+	}
+	switch ty.Kind() {
+	case cc.UInt, cc.ULong, cc.ULongLong:
+		return true
+	}
+	return false
+}
+
+// signedness refuses a comparison that C makes in unsigned arithmetic
+// while one operand is signed and not a non-negative constant: C converts
+// a negative value to a huge one, the calculus keeps it negative.
+func (t *translator) signedness(x cc.Node, a, b cc.ExpressionNode) {
+	if a == nil || b == nil {
+		return
+	}
+	ua, ub := isUnsigned(a.Type()), isUnsigned(b.Type())
+	if ua == ub {
+		return
+	}
+	signed := a
+	if ua {
+		signed = b
+	}
+	if v, ok := constValue(signed); ok && v >= 0 {
+		return
+	}
+	t.refuse(x, "comparison of a signed and an unsigned integer (C converts the signed one to unsigned; cast one side)")
+}
+
+func isPointer(ty cc.Type) bool { return ty != nil && (ty.Kind() == cc.Ptr || ty.Kind() == cc.Array) }
+
+func (t *translator) binary(a cc.ExpressionNode, op cc.Token, b cc.ExpressionNode) string {
+	if b == nil || a == nil {
+		// a pass-through node (no operator)
+		if a != nil {
+			return t.value(a)
+		}
+		return t.value(b)
+	}
+	x := t.value(a)
+	y := t.value(b)
+	return fmt.Sprintf("(%s %s %s)", x, op.SrcStr(), y)
+}
+
+func (t *translator) primary(x *cc.PrimaryExpression) string {
+	switch x.Case {
+	case cc.PrimaryExpressionIdent:
+		return t.readVar(x)
+	case cc.PrimaryExpressionExpr:
+		return t.value(x.ExpressionList)
+	case cc.PrimaryExpressionFloat:
+		t.refuse(x, "floating point constant %s", x.Token.SrcStr())
+	case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
+		t.refuse(x, "string used as a value")
+	case cc.PrimaryExpressionStmt:
+		t.refuse(x, "statement expression")
+	case cc.PrimaryExpressionGeneric:
+		t.refuse(x, "_Generic")
+	}
+	t.refuse(x, "this expression")
+	return ""
+}
+
+// ident resolves an identifier to its entity, refusing what the subset
+// does not know.
+func (t *translator) ident(x *cc.PrimaryExpression) *entity {
+	d, ok := x.ResolvedTo().(*cc.Declarator)
+	if !ok || d == nil {
+		t.refuse(x, "identifier %s", x.Token.SrcStr())
+	}
+	if d.Name() == "__cfront_ctx_default" {
+		return &entity{kind: kCtx, name: t.defctx}
+	}
+	if d.Name() == "__cfront_team_world" {
+		t.refuse(x, "teams (SHMEM_TEAM_WORLD)")
+	}
+	e := t.lookup(d)
+	if e == nil {
+		if d.Type().Kind() == cc.Function {
+			t.refuse(x, "function %s used as a value (function pointers are outside the subset)", d.Name())
+		}
+		t.refuse(x, "%s is not an object of this program", d.Name())
+	}
+	return e
+}
+
+func (t *translator) readVar(x *cc.PrimaryExpression) string {
+	e := t.ident(x)
+	switch e.kind {
+	case kReg:
+		return e.name
+	case kConst:
+		return e.expr
+	case kSym, kCell:
+		if e.length > 0 {
+			t.refuse(x, "array %s used as a value", x.Token.SrcStr())
+		}
+		r := t.temp()
+		t.emit("%s <- mem[%s]", r, e.name)
+		return r
+	case kCtx:
+		t.refuse(x, "context %s used as a value", x.Token.SrcStr())
+	}
+	t.refuse(x, "pointer %s used as a value (only as an argument)", x.Token.SrcStr())
+	return ""
+}
+
+func (t *translator) postfix(x *cc.PostfixExpression) string {
+	switch x.Case {
+	case cc.PostfixExpressionPrimary:
+		return t.value(x.PrimaryExpression)
+	case cc.PostfixExpressionIndex, cc.PostfixExpressionPSelect, cc.PostfixExpressionSelect:
+		a := t.address(x)
+		r := t.temp()
+		t.emit("%s <- mem[%s]", r, a.String())
+		return r
+	case cc.PostfixExpressionCall:
+		v := t.call(x, true)
+		return v
+	case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+		t.refuse(x, "%s inside an expression (write it as a statement of its own)", x.Token.SrcStr())
+	}
+	t.refuse(x, "this expression")
+	return ""
+}
+
+func (t *translator) unary(x *cc.UnaryExpression) string {
+	switch x.Case {
+	case cc.UnaryExpressionPostfix:
+		return t.value(x.PostfixExpression)
+	case cc.UnaryExpressionMinus:
+		if isUnsigned(x.Type()) {
+			t.refuse(x, "negation in unsigned arithmetic (C wraps it around, the calculus does not)")
+		}
+		return "(-" + t.value(x.CastExpression) + ")"
+	case cc.UnaryExpressionPlus:
+		return t.value(x.CastExpression)
+	case cc.UnaryExpressionNot:
+		return "(!" + t.value(x.CastExpression) + ")"
+	case cc.UnaryExpressionDeref:
+		a := t.address(x)
+		r := t.temp()
+		t.emit("%s <- mem[%s]", r, a.String())
+		return r
+	case cc.UnaryExpressionCpl:
+		t.refuse(x, "bitwise operator (~)")
+	case cc.UnaryExpressionAddrof:
+		t.refuse(x, "address used as a value (&object is allowed only as an argument of an OpenSHMEM routine or of a function of the file)")
+	case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+		t.refuse(x, "%s inside an expression (write it as a statement of its own)", x.Token.SrcStr())
+	}
+	t.refuse(x, "this expression")
+	return ""
+}
+
+// logical is && (and) or || (!and) as a value. When the right operand
+// loads or calls, C evaluates it only if needed, so the value is computed
+// by branches; otherwise it is one .pgas expression.
+func (t *translator) logical(x cc.ExpressionNode, and bool, a, b cc.ExpressionNode) string {
+	if b == nil {
+		return t.value(a)
+	}
+	op := "||"
+	if and {
+		op = "&&"
+	}
+	if t.pure(b) {
+		return fmt.Sprintf("(%s %s %s)", t.value(a), op, t.value(b))
+	}
+	r := t.temp()
+	end := t.label()
+	if and {
+		t.emit("%s <- 0", r)
+		t.branch(a, false, end)
+		t.branch(b, false, end)
+		t.emit("%s <- 1", r)
+	} else {
+		t.emit("%s <- 1", r)
+		t.branch(a, true, end)
+		t.branch(b, true, end)
+		t.emit("%s <- 0", r)
+	}
+	t.place(end)
+	return r
+}
+
+func (t *translator) conditional(x *cc.ConditionalExpression) string {
+	if x.Case == cc.ConditionalExpressionLOr {
+		return t.value(x.LogicalOrExpression)
+	}
+	if x.ExpressionList == nil {
+		t.refuse(x, "the ?: extension without a middle operand")
+	}
+	r := t.temp()
+	els, end := t.label(), t.label()
+	t.branch(x.LogicalOrExpression, false, els)
+	t.emit("%s <- %s", r, t.value(x.ExpressionList))
+	t.emit("goto %s", end)
+	t.place(els)
+	t.emit("%s <- %s", r, t.value(x.ConditionalExpression))
+	t.place(end)
+	return r
+}
+
+// pure reports whether evaluating e emits nothing (no load, no call): it
+// translates e and takes the lines back.
+func (t *translator) pure(e cc.ExpressionNode) bool {
+	n, nt, nc, regs := len(t.out), t.ntemp, t.maxc, len(t.regs)
+	temps := len(t.temps)
+	t.novalue++
+	t.value(e)
+	t.novalue--
+	ok := len(t.out) == n
+	t.out, t.orig = t.out[:n], t.orig[:n]
+	t.ntemp, t.maxc = nt, nc
+	if len(t.temps) > temps {
+		for _, r := range t.temps[temps:] {
+			delete(t.used, r)
+		}
+		t.temps, t.regs = t.temps[:temps], t.regs[:regs]
+	}
+	return ok
+}
+
+// branch emits a jump to l taken when e is true (when) or false (!when);
+// otherwise control falls through. && and || and ! are control flow, as
+// in C: the right operand is evaluated only when needed.
+func (t *translator) branch(e cc.ExpressionNode, when bool, l string) {
+	if v, ok := constValue(e); ok {
+		if (v != 0) == when {
+			t.emit("goto %s", l)
+		}
+		return
+	}
+	switch x := e.(type) {
+	case *cc.PrimaryExpression:
+		if x.Case == cc.PrimaryExpressionExpr {
+			t.branch(x.ExpressionList, when, l)
+			return
+		}
+	case *cc.UnaryExpression:
+		if x.Case == cc.UnaryExpressionNot {
+			t.branch(x.CastExpression, !when, l)
+			return
+		}
+	case *cc.LogicalAndExpression:
+		if x.InclusiveOrExpression != nil && x.LogicalAndExpression != nil {
+			if when { // a && b true: both true
+				skip := t.label()
+				t.branch(x.LogicalAndExpression, false, skip)
+				t.branch(x.InclusiveOrExpression, true, l)
+				t.place(skip)
+			} else {
+				t.branch(x.LogicalAndExpression, false, l)
+				t.branch(x.InclusiveOrExpression, false, l)
+			}
+			return
+		}
+	case *cc.LogicalOrExpression:
+		if x.LogicalAndExpression != nil && x.LogicalOrExpression != nil {
+			if when {
+				t.branch(x.LogicalOrExpression, true, l)
+				t.branch(x.LogicalAndExpression, true, l)
+			} else {
+				skip := t.label()
+				t.branch(x.LogicalOrExpression, true, skip)
+				t.branch(x.LogicalAndExpression, false, l)
+				t.place(skip)
+			}
+			return
+		}
+	}
+	v := t.value(e)
+	if when {
+		t.emit("if %s goto %s", v, l)
+	} else {
+		t.emit("if !%s goto %s", paren(v), l)
+	}
+}
+
+func paren(s string) string { return "(" + s + ")" }

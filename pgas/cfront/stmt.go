@@ -1,0 +1,338 @@
+package cfront
+
+import (
+	"modernc.org/cc/v4"
+)
+
+// function translates the body of fd as one inlined instance. binds
+// sets the parameters (nil for main); result is the register for the
+// return value ("" when the value is not used).
+func (t *translator) function(fd *cc.FunctionDefinition, binds map[*cc.Declarator]*entity, result string, name string) {
+	for _, f := range t.frames {
+		if f.fn == name {
+			t.refuse(fd, "recursion (%s calls itself, directly or not): only non-recursive helper functions are inlined", name)
+		}
+	}
+	if len(t.frames) >= maxInlineDepth {
+		t.refuse(fd, "helper functions nested more than %d deep", maxInlineDepth)
+	}
+	f := &frame{fn: name, vars: map[*cc.Declarator]*entity{}, labels: map[string]string{}, result: result}
+	for d, e := range binds {
+		f.vars[d] = e
+	}
+	if name == "main" {
+		f.ret = t.end
+	} else {
+		f.ret = t.label()
+	}
+	t.frames = append(t.frames, f)
+	t.compound(fd.CompoundStatement)
+	t.frames = t.frames[:len(t.frames)-1]
+	if name != "main" {
+		t.place(f.ret)
+	}
+}
+
+func (t *translator) compound(cs *cc.CompoundStatement) {
+	for l := cs.BlockItemList; l != nil; l = l.BlockItemList {
+		it := l.BlockItem
+		switch it.Case {
+		case cc.BlockItemDecl:
+			t.declaration(it.Declaration, false)
+		case cc.BlockItemStmt:
+			t.statement(it.Statement)
+		case cc.BlockItemLabel:
+			t.refuse(it, "__label__ declaration")
+		case cc.BlockItemFuncDef:
+			t.refuse(it, "nested function")
+		}
+	}
+}
+
+// statement translates one statement; the temporaries it takes are free
+// again after it.
+func (t *translator) statement(s *cc.Statement) {
+	top := t.ntemp
+	defer func() { t.ntemp = top }()
+	switch s.Case {
+	case cc.StatementCompound:
+		t.compound(s.CompoundStatement)
+	case cc.StatementExpr:
+		if e := s.ExpressionStatement.ExpressionList; e != nil {
+			old := t.at(e)
+			t.exprStmt(e)
+			t.cur = old
+		}
+	case cc.StatementSelection:
+		t.selection(s.SelectionStatement)
+	case cc.StatementIteration:
+		t.iteration(s.IterationStatement)
+	case cc.StatementJump:
+		t.jump(s.JumpStatement)
+	case cc.StatementLabeled:
+		ls := s.LabeledStatement
+		if ls.Case != cc.LabeledStatementLabel {
+			t.refuse(ls, "switch statement (case labels)")
+		}
+		t.place(t.userLabel(ls.Token.SrcStr()))
+		t.statement(ls.Statement)
+	case cc.StatementAsm:
+		t.refuse(s, "asm statement")
+	}
+}
+
+// userLabel maps a C label of the current instance to a .pgas label.
+func (t *translator) userLabel(name string) string {
+	f := t.frame()
+	if l, ok := f.labels[name]; ok {
+		return l
+	}
+	l := t.label()
+	f.labels[name] = l
+	return l
+}
+
+func (t *translator) selection(s *cc.SelectionStatement) {
+	if s.Case == cc.SelectionStatementSwitch {
+		t.refuse(s, "switch statement")
+	}
+	old := t.at(s.ExpressionList)
+	t.cur.Text = "if (" + t.cur.Text + ")"
+	if p := s.Token.Position(); p.Filename == t.file && p.Line > 0 {
+		t.cur.Pos.Line, t.cur.Pos.Col = p.Line, p.Column // at the if
+	}
+	els := t.label()
+	t.branch(s.ExpressionList, false, els)
+	t.cur = old
+	t.statement(s.Statement)
+	if s.Case == cc.SelectionStatementIfElse {
+		end := t.label()
+		t.emit("goto %s", end)
+		t.place(els)
+		t.statement(s.Statement2)
+		t.place(end)
+		return
+	}
+	t.place(els)
+}
+
+func (t *translator) iteration(s *cc.IterationStatement) {
+	top, cont, end := t.label(), t.label(), t.label()
+	f := t.frame()
+	f.loops = append(f.loops, loop{brk: end, cont: cont})
+	defer func() { f.loops = f.loops[:len(f.loops)-1] }()
+	cond := func(e cc.ExpressionNode, when bool, l string) {
+		if e == nil {
+			if !when {
+				return // for (;;): no exit test
+			}
+			t.emit("goto %s", l)
+			return
+		}
+		old := t.at(e)
+		t.branch(e, when, l)
+		t.cur = old
+	}
+	switch s.Case {
+	case cc.IterationStatementWhile:
+		t.place(top)
+		t.place(cont)
+		cond(s.ExpressionList, false, end)
+		t.statement(s.Statement)
+		t.emit("goto %s", top)
+	case cc.IterationStatementDo:
+		t.place(top)
+		t.statement(s.Statement)
+		t.place(cont)
+		cond(s.ExpressionList, true, top)
+	case cc.IterationStatementFor, cc.IterationStatementForDecl:
+		if s.Case == cc.IterationStatementForDecl {
+			t.declaration(s.Declaration, false)
+		} else if s.ExpressionList != nil {
+			old := t.at(s.ExpressionList)
+			t.exprStmt(s.ExpressionList)
+			t.cur = old
+		}
+		t.place(top)
+		c, step := s.ExpressionList2, s.ExpressionList3
+		if s.Case == cc.IterationStatementForDecl {
+			c, step = s.ExpressionList, s.ExpressionList2
+		}
+		cond(c, false, end)
+		t.statement(s.Statement)
+		t.place(cont)
+		if step != nil {
+			old := t.at(step)
+			t.exprStmt(step)
+			t.cur = old
+		}
+		t.emit("goto %s", top)
+	}
+	t.place(end)
+}
+
+func (t *translator) jump(s *cc.JumpStatement) {
+	old := t.at(s)
+	defer func() { t.cur = old }()
+	f := t.frame()
+	switch s.Case {
+	case cc.JumpStatementGoto:
+		t.emit("goto %s", t.userLabel(s.Token2.SrcStr()))
+	case cc.JumpStatementGotoExpr:
+		t.refuse(s, "computed goto")
+	case cc.JumpStatementContinue, cc.JumpStatementBreak:
+		if len(f.loops) == 0 {
+			t.refuse(s, "break or continue outside a loop (switch is outside the subset)")
+		}
+		lp := f.loops[len(f.loops)-1]
+		if s.Case == cc.JumpStatementBreak {
+			t.emit("goto %s", lp.brk)
+		} else {
+			t.emit("goto %s", lp.cont)
+		}
+	case cc.JumpStatementReturn:
+		if s.ExpressionList != nil {
+			if f.result != "" {
+				v := t.value(s.ExpressionList)
+				t.emit("%s <- %s", f.result, v)
+			} else if f.fn != "main" {
+				t.value(s.ExpressionList) // evaluated for its loads, value unused
+			}
+		}
+		t.emit("goto %s", f.ret)
+	}
+}
+
+// exprStmt translates an expression evaluated for its effect.
+func (t *translator) exprStmt(e cc.ExpressionNode) {
+	switch x := e.(type) {
+	case *cc.ExpressionList:
+		for l := x; l != nil; l = l.ExpressionList {
+			t.exprStmt(l.AssignmentExpression)
+		}
+		return
+	case *cc.AssignmentExpression:
+		if x.Case != cc.AssignmentExpressionCond {
+			t.assign(x)
+			return
+		}
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+			t.increment(x.PostfixExpression, x.Case == cc.PostfixExpressionInc)
+			return
+		case cc.PostfixExpressionCall:
+			t.call(x, false)
+			return
+		}
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+			t.increment(x.UnaryExpression, x.Case == cc.UnaryExpressionInc)
+			return
+		}
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionCast && x.Type().Kind() == cc.Void {
+			t.exprStmt(x.CastExpression)
+			return
+		}
+	case *cc.PrimaryExpression:
+		if x.Case == cc.PrimaryExpressionExpr {
+			t.exprStmt(x.ExpressionList)
+			return
+		}
+	}
+	t.value(e)
+}
+
+// lvalue is a register or a cell.
+type lvalue struct {
+	reg  string
+	cell addrTerm
+}
+
+func (t *translator) lvalue(e cc.ExpressionNode) lvalue {
+	if p, ok := unparen(e).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		ent := t.ident(p)
+		switch ent.kind {
+		case kReg:
+			return lvalue{reg: ent.name}
+		case kConst:
+			t.refuse(p, "internal: assignment to a substituted local")
+		}
+	}
+	return lvalue{cell: t.address(e)}
+}
+
+func unparen(e cc.ExpressionNode) cc.ExpressionNode {
+	for {
+		switch x := e.(type) {
+		case *cc.PrimaryExpression:
+			if x.Case == cc.PrimaryExpressionExpr {
+				e = x.ExpressionList
+				continue
+			}
+		case *cc.PostfixExpression:
+			if x.Case == cc.PostfixExpressionPrimary {
+				e = x.PrimaryExpression
+				continue
+			}
+		case *cc.UnaryExpression:
+			if x.Case == cc.UnaryExpressionPostfix {
+				e = x.PostfixExpression
+				continue
+			}
+		}
+		return e
+	}
+}
+
+func (t *translator) read(lv lvalue) string {
+	if lv.reg != "" {
+		return lv.reg
+	}
+	r := t.temp()
+	t.emit("%s <- mem[%s]", r, lv.cell.String())
+	return r
+}
+
+func (t *translator) write(lv lvalue, v string) {
+	if lv.reg != "" {
+		t.emit("%s <- %s", lv.reg, v)
+		return
+	}
+	t.emit("mem[%s] <- %s", lv.cell.String(), v)
+}
+
+var compound = map[cc.AssignmentExpressionCase]string{
+	cc.AssignmentExpressionMul: "*", cc.AssignmentExpressionDiv: "/", cc.AssignmentExpressionMod: "%",
+	cc.AssignmentExpressionAdd: "+", cc.AssignmentExpressionSub: "-",
+}
+
+func (t *translator) assign(x *cc.AssignmentExpression) {
+	if isCtxType(x.UnaryExpression.Type()) {
+		t.refuse(x, "assignment of a context (contexts are created by shmem_ctx_create)")
+	}
+	lv := t.lvalue(x.UnaryExpression)
+	if x.Case == cc.AssignmentExpressionAssign {
+		t.write(lv, t.value(x.AssignmentExpression))
+		return
+	}
+	op, ok := compound[x.Case]
+	if !ok {
+		t.refuse(x, "bitwise assignment operator %s", x.Token.SrcStr())
+	}
+	cur := t.read(lv)
+	v := t.value(x.AssignmentExpression)
+	t.write(lv, "("+cur+" "+op+" "+v+")")
+}
+
+func (t *translator) increment(e cc.ExpressionNode, inc bool) {
+	lv := t.lvalue(e)
+	cur := t.read(lv)
+	op := "+"
+	if !inc {
+		op = "-"
+	}
+	t.write(lv, "("+cur+" "+op+" 1)")
+}
