@@ -118,6 +118,8 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		return nil, err
 	}
 	y.AllParts = opt.NoReduction // the settled-popa rule is a reduction too
+	pl := makePlan(opt, n, p.HasCtx())
+	opt = pl.options(opt)
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -135,7 +137,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	if maxBytes <= 0 {
 		maxBytes = automata.DefaultMaxBytes
 	}
-	res := &Result{N: n}
+	res := &Result{N: n, Note: pl.note}
 
 	// Run-time errors first: if the program is robust, every relaxed
 	// computation is equivalent to a sequentially consistent one, so an
@@ -150,7 +152,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		res.Verdict, res.Reason, res.Elapsed = Unknown, "run-time error check: "+budgetReason(ctx, opt, reason), time.Since(start)
 		return res, nil
 	}
-	sd := &typeSearch{p: p, n: n, y: y, opt: opt, plan: makePlan(opt, n), jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
+	sd := &typeSearch{p: p, n: n, y: y, opt: opt, plan: pl, jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
 		slots: pool.NewSlots(jobs)}
 	switch sd.plan.arbiter {
 	case oracleAlone:

@@ -63,7 +63,7 @@ func TestPlanRules(t *testing.T) {
 		if c.streamed {
 			n = 3
 		}
-		pl := makePlan(o, n)
+		pl := makePlan(o, n, false)
 		perType := o.All || o.Only != nil || o.Shard.Count > 0
 		// Only lists its types: it is never streamed.
 		streamed := c.streamed && o.Only == nil
@@ -118,7 +118,7 @@ func TestPlanIsRun(t *testing.T) {
 		if c.streamed {
 			n = 3
 		}
-		pl := makePlan(o, n)
+		pl := makePlan(o, n, false)
 		res, err := Decide(p, n, o)
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
