@@ -265,7 +265,7 @@ func (y *Y) atomic(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move
 		var x uint64
 		x, err = val(c.Val)
 		nv = (old + x) % uint64(p.Values)
-	case pgas.AmoSwap, pgas.AmoNone:
+	case pgas.AmoSwap:
 		nv, err = val(c.Val)
 	case pgas.AmoCSwap:
 		var cmp uint64
