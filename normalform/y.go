@@ -32,7 +32,7 @@ type Y struct {
 	mem    [][]automata.Field // mem[r-1][a]
 	reg    [][]automata.Field // reg[r-1][i]
 	pa, pb [][]automata.Field // pa[r-1][q]: part (0..3 for τ1..τ4) of the next popa
-	ctx    *ctxFields // nil unless the program uses an OpenSHMEM command (ctx.go)
+	ctx    *ctxFields         // nil unless the program uses an OpenSHMEM command (ctx.go)
 	words  int
 	barIdx []int // transitions that are barriers
 	live   liveness
