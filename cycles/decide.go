@@ -137,7 +137,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	if maxBytes <= 0 {
 		maxBytes = automata.DefaultMaxBytes
 	}
-	res := &Result{N: n, Note: pl.note}
+	res := &Result{N: n}
 
 	// Run-time errors first: if the program is robust, every relaxed
 	// computation is equivalent to a sequentially consistent one, so an
@@ -205,6 +205,7 @@ func (sd *typeSearch) moveTable() *moveTable {
 
 // run runs the plan's driver of the cycle-type search.
 func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
+	res.Note = sd.plan.note // the search's own: an oracle's answer has none
 	switch sd.plan.driver {
 	case streamedShared, streamedPerType:
 		return sd.runStream(ctx, res)
