@@ -9,7 +9,7 @@ import (
 	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
-var shmemDiffCount = flag.Int("shmem.count", 0, "programs for TestShmemDifferential (0: 300, 2000 without -short)")
+var shmemDiffCount = flag.Int("shmem.count", 0, "programs for TestShmemDifferential (0: 200, 1000 without -short)")
 var shmemDiffSeed = flag.Uint64("shmem.seed", 0, "first seed of TestShmemDifferential")
 
 // TestShmemDifferential decides random programs with the OpenSHMEM
@@ -20,9 +20,9 @@ var shmemDiffSeed = flag.Uint64("shmem.seed", 0, "first seed of TestShmemDiffere
 func TestShmemDifferential(t *testing.T) {
 	count := *shmemDiffCount
 	if count == 0 {
-		count = 2000
+		count = 1000
 		if testing.Short() {
-			count = 300
+			count = 200
 		}
 	}
 	stats := map[CompareStatus]int{}

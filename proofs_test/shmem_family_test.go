@@ -40,7 +40,7 @@ var shmemObservers = []string{
 func TestShmemFamily(t *testing.T) {
 	k := len(shmemMenu)
 	total := k * k * k
-	step := 4 // a quarter of the family keeps the test near a minute
+	step := 6 // a sixth of the family keeps the test near half a minute
 	if testing.Short() {
 		step = 29
 	}

@@ -35,7 +35,7 @@ func smallShmem(r *rand.Rand) gen.Config {
 // Theorem 16 with contexts (docs/deviations.md, "The normal form with
 // contexts").
 func TestTheorem16Shmem(t *testing.T) {
-	theorem16(t, count(1200), smallShmem)
+	theorem16(t, count(600), smallShmem)
 }
 
 func theorem16(t *testing.T, total int, cfg func(*rand.Rand) gen.Config) {

@@ -43,7 +43,7 @@ func tinyShmem(r *rand.Rand) gen.Config {
 }
 
 func TestTheorem5Lemma12Lemma13Shmem(t *testing.T) {
-	theorem5Lemma12Lemma13(t, count(600), tinyShmem)
+	theorem5Lemma12Lemma13(t, count(300), tinyShmem)
 }
 
 func theorem5Lemma12Lemma13(t *testing.T, total int, cfg func(*rand.Rand) gen.Config) {
