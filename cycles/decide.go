@@ -118,6 +118,8 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		return nil, err
 	}
 	y.AllParts = opt.NoReduction // the settled-popa rule is a reduction too
+	pl := makePlan(opt, n, p.HasCtx())
+	opt = pl.options(opt)
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -150,7 +152,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		res.Verdict, res.Reason, res.Elapsed = Unknown, "run-time error check: "+budgetReason(ctx, opt, reason), time.Since(start)
 		return res, nil
 	}
-	sd := &typeSearch{p: p, n: n, y: y, opt: opt, plan: makePlan(opt, n), jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
+	sd := &typeSearch{p: p, n: n, y: y, opt: opt, plan: pl, jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
 		slots: pool.NewSlots(jobs)}
 	switch sd.plan.arbiter {
 	case oracleAlone:
@@ -203,6 +205,7 @@ func (sd *typeSearch) moveTable() *moveTable {
 
 // run runs the plan's driver of the cycle-type search.
 func (sd *typeSearch) run(ctx context.Context, res *Result) (*Result, error) {
+	res.Note = sd.plan.note // the search's own: an oracle's answer has none
 	switch sd.plan.driver {
 	case streamedShared, streamedPerType:
 		return sd.runStream(ctx, res)

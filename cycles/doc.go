@@ -77,6 +77,15 @@
 // without locks (shared_fork.go, shared_tables.go, shared_memo.go; the
 // tables themselves are automata/table's).
 //
+// Programs with OpenSHMEM commands (docs/shmem-calculus.md) are decided
+// by the same procedure, with Y's context rules (normalform/ctx.go) and
+// the argument of docs/deviations.md, "The normal form with contexts";
+// the trackers need no change (an amo event is a write, an afetch a
+// read). The partial-order reduction, rank symmetry and the shared
+// exploration were argued for FIFO queues only: the plan turns them off
+// for such programs and notes it (plan.go). A witness's context pops get
+// their Item when it is certified (witness.go).
+//
 // The rules HB1–HB8 are used in their intended form (docs/deviations.md):
 // HB1 waits in init until the leave-marked event of r1; the two barrier
 // events matched by HB6–HB8 must belong to the same barrier; and a cycle

@@ -65,12 +65,30 @@ type plan struct {
 	// depthFirst is Options.DepthFirst for the per-type searches of a
 	// streamed N (streamPerType); every other search takes the option.
 	depthFirst bool
-	note       string // for Result.Note
+	// noReduction and noSymmetry turn off the partial-order reduction
+	// (reduce.go) and every use of rank symmetry (symmetry*.go) whatever
+	// the options say: a program with OpenSHMEM commands has Y fields
+	// indexed by a target rank, which a renaming of ranks must permute
+	// and symmetry*.go does not, and the independence of reduce.go and
+	// the stuck ranks of the shared exploration (stuck.go) were argued
+	// for FIFO queues only. See docs/deviations.md, "The normal form
+	// with contexts".
+	noReduction, noSymmetry bool
+	note                    string // for Result.Note
 }
 
-// makePlan turns the options and N into the plan of the decision.
-func makePlan(opt Options, n int) plan {
+// shmemNote is the note of a decision of a program with OpenSHMEM
+// commands, whose search runs without the reductions not proven for them.
+const shmemNote = "OpenSHMEM commands: searched per cycle type without the partial-order reduction, rank symmetry and the shared exploration, which are not proven for contexts"
+
+// makePlan turns the options, N and whether the program uses OpenSHMEM
+// commands into the plan of the decision.
+func makePlan(opt Options, n int, shmem bool) plan {
 	pl := plan{depthFirst: opt.DepthFirst}
+	if shmem {
+		pl.noReduction, pl.noSymmetry, pl.note = true, true, shmemNote
+		opt.Exploration = PerType
+	}
 	perType := opt.All || opt.Only != nil || opt.Shard.Count > 0
 	switch {
 	case perType || opt.Procedure == Automata:
@@ -95,10 +113,24 @@ func makePlan(opt Options, n int) plan {
 	if streamed {
 		pl.depthFirst = opt.DepthFirst || !opt.All
 		if opt.Yardsticks {
-			pl.note = "yardsticks are measured only when the cycle types are listed"
+			pl.note = joinNote(pl.note, "yardsticks are measured only when the cycle types are listed")
 		}
 	}
 	return pl
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// options returns opt with the plan's overrides applied.
+func (pl plan) options(opt Options) Options {
+	opt.NoReduction = opt.NoReduction || pl.noReduction
+	opt.NoSymmetry = opt.NoSymmetry || pl.noSymmetry
+	return opt
 }
 
 // shared reports whether the plan runs the shared exploration (unless a

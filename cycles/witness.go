@@ -62,6 +62,7 @@ func NewWitness(c CycleType, sigma []Letter) *Witness {
 // from the definitions; a witness is shown only if both agree that it is a
 // violation.
 func (w *Witness) certify(p *pgas.Program, n int) error {
+	w.numberItems(p)
 	if _, err := pgas.Replay(p, n, w.Computation); err != nil {
 		return fmt.Errorf("replay: %v", err)
 	}
@@ -72,4 +73,15 @@ func (w *Witness) certify(p *pgas.Program, n int) error {
 	}
 	w.HB = cyc
 	return nil
+}
+
+// numberItems fills Event.Item of the pops of context items, which Y
+// cannot (normalform.NumberItems), in the letters and the computation.
+// An oracle's witness has them already.
+func (w *Witness) numberItems(p *pgas.Program) {
+	if w.Direct || !p.HasCtx() {
+		return
+	}
+	normalform.NumberItems(p, len(w.Sigma), func(i int) *pgas.Event { return &w.Sigma[i].Event })
+	*w = *NewWitness(w.Cycle, w.Sigma)
 }

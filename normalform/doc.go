@@ -18,6 +18,17 @@
 //     its part changes no conflict edge. Y.AllParts turns this off; the
 //     language shrinks, the happens-before relations it generates do not.
 //   - Rule M5 keeps the successor state s' (the extraction prints s).
+//   - The OpenSHMEM commands (docs/shmem-calculus.md; docs/deviations.md,
+//     "The normal form with contexts"): a context has no pa/pb counter,
+//     its items are not FIFO. Each item picks the parts of its pops when
+//     it is issued, under per-(rank, context, target rank) bounds left by
+//     fences (lb, cur), the part of the rank's last send (last, for
+//     put-with-signal) and whether the context has an item pending past
+//     τ1 (delayed, for quiet); a fetching atomic is one event in τ1
+//     (ctx.go). These fields exist only when the program uses the
+//     commands. Y cannot number the items its pops belong to
+//     (Event.Item, unbounded); NumberItems and Y.Computation do it from
+//     the order of generation.
 //   - Y^M records, per rank, whether its enter and leave events lie in the
 //     same ↔-class (rules M4 and M6, or M3 on a popa followed by M5 on the
 //     popb of the same command); the cycle check needs this to reject cycles

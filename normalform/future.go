@@ -7,8 +7,8 @@ import (
 )
 
 // Future summarises, for every rank and control state, which cells the
-// rank may still access from there (by its own loads and stores and by the
-// pops of the remote commands it may still issue) and whether it may still
+// rank may still access from there (by its own loads and stores, by its
+// atomics and by the pops of the remote commands it may still issue) and whether it may still
 // take part in a barrier. Expressions that do not read registers are
 // evaluated exactly (rank and N are known); the others stand for every
 // address or every rank. Consumers use it to drop guesses that can no
@@ -19,7 +19,7 @@ type Future struct {
 	trans   [][][]uint64 // trans[r-1][t]: the cells transition t may touch when rank r runs it
 	stores  [][][]uint64 // stores[r-1][q]: the cells the rank may still store to (settled.go)
 	pops    [][][]uint64 // pops[r-1][q]: the cells the pops of the rank's remote commands may still touch
-	popbDst []uint64     // the cells some popb (of any rank's remote command) may write
+	popbDst []uint64     // the cells some popb (of any rank's remote command) or atomic may write
 	barrier []bool       // barrier[q]: a barrier is reachable from q
 	Words   int          // words per cell set
 }
@@ -121,9 +121,12 @@ func computeFuture(y *Y) *Future {
 					}
 				}
 			}
+			if c.Op.IsCtxOp() {
+				f.ctxCells(c, r, na, s, rd, set, ranks, addrs)
+			}
 			own[i], ownReads[i], ownStores[i] = s, rd, st
 			ownPops[i] = make([]uint64, f.Words)
-			if c.Op == pgas.OpRead || c.Op == pgas.OpWrite {
+			if c.Op == pgas.OpRead || c.Op == pgas.OpWrite || c.Op == pgas.OpSend || c.Op == pgas.OpRecv {
 				ownPops[i] = s
 			}
 		}
@@ -143,6 +146,39 @@ func computeFuture(y *Y) *Future {
 		}
 	}
 	return f
+}
+
+// ctxCells adds the cells an OpenSHMEM command of rank r touches to s
+// (all), rd (those whose value Y reads: a send's source, an add's target,
+// since Y applies a popb in τ1 at the issue, a recv's or an atomic's
+// target) and popbDst (those a popb or an atomic may write: none of them
+// is a settled source).
+func (f *Future) ctxCells(c *pgas.Cmd, r, na int, s, rd []uint64, set func([]uint64, int), ranks func(*pgas.Expr) []int, addrs func(*pgas.Expr) []int) {
+	if c.Op == pgas.OpFence || c.Op == pgas.OpQuiet {
+		return
+	}
+	if c.Local != nil {
+		for _, a := range addrs(c.Local) {
+			set(s, (r-1)*na+a)
+			if c.Op == pgas.OpSend {
+				set(rd, (r-1)*na+a)
+			} else {
+				set(f.popbDst, (r-1)*na+a)
+			}
+		}
+	}
+	for _, rr := range ranks(c.Rank) {
+		for _, a := range addrs(c.Remote) {
+			x := (rr-1)*na + a
+			set(s, x)
+			if c.Op != pgas.OpSend || c.Amo == pgas.AmoAdd {
+				set(rd, x)
+			}
+			if c.Op == pgas.OpSend || c.Op == pgas.OpAtomic && c.Amo != pgas.AmoFetch {
+				set(f.popbDst, x)
+			}
+		}
+	}
 }
 
 // closure propagates per-transition cell sets backwards: the set of a

@@ -16,12 +16,12 @@ import (
 // read. Such a popa is placed in the lowest part it may take (m = pa).
 //
 // Why this keeps every violation. Let the popa of command c read cell x,
-// and suppose no popb of any rank's command can ever write x (a static
-// property of the program) and the owner of x has no store to x ahead
+// and suppose no popb of any rank's command and no atomic can ever write
+// x (a static property of the program) and the owner of x has no store to x ahead
 // (from the issuing rank's control state after c, when it owns x;
 // otherwise from the owner's current control state). The events that
-// conflict with the popa are the writes to x: the owner's stores and
-// popbs into x. There are no popbs into x at all, and every store to x
+// conflict with the popa are the writes to x: the owner's stores, popbs
+// and atomics into x. There are no popbs or atomics into x at all, and every store to x
 // was generated before c, in τ1, so it precedes the popa wherever it
 // lands. Hence every conflict edge of the popa, and every write to x
 // between the popa and another event on x, is the same for all m in
@@ -33,7 +33,9 @@ import (
 // choice for what follows: later popas of the queue need m' ≥ m, the
 // popb n ≥ m. So every run of Y^M × Z^cyc with some m has a run with
 // m = pa that makes the same moves with the same marks otherwise, reaches
-// the same control, memory and marks with counters no larger, and whose
+// the same control, memory and marks with counters no larger (for a
+// context item, m is bounded by nothing and bounds only n ≥ m; delayed
+// depends on n alone), and whose
 // marked computation Z^cyc accepts iff it accepts the original.
 //
 // The condition reads the control state of the owner of x, which may be
@@ -65,6 +67,6 @@ func (y *Y) settledSource(s automata.State, r, to, srcRank, srcAddr int) bool {
 // Stores returns the cells rank r may still store to from control state q.
 func (f *Future) Stores(r, q int) []uint64 { return f.stores[r-1][q] }
 
-// PopbDst returns the cells some popb of some rank may write: a popa of
-// one of them is never settled.
+// PopbDst returns the cells some popb or atomic of some rank may write: a
+// popa of one of them is never settled.
 func (f *Future) PopbDst() []uint64 { return f.popbDst }

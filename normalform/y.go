@@ -32,6 +32,7 @@ type Y struct {
 	mem    [][]automata.Field // mem[r-1][a]
 	reg    [][]automata.Field // reg[r-1][i]
 	pa, pb [][]automata.Field // pa[r-1][q]: part (0..3 for τ1..τ4) of the next popa
+	ctx    *ctxFields         // nil unless the program uses an OpenSHMEM command (ctx.go)
 	words  int
 	barIdx []int // transitions that are barriers
 	live   liveness
@@ -59,6 +60,7 @@ func New(p *pgas.Program, n int) (*Y, error) {
 		y.pa = append(y.pa, l.Fields(len(p.Queues), 2))
 		y.pb = append(y.pb, l.Fields(len(p.Queues), 2))
 	}
+	y.layoutCtx()
 	l.Align()
 	y.words = l.Words()
 	if y.words > MaxWords {
@@ -181,6 +183,9 @@ func (y *Y) forgetDead(s automata.State) {
 				y.pb[r-1][k].Set(s, 0)
 			}
 		}
+		if y.ctx != nil {
+			y.ctx.forget(s, r, q)
+		}
 	}
 }
 
@@ -245,6 +250,9 @@ func (y *Y) command(s automata.State, r, ti int, t *pgas.Trans, env pgas.Env) ([
 		return one(pgas.Event{Kind: pgas.KAssume}, nil), nil
 	case pgas.OpRead, pgas.OpWrite:
 		return y.remote(s, r, ti, t, env)
+	}
+	if c.Op.IsCtxOp() && y.ctx != nil {
+		return y.ctxCommand(s, r, ti, t, env)
 	}
 	return nil, fmt.Errorf("internal error: unknown command %v", c.Op)
 }
@@ -347,6 +355,38 @@ func (y *Y) barriers(s automata.State) []Move {
 	}
 	rec(0)
 	return moves
+}
+
+// NumberItems sets Event.Item of every pop of a context item (the index
+// of its issue event among the non-pop events of its rank) in n letters
+// given in the order Y generated them: Y generates each rank's non-pop
+// events in program order, each item's pops in the move of its issue, so
+// the count is known there. Y itself cannot say it, since the count is
+// unbounded; every other event keeps Item 0.
+func NumberItems(p *pgas.Program, n int, at func(i int) *pgas.Event) {
+	var count map[int]int
+	for i := 0; i < n; i++ {
+		e := at(i)
+		switch {
+		case !e.Kind.IsPop():
+			if count == nil {
+				count = map[int]int{}
+			}
+			count[e.Rank]++
+		case p.IsCtx(e.Queue):
+			e.Item = count[e.Rank] - 1
+		}
+	}
+}
+
+// Computation is the package's Computation with the items of context pops
+// numbered (NumberItems); sigma is not changed.
+func (y *Y) Computation(sigma []HEvent) (tau []pgas.Event, starts [Heads + 1]int) {
+	if y.ctx != nil {
+		sigma = append([]HEvent(nil), sigma...)
+		NumberItems(y.P, len(sigma), func(i int) *pgas.Event { return &sigma[i].Event })
+	}
+	return Computation(sigma)
 }
 
 // Computation concatenates the heads of a generated letter sequence:

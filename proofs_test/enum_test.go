@@ -68,7 +68,7 @@ func yLanguage(p *pgas.Program, n, maxEvents, limit int, sc bool) (map[string]bo
 		if !ok {
 			return
 		}
-		tau, _ := normalform.Computation(sigma)
+		tau, _ := y.Computation(sigma)
 		lang[key(tau)] = true
 		if len(lang) > limit {
 			ok = false
@@ -98,11 +98,12 @@ func yLanguage(p *pgas.Program, n, maxEvents, limit int, sc bool) (map[string]bo
 
 // key names a computation by its letters E = K × RNK × ((RNK × ADR) ∪ {⊥})
 // plus the transition that produced each event, so that two different
-// commands with equal letters are told apart.
+// commands with equal letters are told apart, and the item a context's
+// pop belongs to (0 for every other event).
 func key(tau []pgas.Event) string {
 	var b strings.Builder
 	for _, e := range tau {
-		fmt.Fprintf(&b, "%d.%d.%v.%d.%d.%d.%d;", e.Kind, e.Rank, e.HasCell, e.Cell.Rank, e.Cell.Addr, e.Trans, e.Queue)
+		fmt.Fprintf(&b, "%d.%d.%v.%d.%d.%d.%d.%d;", e.Kind, e.Rank, e.HasCell, e.Cell.Rank, e.Cell.Addr, e.Trans, e.Queue, e.Item)
 	}
 	return b.String()
 }

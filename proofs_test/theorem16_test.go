@@ -22,11 +22,27 @@ var budget = cycles.CompareBudget{
 // and applies the definition of a violation. On loop-free programs the
 // oracle is complete, so the two must agree verdict for verdict.
 func TestTheorem16(t *testing.T) {
-	total := count(1200)
+	theorem16(t, count(1200), small)
+}
+
+// smallShmem is small with the OpenSHMEM commands.
+func smallShmem(r *rand.Rand) gen.Config {
+	c := small(r)
+	c.Queues, c.Shmem = 1, true
+	return c
+}
+
+// Theorem 16 with contexts (docs/deviations.md, "The normal form with
+// contexts").
+func TestTheorem16Shmem(t *testing.T) {
+	theorem16(t, count(600), smallShmem)
+}
+
+func theorem16(t *testing.T, total int, cfg func(*rand.Rand) gen.Config) {
 	stats := map[string]int{}
 	skipped := 0
 	for seed := uint64(1); seed <= uint64(total); seed++ {
-		g, p, n := program(t, seed, small)
+		g, p, n := program(t, seed, cfg)
 		c := cycles.Compare(p, n, budget)
 		stats[c.Decide]++
 		switch c.Status {

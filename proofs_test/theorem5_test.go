@@ -30,10 +30,26 @@ const (
 //     set of normal-form computations;
 //   - the enumeration agrees with the oracle's verdict (a check of both).
 func TestTheorem5Lemma12Lemma13(t *testing.T) {
-	total := count(600)
+	theorem5Lemma12Lemma13(t, count(600), tiny)
+}
+
+// tinyShmem is tiny with the OpenSHMEM commands (contexts, puts, gets,
+// fences, quiets, atomics, signals, awaits): Theorem 5 and Lemma 12 with
+// contexts (docs/deviations.md, "The normal form with contexts").
+func tinyShmem(r *rand.Rand) gen.Config {
+	c := tiny(r)
+	c.Queues, c.Shmem = 1, true
+	return c
+}
+
+func TestTheorem5Lemma12Lemma13Shmem(t *testing.T) {
+	theorem5Lemma12Lemma13(t, count(300), tinyShmem)
+}
+
+func theorem5Lemma12Lemma13(t *testing.T, total int, cfg func(*rand.Rand) gen.Config) {
 	skipped, violating, checked := 0, 0, 0
 	for seed := uint64(1); seed <= uint64(total); seed++ {
-		g, p, n := program(t, seed, tiny)
+		g, p, n := program(t, seed, cfg)
 		n = 2
 		comps, ok := computations(p, n, maxEvents, maxComps)
 		if !ok {

@@ -2,6 +2,7 @@ package proofs_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/pgasrob/pgasrob/cycles"
 	"github.com/pgasrob/pgasrob/normalform"
 	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
 // zState is a state of the literal automaton Z^{r1,r2} of the appendix,
@@ -198,11 +200,19 @@ func letterKey(sigma []cycles.Letter) string {
 // computations the product accepts must be exactly those the literal
 // automata (intended rules) accept, path for path.
 func TestTrackerAgainstLiteralZ(t *testing.T) {
-	total := count(80)
+	trackerAgainstLiteralZ(t, count(80), tiny)
+}
+
+// The same with contexts: amo events are writes, afetch events reads.
+func TestTrackerAgainstLiteralZShmem(t *testing.T) {
+	trackerAgainstLiteralZ(t, count(40), tinyShmem)
+}
+
+func trackerAgainstLiteralZ(t *testing.T, total int, cfg func(*rand.Rand) gen.Config) {
 	const maxLetters, limit = 15, 50_000
 	checked, accepted := 0, 0
 	for seed := uint64(1); seed <= uint64(total); seed++ {
-		g, p, n := program(t, seed, tiny)
+		g, p, n := program(t, seed, cfg)
 		n = 2
 		y, err := normalform.New(p, n)
 		if err != nil {

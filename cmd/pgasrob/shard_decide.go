@@ -82,14 +82,16 @@ func eventInts(e pgas.Event) []int {
 }
 
 // eventOf decodes an event and checks it against the program, so that a
-// damaged file is an error, not a crash in the replay.
+// damaged file is an error, not a crash in the replay. KAFetch is the last
+// kind (pgas/event.go). The Item of a context pop is not in the file:
+// cycles.Merge numbers the items when it certifies the witness.
 func eventOf(p *pgas.Program, n int, v []int) (pgas.Event, error) {
 	if len(v) != 7 {
 		return pgas.Event{}, fmt.Errorf("an event has %d numbers, want 7", len(v))
 	}
 	e := pgas.Event{Kind: pgas.Kind(v[0]), Rank: v[1], HasCell: v[2] == 1, Cell: pgas.Cell{Rank: v[3], Addr: v[4]}, Trans: v[5], Queue: v[6]}
 	switch {
-	case v[0] < 0 || v[0] > int(pgas.KBar), e.Rank < 1 || e.Rank > n, v[2] != 0 && v[2] != 1,
+	case v[0] < 0 || v[0] > int(pgas.KAFetch), e.Rank < 1 || e.Rank > n, v[2] != 0 && v[2] != 1,
 		e.HasCell && (e.Cell.Rank < 1 || e.Cell.Rank > n || e.Cell.Addr < 0 || e.Cell.Addr >= len(p.Addrs)),
 		e.Trans < 0 || e.Trans >= len(p.Trans), e.Queue < -1 || e.Queue >= len(p.Queues):
 		return pgas.Event{}, fmt.Errorf("event %v is not an event of the program for N = %d", v, n)
