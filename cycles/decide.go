@@ -1,6 +1,7 @@
 package cycles
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -241,11 +242,16 @@ func fillTypes(types []CycleType, rep []int, own []bool, res *Result) {
 // types' outcomes; ctx is the decision's (nil when merging shards, whose
 // own reasons already say why they stopped).
 func (res *Result) conclude(p *pgas.Program, n int, ctx context.Context, opt Options) error {
+	var wrap *RuntimeError
 	for i := range res.Types {
 		tr := &res.Types[i]
 		if tr.Witness != nil {
 			if err := tr.Witness.certify(p, n); err != nil {
 				return fmt.Errorf("%w: the witness for cycle type %v does not hold up against the plain semantics: %v", ErrInternal, tr.Cycle, err)
+			}
+			if re := tr.Witness.wrap(p, n); re != nil {
+				wrap = cmp.Or(wrap, re)
+				continue
 			}
 			if res.Witness == nil {
 				res.Witness = tr.Witness
@@ -254,6 +260,8 @@ func (res *Result) conclude(p *pgas.Program, n int, ctx context.Context, opt Opt
 	}
 	stopped := ctx != nil && ctx.Err() != nil
 	switch {
+	case res.Witness == nil && wrap != nil:
+		res.Verdict, res.RunError = RunError, wrap
 	case res.Witness != nil:
 		res.Verdict = NotRobust
 	default:

@@ -75,6 +75,24 @@ func (w *Witness) certify(p *pgas.Program, n int) error {
 	return nil
 }
 
+// wrap returns, for a witness that rests on an atomic add whose result
+// left the domain, that wrap as a run-time error with the path to it; nil
+// if the computation does not wrap, or wraps only after a prefix that is
+// violating already (the pops that complete a violating prefix read no
+// guard, so the violation does not depend on them). A verdict must not
+// rest on a wrap (docs/shmem-calculus.md, "Atomic adds that wrap"); the
+// wrap itself is reachable in X, so it is the answer instead.
+func (w *Witness) wrap(p *pgas.Program, n int) *RuntimeError {
+	if !p.HasCtx() {
+		return nil
+	}
+	re, i, err := pgas.Wraps(p, n, w.Computation)
+	if err != nil || re == nil || pgas.HappensBefore(w.Computation[:i]).Violating() {
+		return nil
+	}
+	return &RuntimeError{Err: re, Path: append([]pgas.Event(nil), w.Computation[:i]...)}
+}
+
 // numberItems fills Event.Item of the pops of context items, which Y
 // cannot (normalform.NumberItems), in the letters and the computation.
 // An oracle's witness has them already.

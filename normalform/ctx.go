@@ -135,6 +135,20 @@ func (y *Y) ctxCommand(s automata.State, r, ti int, t *pgas.Trans, env pgas.Env)
 	return []Move{{Rank: r, Trans: ti, Target: tg, Events: []HEvent{{Head: 1, Event: ev}}}}, nil
 }
 
+// wrapped reports an atomic add whose result v leaves the domain, as a
+// run-time error, in the sequentially consistent Y only: that is the Y of
+// the run-time error check, and a wrap reachable in a robust program is
+// reachable under SC (docs/shmem-calculus.md, "Atomic adds that wrap").
+// The relaxed Y keeps the total semantics (the add executes modulo
+// values), so that its language stays X's; a witness that rests on a wrap
+// is refused when it is certified (package cycles).
+func (y *Y) wrapped(o ctxOp, v uint64) error {
+	if !y.SC || v < uint64(y.P.Values) {
+		return nil
+	}
+	return &pgas.RangeError{Pos: y.P.Trans[o.ti].Pos, What: "atomic", Val: int64(v), Max: int64(y.P.Values - 1)}
+}
+
 func (y *Y) maxPart() int {
 	if y.SC {
 		return 0
@@ -189,7 +203,11 @@ func (y *Y) send(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move, 
 	case pgas.AmoAdd:
 		// Only used when the popb lands in τ1, at the issue, where the
 		// target holds what it holds now.
-		v = (y.mem[o.k-1][o.a].Get(s) + v) % uint64(p.Values)
+		v += y.mem[o.k-1][o.a].Get(s)
+		if err := y.wrapped(o, v); err != nil {
+			return nil, err
+		}
+		v %= uint64(p.Values)
 	default:
 		return nil, fmt.Errorf("internal error: send with atomic %v", c.Amo)
 	}
@@ -257,6 +275,7 @@ func (y *Y) atomic(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move
 		return uint64(x), err
 	}
 	nv, writes := old, true
+	sum := old // the add's result before it is taken modulo values
 	var err error
 	switch c.Amo {
 	case pgas.AmoFetch:
@@ -264,7 +283,8 @@ func (y *Y) atomic(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move
 	case pgas.AmoAdd:
 		var x uint64
 		x, err = val(c.Val)
-		nv = (old + x) % uint64(p.Values)
+		sum = old + x
+		nv = sum % uint64(p.Values)
 	case pgas.AmoSwap:
 		nv, err = val(c.Val)
 	case pgas.AmoCSwap:
@@ -287,6 +307,9 @@ func (y *Y) atomic(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move
 		if err != nil || !ok {
 			return nil, err
 		}
+	}
+	if err := y.wrapped(o, sum); err != nil {
+		return nil, err
 	}
 	tg := y.target(s)
 	y.st[r-1].Set(tg, uint64(o.to))
