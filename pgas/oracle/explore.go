@@ -23,6 +23,11 @@ type Bounds struct {
 	// runs the exploration by turns with another search hands the turn
 	// over there.
 	Pace func()
+	// Reduce, if set, takes a pop alone where nothing that may run
+	// before it conflicts with it (reduce.go): the verdict is the same,
+	// the states and the violation found may differ. It is ignored with
+	// MaxEvents or MaxQueue, whose cuts depend on the interleaving.
+	Reduce bool
 }
 
 // DefaultMaxNodes keeps an unbounded exploration within a few hundred MiB.
@@ -83,6 +88,9 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 	}
 	m := pgas.NewMachine(p, n)
 	e := &explorer{p: p, n: n, m: m, b: b, seen: map[string]int32{}}
+	if b.Reduce && b.MaxEvents <= 0 && b.MaxQueue <= 0 {
+		e.red = newReducer(p, n)
+	}
 	root := &node{parent: -1, x: m.Initial(), sum: newSummary(n, len(p.Addrs), len(p.Queues))}
 	e.add(root)
 
@@ -133,6 +141,9 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 					res.ErrPath = e.path(i)
 				}
 			}
+			if e.red != nil {
+				steps = e.ample(x, sum, steps)
+			}
 			for _, st := range steps {
 				mv, next, evs := st.Move, st.Next, st.Events
 				if b.MaxEvents > 0 && d+len(evs) > b.MaxEvents {
@@ -175,6 +186,29 @@ type explorer struct {
 	buckets   [][]int32 // node indices by depth
 	truncated string
 	keybuf    []byte
+	red       *reducer // nil: no reduction
+}
+
+// ample narrows steps to a pop the reducer allows alone, unless that
+// pop leads to a state seen before (the cycle proviso: every cycle of
+// the reduced graph then has a fully expanded state, the one expanded
+// last).
+func (e *explorer) ample(x *pgas.XState, sum *summary, steps []pgas.Step) []pgas.Step {
+	amp := e.red.ample(x, steps)
+	if amp == nil {
+		return steps
+	}
+	for _, st := range amp {
+		s2, cyclic := sum.apply(x, st.Move, st.Events)
+		if cyclic {
+			return steps // the loop below records the violation
+		}
+		e.keybuf = s2.appendKey(st.Next.AppendKey(e.keybuf[:0]))
+		if _, seen := e.seen[string(e.keybuf)]; seen {
+			return steps
+		}
+	}
+	return amp
 }
 
 func (e *explorer) cut(why string) {
