@@ -142,7 +142,7 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 				}
 			}
 			if e.red != nil {
-				steps = e.ample(x, sum, steps)
+				steps = e.ample(x, sum, d, steps)
 			}
 			for _, st := range steps {
 				mv, next, evs := st.Move, st.Next, st.Events
@@ -189,11 +189,14 @@ type explorer struct {
 	red       *reducer // nil: no reduction
 }
 
-// ample narrows steps to a pop the reducer allows alone, unless that
-// pop leads to a state seen before (the cycle proviso: every cycle of
-// the reduced graph then has a fully expanded state, the one expanded
-// last).
-func (e *explorer) ample(x *pgas.XState, sum *summary, steps []pgas.Step) []pgas.Step {
+// ample narrows steps to those the reducer allows alone in state x at
+// depth d, unless one of them leads to a state seen before at a depth
+// of at most d. That is the cycle proviso: on a cycle of the reduced
+// graph some edge s -> s' does not go deeper (the depths are the final,
+// shortest ones, and they sum to zero around the cycle), and s' was
+// found before s was expanded, from a state of smaller depth, so s is
+// expanded fully.
+func (e *explorer) ample(x *pgas.XState, sum *summary, d int, steps []pgas.Step) []pgas.Step {
 	amp := e.red.ample(x, steps)
 	if amp == nil {
 		return steps
@@ -204,7 +207,7 @@ func (e *explorer) ample(x *pgas.XState, sum *summary, steps []pgas.Step) []pgas
 			return steps // the loop below records the violation
 		}
 		e.keybuf = s2.appendKey(st.Next.AppendKey(e.keybuf[:0]))
-		if _, seen := e.seen[string(e.keybuf)]; seen {
+		if j, seen := e.seen[string(e.keybuf)]; seen && e.nodes[j].depth <= d {
 			return steps
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/pgas/gen"
+	"github.com/pgasrob/pgasrob/pgas/internal/progbuild"
 	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
@@ -108,5 +109,44 @@ func TestReduceExamples(t *testing.T) {
 			}
 			t.Logf("%s N=%d: violation %v, states %d -> %d", filepath.Base(f), n, full.Violation != nil, full.Explored, red.Explored)
 		}
+	}
+}
+
+// TestReduceAgainstNaive compares the reduced exploration with the naive
+// enumeration of naive_test.go on random loop-free programs of progbuild
+// (the reduction is off under the event bound the looping ones need).
+func TestReduceAgainstNaive(t *testing.T) {
+	rng := progbuild.NewRand(*naiveSeed + 28)
+	count := *naiveCount
+	if testing.Short() {
+		count = min(count, 50)
+	}
+	compared, violating := 0, 0
+	for i := 0; i < count; i++ {
+		p := progbuild.Random(rng, 2+rng.IntN(2), false, i%3 == 0)
+		n := 1 + rng.IntN(3)
+		nv := &naive{m: pgas.NewMachine(p, n), budget: 20_000}
+		nv.walk(nv.m.Initial(), nil)
+		if nv.gaveUp {
+			continue
+		}
+		res := oracle.Explore(p, n, oracle.Bounds{Timeout: 20 * time.Second, Reduce: true})
+		if res.Err != nil || !res.Complete && res.Violation == nil {
+			t.Fatalf("program %d: %v, complete %v (%s)\n%v", i, res.Err, res.Complete, res.Truncated, p)
+		}
+		if (res.Violation != nil) != nv.violates {
+			t.Fatalf("program %d, N=%d: reduced oracle violation %v, naive %v\n%v", i, n, res.Violation != nil, nv.violates, p)
+		}
+		if !nv.violates && (res.RangeErr != nil) != nv.rangeErr {
+			t.Fatalf("program %d, N=%d: reduced oracle range error %v, naive %v\n%v", i, n, res.RangeErr, nv.rangeErr, p)
+		}
+		compared++
+		if nv.violates {
+			violating++
+		}
+	}
+	t.Logf("compared %d programs: %d violating", compared, violating)
+	if compared < count/2 || violating == 0 || violating == compared {
+		t.Errorf("the sample does not exercise both verdicts")
 	}
 }
