@@ -25,8 +25,11 @@ type Bounds struct {
 	Pace func()
 	// Reduce, if set, takes a pop alone where nothing that may run
 	// before it conflicts with it (reduce.go): the verdict is the same,
-	// the states and the violation found may differ. It is ignored with
-	// MaxEvents or MaxQueue, whose cuts depend on the interleaving.
+	// the states and the violation found may differ. With MaxEvents or
+	// MaxQueue, a reduced run that is Complete cut nothing, so it explored
+	// the whole reduced graph of the unbounded X; a cut leaves it
+	// incomplete, as without the reduction (but the cuts may fall
+	// elsewhere).
 	Reduce bool
 }
 
@@ -88,7 +91,7 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 	}
 	m := pgas.NewMachine(p, n)
 	e := &explorer{p: p, n: n, m: m, b: b, seen: map[string]int32{}}
-	if b.Reduce && b.MaxEvents <= 0 && b.MaxQueue <= 0 {
+	if b.Reduce {
 		e.red = newReducer(p, n)
 	}
 	root := &node{parent: -1, x: m.Initial(), sum: newSummary(n, len(p.Addrs), len(p.Queues))}
