@@ -27,15 +27,17 @@ import (
 //	x         states of X(P,N) reachable (no happens-before summary)
 //	x-ctl     their distinct control vectors; x-q their distinct
 //	          (control, queue contents) projections
-//	oracle    states the oracle expands ((X, summary) pairs)
+//	oracle    states the oracle expands ((X, summary) pairs); oracle-red
+//	          with its partial-order reduction (pgas/oracle/reduce.go)
 //	sc-y      states of the run-time error check (SC part of Y)
 //	red-y     reduced Y (yardstick); ymarks distinct (Y, marks) pairs;
 //	prod      Σ product states of the per-type search (yardsticks)
 //	shared    states of the shared search alone (no helper, no oracle)
 //
 // each with its time and the process's peak RSS over that step. Every
-// step is bounded (PGASROB_MEASURE_TIMEOUT, default 60 s; X at 4 M
-// states); a bounded step prints ">".
+// step is bounded (PGASROB_MEASURE_TIMEOUT, default 60 s; X at 2 M
+// states, the oracle at 1 M, the searches at 2 GiB); a bounded step
+// prints ">".
 func TestMeasureN4(t *testing.T) {
 	spec := os.Getenv("PGASROB_MEASURE_N4")
 	if spec == "" {
@@ -76,12 +78,15 @@ func TestMeasureN4(t *testing.T) {
 				}
 				cols = append(cols, fmt.Sprintf("%s=%s (%.2fs %dMiB)", name, v, time.Since(start).Seconds(), peakRSS()>>20))
 			}
-			step("sc-x", func() (string, bool) { n, cut := countX(p, n, true, 4_000_000, timeout); return n.String(), cut })
-			step("x", func() (string, bool) { n, cut := countX(p, n, false, 4_000_000, timeout); return n.String(), cut })
-			step("oracle", func() (string, bool) {
-				o := oracle.Explore(p, n, oracle.Bounds{MaxNodes: 20_000_000, Timeout: timeout})
-				return fmt.Sprintf("%d", o.Explored), !o.Complete && o.Violation == nil
-			})
+			step("sc-x", func() (string, bool) { n, cut := countX(p, n, true, 2_000_000, timeout); return n.String(), cut })
+			step("x", func() (string, bool) { n, cut := countX(p, n, false, 2_000_000, timeout); return n.String(), cut })
+			for _, red := range []bool{false, true} {
+				name := map[bool]string{false: "oracle", true: "oracle-red"}[red]
+				step(name, func() (string, bool) {
+					o := oracle.Explore(p, n, oracle.Bounds{MaxNodes: 1_000_000, Timeout: timeout, Reduce: red})
+					return fmt.Sprintf("%d", o.Explored), !o.Complete && o.Violation == nil
+				})
+			}
 			step("sc-y", func() (string, bool) {
 				y, err := normalform.New(p, n)
 				if err != nil {
@@ -93,7 +98,7 @@ func TestMeasureN4(t *testing.T) {
 				return fmt.Sprintf("%d", st.States), false
 			})
 			step("yard", func() (string, bool) {
-				r, err := Decide(p, n, Options{Yardsticks: true, All: true, Timeout: timeout, Jobs: 1})
+				r, err := Decide(p, n, Options{Yardsticks: true, All: true, Timeout: timeout, Jobs: 1, MaxBytes: 2 << 30})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,7 +108,7 @@ func TestMeasureN4(t *testing.T) {
 				return fmt.Sprintf("%v states=%d", r.Verdict, r.Stats.States), r.Verdict == Unknown
 			})
 			step("shared", func() (string, bool) {
-				r, err := Decide(p, n, Options{Exploration: Shared, noHelper: true, Timeout: timeout, Jobs: 1})
+				r, err := Decide(p, n, Options{Exploration: Shared, noHelper: true, Timeout: timeout, Jobs: 1, MaxBytes: 2 << 30})
 				if err != nil {
 					t.Fatal(err)
 				}
