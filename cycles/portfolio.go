@@ -16,8 +16,12 @@ import (
 // verdict. (difftest and compare.go use the unreduced oracle as the
 // reference.)
 func (sd *typeSearch) oracleBounds(ctx context.Context) oracle.Bounds {
-	return oracle.Bounds{MaxNodes: max(100_000, sd.maxBytes/2048), Context: ctx, Reduce: true}
+	return oracle.Bounds{MaxNodes: max(100_000, sd.maxBytes/2048), Context: ctx, Reduce: !noOracleReduction}
 }
+
+// noOracleReduction turns the oracle's reduction off, for the benchmarks
+// that compare the portfolio with and without it in one run.
+var noOracleReduction = false
 
 // fromOracle turns an oracle exploration into a decision: NOT ROBUST for
 // a violation (certified by the oracle and certified again here), ROBUST
