@@ -14,8 +14,9 @@ import (
 // N = 2..6 with the oracle alone and with the command's default (the
 // portfolio over the shared search), each with the oracle's reduction
 // off (old) and on (new), 60 s per decision, reporting states,
-// states/s, B/state (search) and peak-MiB (benchProcedure). N = 6, and
-// the unreduced oracle beyond N = 4, only with PGASROB_BENCH_BIG set:
+// states/s, B/state (search) and peak-MiB (benchProcedure). N = 6, the
+// unreduced oracle beyond N = 4 and the old portfolio at N = 4 (whose
+// search fills gigabytes in its 60 s) only with PGASROB_BENCH_BIG set:
 //
 //	go test ./cycles -run '^$' -bench N4Families -benchtime 1x
 func BenchmarkN4Families(b *testing.B) {
@@ -34,7 +35,7 @@ func BenchmarkN4Families(b *testing.B) {
 			for _, proc := range []Procedure{Oracle, Auto} {
 				for _, red := range []string{"old", "new"} {
 					b.Run(fmt.Sprintf("%s/N=%d/proc=%v/oracle=%s", name, n, proc, red), func(b *testing.B) {
-						if !big && (n >= 6 || n >= 5 && red == "old") {
+						if !big && (n >= 6 || n >= 5 && red == "old" || n >= 4 && red == "old" && proc == Auto) {
 							b.Skip("set PGASROB_BENCH_BIG=1")
 						}
 						noOracleReduction = red == "old"

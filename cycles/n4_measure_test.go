@@ -34,7 +34,10 @@ import (
 //	prod      Σ product states of the per-type search (yardsticks)
 //	shared    states of the shared search alone (no helper, no oracle)
 //
-// each with its time and the process's peak RSS over that step. Every
+// each with its time and the process's peak RSS over that step
+// (PGASROB_MEASURE_STEPS=oracle-red,sc-y runs only those;
+// PGASROB_MEASURE_ONLY=name only
+// the files whose path contains it). Every
 // step is bounded (PGASROB_MEASURE_TIMEOUT, default 60 s; X at 2 M
 // states, the oracle at 1 M, the searches at 2 GiB); a bounded step
 // prints ">".
@@ -67,7 +70,11 @@ func TestMeasureN4(t *testing.T) {
 		}
 		for n := lo; n <= hi; n++ {
 			var cols []string
+			steps := os.Getenv("PGASROB_MEASURE_STEPS") // e.g. "oracle-red,sc-y"; empty: all
 			step := func(name string, run func() (string, bool)) {
+				if steps != "" && !strings.Contains(","+steps+",", ","+name+",") {
+					return
+				}
 				runtime.GC()
 				debug.FreeOSMemory()
 				resetPeakRSS()
