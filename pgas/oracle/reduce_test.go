@@ -14,7 +14,7 @@ import (
 	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
-var reduceCount = flag.Int("reduce.count", 2000, "random programs TestReduceAgrees compares")
+var reduceCount = flag.Int("reduce.count", 600, "random programs TestReduceAgrees compares (raise for a longer run)")
 
 // decisive reports whether an exploration answered: a violation, or a
 // complete search (robust, or a run-time error).
@@ -43,11 +43,12 @@ func agree(t *testing.T, name string, n int, full, red oracle.Result) bool {
 // TestReduceAgrees checks the reduction of reduce.go verdict for verdict
 // against the unreduced exploration on random programs of pgas/gen (the
 // difftest generator: waits, get/put/waitq, barriers, remote operations;
-// half of them may loop) at N = 1..3.
+// half of them may loop) at N = 1..3 (-reduce.count 2000 for the run
+// recorded in docs/design.md).
 func TestReduceAgrees(t *testing.T) {
 	count := *reduceCount
 	if testing.Short() {
-		count = min(count, 300)
+		count = min(count, 150)
 	}
 	compared, violating, fewer := 0, 0, 0
 	for i := 0; i < count; i++ {
