@@ -75,6 +75,10 @@ const (
 	sWaitq // waitq e / quiet e
 	sGoto  // goto L1, L2 ... alone
 	sIf    // if e goto L
+	// The OpenSHMEM statements (docs/shmem-calculus.md); call names
+	// which one.
+	sShmem // putmem(...), getmem(...), amo_add(...), put_signal(...) ...
+	sFence // fence c
 )
 
 // stmt is one line of code. Which fields are set depends on kind.
@@ -95,6 +99,13 @@ type stmt struct {
 	// negate makes an sIf jump when its condition is false; block forms
 	// compile to it.
 	negate bool
+	// call is the name of an OpenSHMEM statement (sShmem), of the
+	// fetching atomic on the right of an sAssign ("" for a plain
+	// assignment or load), or "quiet"/"waitq" for sWaitq.
+	call string
+	// guard, on an sAssign that loads or calls a fetching atomic, makes
+	// it an atomic await: "r <- mem[a] when g".
+	guard exprNode
 }
 
 type addrDecl struct {
@@ -110,7 +121,8 @@ type file struct {
 	hasValues bool
 	addrs     []addrDecl
 	regs      []ident
-	queues    []ident
+	queues    []ident // queues and contexts, in declaration order
+	isCtx     []bool  // isCtx[i]: queues[i] was declared by "context"
 	stmts     []*stmt
 	endLabels []ident // labels written after the last statement
 }

@@ -29,9 +29,10 @@ const (
 	nkReg
 	nkQueue
 	nkHandle
+	nkCtx
 )
 
-var nameKindNames = [...]string{"an address", "a register", "a queue", "a handle"}
+var nameKindNames = [...]string{"an address", "a register", "a queue", "a handle", "a context"}
 
 type nameInfo struct {
 	kind  nameKind
@@ -59,6 +60,7 @@ type checker struct {
 	names map[string]nameInfo
 	// Hidden resources, -1 until needed.
 	one, sync, tmp int
+	getCtx         int // the hidden context of getmem, -1 if none
 	queueUsed      bool
 }
 
@@ -103,10 +105,15 @@ func (c *checker) declarations() {
 		c.declare(r, nkReg, len(p.Regs))
 		p.Regs = append(p.Regs, r.name)
 	}
-	for _, q := range f.queues {
-		c.declare(q, nkQueue, len(p.Queues))
+	for i, q := range f.queues {
+		k := nkQueue
+		if f.isCtx[i] {
+			k = nkCtx
+		}
+		c.declare(q, k, len(p.Queues))
 		p.Queues = append(p.Queues, q.name)
 	}
+	c.declareCtx()
 	hidden := func(name string) int {
 		p.Addrs = append(p.Addrs, name)
 		p.Shadow = append(p.Shadow, true)
@@ -131,6 +138,9 @@ func (c *checker) declarations() {
 				c.one = hidden(oneAddr)
 			}
 		case sGet, sPut, sWaitq:
+			if s.kind == sWaitq && s.call == "quiet" && c.isCtxName(s.x) {
+				continue
+			}
 			if c.sync < 0 {
 				c.sync = hidden(syncAddr)
 			}
@@ -157,7 +167,11 @@ func (c *checker) declarations() {
 		c.errorf(f.regs[0].pos, "too many registers: %d (with the hidden one), limit %d", n, MaxRegs)
 	}
 	if n := len(p.Queues); n > MaxQueues {
-		c.errorf(f.queues[0].pos, "too many queues: %d, limit %d", n, MaxQueues)
+		hidden := ""
+		if c.getCtx >= 0 {
+			hidden = ", with the hidden one of getmem"
+		}
+		c.errorf(f.queues[0].pos, "too many queues: %d%s%s, limit %d", n, c.ctxCount(), hidden, MaxQueues)
 	}
 }
 
@@ -186,6 +200,10 @@ func (c *checker) lookup(n *nameRef) (Instr, bool) {
 	case nkQueue:
 		c.queueUsed = true
 		return Instr{XConst, int64(info.index)}, true
+	}
+	if info.kind == nkCtx {
+		c.errorf(n.pos, "%s is a context; it can only be named by fence, quiet or the last argument of an OpenSHMEM call, not used in an expression", n.name)
+		return Instr{}, false
 	}
 	c.errorf(n.pos, "handle %s cannot be used in an expression (only in \"wait %s\")", n.name, n.name)
 	return Instr{}, false

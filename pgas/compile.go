@@ -147,8 +147,9 @@ func CheckN(p *Program, n int) error {
 		check(cmd.Remote, p.Address)
 		check(cmd.Rank, p.RankOf)
 		check(cmd.Queue, p.QueueOf)
-		if cmd.Op == OpStore || cmd.Op == OpAssign {
+		if cmd.Op == OpStore || cmd.Op == OpAssign || cmd.Op == OpSend || cmd.Op == OpAtomic {
 			check(cmd.Val, p.Value)
+			check(cmd.Val2, p.Value)
 		}
 	}
 	return errs.err()

@@ -18,9 +18,10 @@ func transitions(p *Program) string {
 	return strings.Join(ls, "\n")
 }
 
-// cmdText is Program.CmdString with the guard of an await shown.
+// cmdText is Program.CmdString with the guard of an await shown (CmdString
+// shows it for an atomic, not for a load).
 func cmdText(p *Program, c Cmd) string {
-	if c.Guard != nil {
+	if c.Guard != nil && c.Op == OpLoad {
 		return p.CmdString(c) + " when " + c.Guard.String()
 	}
 	return p.CmdString(c)
@@ -222,11 +223,15 @@ func checkWellFormed(t *testing.T, p *Program) {
 		if tr.To < 0 || tr.To >= len(p.Labels) || tr.Pos.Line < 1 || tr.Text == "" {
 			t.Errorf("bad transition %+v", tr)
 		}
-		if c.Guard != nil && c.Op != OpLoad {
+		if c.Guard != nil && c.Op != OpLoad && c.Op != OpAtomic {
 			t.Errorf("guard on %s", p.CmdString(c))
 		}
-		if (c.Op == OpLoad || c.Op == OpAssign) != (c.Reg >= 0 && c.Reg < len(p.Regs)) {
+		if (c.Op == OpLoad || c.Op == OpAssign || c.Op == OpAtomic) != (c.Reg >= 0 && c.Reg < len(p.Regs)) {
 			t.Errorf("bad register in %s", p.CmdString(c))
+		}
+		if c.Op.IsCtxOp() {
+			checkCtxCmd(t, p, c)
+			continue
 		}
 		for _, x := range []*Expr{c.Addr, c.Val, c.Local, c.Rank, c.Remote, c.Queue, c.Guard} {
 			if x == nil {
@@ -254,6 +259,33 @@ func checkWellFormed(t *testing.T, p *Program) {
 				break
 			}
 		}
+	}
+}
+
+// checkCtxCmd checks the operands of an OpenSHMEM command: its context is
+// a constant naming a context, and it has the operands its op needs.
+func checkCtxCmd(t *testing.T, p *Program, c Cmd) {
+	t.Helper()
+	if c.Queue == nil {
+		t.Fatalf("%s has no context", p.CmdString(c))
+	}
+	if v, ok := c.Queue.Const(); !ok || !p.IsCtx(int(v)) {
+		t.Errorf("%s: context operand is not a context id", p.CmdString(c))
+	}
+	target := c.Rank != nil && c.Remote != nil
+	ok := c.Addr == nil
+	switch c.Op {
+	case OpFence, OpQuiet:
+		ok = ok && c.Rank == nil && c.Local == nil && c.Val == nil
+	case OpSend:
+		ok = ok && target && (c.Local == nil) != (c.Val == nil) && (c.Amo == AmoNone || c.Amo == AmoAdd)
+	case OpRecv:
+		ok = ok && target && c.Local != nil && c.Val == nil
+	case OpAtomic:
+		ok = ok && target && c.Local == nil && (c.Val == nil) == (c.Amo == AmoFetch) && (c.Val2 != nil) == (c.Amo == AmoCSwap)
+	}
+	if !ok {
+		t.Errorf("operands of %s", p.CmdString(c))
 	}
 }
 

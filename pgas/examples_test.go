@@ -96,3 +96,34 @@ func BenchmarkCompile(b *testing.B) {
 		}
 	}
 }
+
+// TestShmemExamples compiles the examples of the OpenSHMEM constructs: each
+// states its expected verdict with a reason, runs on N = 2 and 3, and uses
+// some OpenSHMEM command. (Their verdicts are checked where the decision
+// procedure is.)
+func TestShmemExamples(t *testing.T) {
+	files, err := filepath.Glob("../examples/shmem-calculus/*.pgas")
+	if err != nil || len(files) < 12 {
+		t.Fatalf("found %d examples: %v", len(files), err)
+	}
+	for _, f := range files {
+		p, err := Load(f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		checkWellFormed(t, p)
+		if !p.HasCtx() {
+			t.Errorf("%s: no OpenSHMEM command", f)
+		}
+		src, _ := os.ReadFile(f)
+		if m := verdictLine.FindSubmatch(src); m == nil || string(m[1]) != "2" || !strings.Contains(string(src), "Why") {
+			t.Errorf("%s: the header does not give the verdict for N = 2 and why", f)
+		}
+		for n := 2; n <= 3; n++ {
+			if err := CheckN(p, n); err != nil {
+				t.Errorf("%s: CheckN(%d): %v", f, n, err)
+			}
+		}
+	}
+}

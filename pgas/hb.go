@@ -124,9 +124,17 @@ func HappensBefore(events []Event) *HB {
 	})
 
 	// ↔: the k-th read/write of (rank, queue) with the k-th popa and the
-	// k-th popb of (rank, queue) (queues are FIFO); the k-th barrier events
-	// of all ranks together.
+	// k-th popb of (rank, queue) (queues are FIFO); a pop of a context with
+	// the non-pop event of its rank whose index is its Item; the k-th
+	// barrier events of all ranks together.
 	type rq struct{ rank, queue int }
+	byItem := ctxQueues(events)
+	issue := map[EventID]int{} // (rank, -, index) -> position of that non-pop event
+	for i, e := range events {
+		if !e.Kind.IsPop() {
+			issue[EventID{e.Rank, 0, h.ids[i].Seq}] = i
+		}
+	}
 	reqs := map[rq][]int{}
 	npopa, npopb := map[rq]int{}, map[rq]int{}
 	bars := map[int]int{} // rank -> barriers so far
@@ -148,6 +156,17 @@ func HappensBefore(events []Event) *HB {
 			reqs[k] = append(reqs[k], i)
 			newClass(i)
 		case KPopa, KPopb:
+			if byItem[k] {
+				if req, ok := issue[EventID{e.Rank, 0, e.Item}]; ok && h.Class[req] >= 0 {
+					join(i, h.Class[req])
+					h.ids[i] = EventID{e.Rank, e.Kind, e.Item}
+				} else {
+					orphans[e.Rank]++
+					h.ids[i] = EventID{e.Rank, e.Kind, -orphans[e.Rank]}
+					newClass(i)
+				}
+				continue
+			}
 			count := npopa
 			if e.Kind == KPopb {
 				count = npopb
@@ -176,6 +195,23 @@ func HappensBefore(events []Event) *HB {
 		}
 	}
 	return h
+}
+
+// ctxQueues returns the (rank, queue) pairs whose pops are matched by
+// Item rather than by FIFO position. HappensBefore is not told which
+// queues are contexts, and needs not be: pops of a FIFO queue have Item
+// 0, so a pair with a pop whose Item is not 0 is a context's. A context
+// pair whose pops all have Item 0 has only pops of its rank's first event
+// (an item has one popa and one popb), which is then its first request,
+// so FIFO matching joins them to the same event.
+func ctxQueues(events []Event) map[struct{ rank, queue int }]bool {
+	m := map[struct{ rank, queue int }]bool{}
+	for _, e := range events {
+		if e.Kind.IsPop() && e.Item != 0 {
+			m[struct{ rank, queue int }{e.Rank, e.Queue}] = true
+		}
+	}
+	return m
 }
 
 // ID returns the position-independent name of event i.

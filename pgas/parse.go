@@ -13,6 +13,17 @@ var keywords = map[string]bool{
 	"mem": true, "rank": true, "N": true, "read": true, "write": true, "get": true,
 	"put": true, "barrier": true, "assume": true, "assert": true, "goto": true, "if": true,
 	"wait": true, "waitq": true, "quiet": true, "while": true, "else": true,
+	// OpenSHMEM (docs/shmem-calculus.md).
+	"context": true, "fence": true, "when": true,
+}
+
+func init() {
+	for name := range shmemCalls {
+		keywords[name] = true
+	}
+	for name := range fetchCalls {
+		keywords[name] = true
+	}
 }
 
 // maxDepth bounds the nesting of expressions, so that the recursive descent
@@ -144,7 +155,7 @@ func (p *parser) line() {
 	}
 	if t.kind == tIdent {
 		switch t.text {
-		case "program", "values", "address", "register", "queue":
+		case "program", "values", "address", "register", "queue", "context":
 			if len(p.f.stmts) > 0 || len(p.pending) > 0 {
 				p.fail(t.pos, "declaration %q after the first statement; declarations come first", t.text)
 			}
@@ -310,13 +321,14 @@ func (p *parser) decl() {
 			}
 			p.next()
 		}
-	case "register", "queue":
+	case "register", "queue", "context":
 		for {
 			id := p.name("a " + kw.text + " name")
 			if kw.text == "register" {
 				f.regs = append(f.regs, id)
 			} else {
 				f.queues = append(f.queues, id)
+				f.isCtx = append(f.isCtx, kw.text == "context")
 			}
 			if p.tok().kind != tComma {
 				break
@@ -387,15 +399,7 @@ func (p *parser) command(s *stmt) int {
 	case "read", "write", "get", "put":
 		p.next()
 		s.kind = map[string]stmtKind{"read": sRead, "write": sWrite, "get": sGet, "put": sPut}[t.text]
-		p.expect(tLParen, "(")
-		for p.tok().kind != tRParen {
-			s.args = append(s.args, p.expr())
-			if p.tok().kind != tComma {
-				break
-			}
-			p.next()
-		}
-		end := p.expect(tRParen, ")").hi
+		end := p.callArgs(s)
 		if p.tok().kind == tHandleArrow {
 			arrow := p.next()
 			if s.kind != sRead && s.kind != sWrite {
@@ -414,9 +418,12 @@ func (p *parser) command(s *stmt) int {
 		s.kind = sWait
 		s.handle = p.name("a handle name")
 		return p.prev().hi
-	case "waitq", "quiet":
+	case "waitq", "quiet", "fence":
 		p.next()
-		s.kind = sWaitq
+		s.kind, s.call = sWaitq, t.text
+		if t.text == "fence" {
+			s.kind = sFence
+		}
 		s.x = p.expr()
 		return s.x.base().hi
 	case "goto":
@@ -443,6 +450,14 @@ func (p *parser) command(s *stmt) int {
 		s.targets = []ident{p.name("a label")}
 		return p.prev().hi
 	}
+	if shmemCalls[t.text] != nil {
+		p.next()
+		s.kind, s.call = sShmem, t.text
+		return p.callArgs(s)
+	}
+	if fetchCalls[t.text] != nil {
+		p.fail(t.pos, "%s returns the old value: write r <- %s(...)", t.text, t.text)
+	}
 	if keywords[t.text] {
 		p.fail(t.pos, "unexpected keyword %q at the start of a statement", t.text)
 	}
@@ -450,8 +465,35 @@ func (p *parser) command(s *stmt) int {
 	s.reg = ident{t.text, t.pos}
 	p.next()
 	p.expect(tAssignArrow, "<-")
-	s.x = p.expr()
-	return s.x.base().hi
+	var end int
+	if r := p.tok(); r.kind == tIdent && fetchCalls[r.text] != nil {
+		p.next()
+		s.call = r.text
+		end = p.callArgs(s)
+	} else {
+		s.x = p.expr()
+		end = s.x.base().hi
+	}
+	if w := p.tok(); w.kind == tIdent && w.text == "when" {
+		p.next()
+		s.guard = p.expr()
+		end = s.guard.base().hi
+	}
+	return end
+}
+
+// callArgs parses "(e, e, ...)" into s.args and returns the end offset of
+// the closing parenthesis.
+func (p *parser) callArgs(s *stmt) int {
+	p.expect(tLParen, "(")
+	for p.tok().kind != tRParen {
+		s.args = append(s.args, p.expr())
+		if p.tok().kind != tComma {
+			break
+		}
+		p.next()
+	}
+	return p.expect(tRParen, ")").hi
 }
 
 // Expressions: precedence climbing over the C levels.

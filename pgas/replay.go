@@ -26,8 +26,10 @@ func (e *ReplayError) Error() string {
 // which must leave the control state of its rank and be executable there;
 // the event it produces must equal the given one in every field (kind,
 // cell, queue). A pop must find its queue non-empty and equal the event the
-// head of the queue produces (same cell and transition). A barrier is N
-// consecutive bar events of ranks 1..N, one move of X.
+// head of the queue produces (same cell and transition); a pop of a
+// context pops the item its Event.Item names. A barrier is N consecutive
+// bar events of ranks 1..N, one move of X, and a blocking send is its
+// issue followed at once by its popa.
 func Replay(p *Program, n int, events []Event) (*XState, error) {
 	s, err := ReplayPrefix(p, n, events)
 	if err != nil {
@@ -62,7 +64,7 @@ func ReplayPrefix(p *Program, n int, events []Event) (*XState, error) {
 			if e.Queue < 0 || e.Queue >= len(p.Queues) {
 				return fail("no queue %d", e.Queue)
 			}
-			mv = Move{Kind: MovePopa, Rank: e.Rank, Queue: e.Queue}
+			mv = Move{Kind: MovePopa, Rank: e.Rank, Queue: e.Queue, Item: e.Item}
 			if e.Kind == KPopb {
 				mv.Kind = MovePopb
 			}
@@ -104,9 +106,15 @@ func ReplayPrefix(p *Program, n int, events []Event) (*XState, error) {
 			return fail("cannot execute: %v", err)
 		}
 		for k, got := range evs {
+			if i+k >= len(events) {
+				return s, &ReplayError{Index: i + k, Msg: fmt.Sprintf("the move is cut off: X produces %+v here", got)}
+			}
 			if got != events[i+k] {
 				return s, &ReplayError{Index: i + k, Event: events[i+k], Msg: fmt.Sprintf("X produces %+v here", got)}
 			}
+		}
+		if mv.Kind == MoveCmd {
+			width = len(evs) // a blocking send: its issue and its popa
 		}
 		s = next
 		i += width

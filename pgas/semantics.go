@@ -4,6 +4,7 @@ import (
 	encbin "encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -19,6 +20,9 @@ import (
 // Cmd.Guard) is enabled only when the guard holds with the loaded value in
 // its register, and is then an ordinary (load). Without a guard, rules and
 // events are exactly those of Tables 1 and 3.
+//
+// The OpenSHMEM commands (docs/shmem-calculus.md) have their rules in
+// semantics_ctx.go; a program without a context never reaches them.
 //
 // Run-time errors: a command whose control state enables it but whose
 // evaluation leaves a domain (program.go: Value, Address, RankOf, QueueOf)
@@ -51,6 +55,15 @@ type XState struct {
 	mem  []int64      // m(r, addr a) at (r-1)*|ADR| + a
 	fa   [][]Request  // fa(r, q) at (r-1)*|QUE| + q
 	fb   [][]Transfer // fb(r, q) at (r-1)*|QUE| + q
+	// The OpenSHMEM part (semantics_ctx.go), nil when the program has no
+	// context: the items of context q of rank r at (r-1)*|QUE| + q, the
+	// fence epochs likewise, per rank the number of its non-pop events so
+	// far (the issue index of its next item) and the issue index of its
+	// last send (-1 if none).
+	ci   [][]Item
+	ep   []int
+	np   []int
+	last []int
 }
 
 // Machine runs X(P,N) for one program and one N.
@@ -58,11 +71,13 @@ type Machine struct {
 	p                 *Program
 	n                 int
 	nregs, nadr, nque int
+	hasCtx            bool // some queue is a context
 }
 
 // NewMachine returns the machine of X(p, n). n must be at least 1.
 func NewMachine(p *Program, n int) *Machine {
-	return &Machine{p: p, n: n, nregs: len(p.Regs), nadr: len(p.Addrs), nque: len(p.Queues)}
+	return &Machine{p: p, n: n, nregs: len(p.Regs), nadr: len(p.Addrs), nque: len(p.Queues),
+		hasCtx: slices.Contains(p.Ctx, true)}
 }
 
 // Program returns the program the machine runs.
@@ -85,6 +100,15 @@ func (m *Machine) Initial() *XState {
 	for r := range s.st {
 		s.st[r] = m.p.Init
 	}
+	if m.hasCtx {
+		s.ci = make([][]Item, m.n*m.nque)
+		s.ep = make([]int, m.n*m.nque)
+		s.np = make([]int, m.n)
+		s.last = make([]int, m.n)
+		for r := range s.last {
+			s.last[r] = -1
+		}
+	}
 	return s
 }
 
@@ -105,11 +129,16 @@ func (s *XState) FA(r, q int) []Request { return s.fa[(r-1)*s.m.nque+q] }
 // modify it.
 func (s *XState) FB(r, q int) []Transfer { return s.fb[(r-1)*s.m.nque+q] }
 
-// Final reports whether s is in F_X: every queue is empty, so no remote
-// access is left half done.
+// Final reports whether s is in F_X: every queue and every context is
+// empty, so no remote access is left half done.
 func (s *XState) Final() bool {
 	for i := range s.fa {
 		if len(s.fa[i]) > 0 || len(s.fb[i]) > 0 {
+			return false
+		}
+	}
+	for _, items := range s.ci {
+		if len(items) > 0 {
 			return false
 		}
 	}
@@ -117,11 +146,16 @@ func (s *XState) Final() bool {
 }
 
 // Pending returns the number of requests of (r, q) not yet completed by
-// their popb: len(fa(r,q)) + len(fb(r,q)).
-func (s *XState) Pending(r, q int) int { return len(s.FA(r, q)) + len(s.FB(r, q)) }
+// their popb: len(fa(r,q)) + len(fb(r,q)), or the number of items of a
+// context.
+func (s *XState) Pending(r, q int) int {
+	return len(s.FA(r, q)) + len(s.FB(r, q)) + len(s.Items(r, q))
+}
 
 // Key encodes the whole state, including the transitions recorded in queue
-// entries, as a compact string: equal keys mean equal states.
+// entries, as a compact string: equal keys mean equal states, except for
+// the issue indices of context items, which Key leaves out
+// (appendCtxKey says why).
 func (s *XState) Key() string { return string(s.AppendKey(nil)) }
 
 // AppendKey appends the encoding Key returns to b.
@@ -146,6 +180,9 @@ func (s *XState) AppendKey(b []byte) []byte {
 			b = encbin.AppendVarint(b, e.Val)
 		}
 	}
+	if s.ci != nil {
+		b = s.appendCtxKey(b)
+	}
 	return b
 }
 
@@ -166,6 +203,9 @@ func (s *XState) String() string {
 			if fa, fb := s.FA(r, q), s.FB(r, q); len(fa)+len(fb) > 0 {
 				fmt.Fprintf(&b, " fa%d %v fb%d %v", q, fa, q, fb)
 			}
+			if items := s.Items(r, q); len(items) > 0 || s.Epoch(r, q) > 0 {
+				fmt.Fprintf(&b, " ctx%d epoch %d %+v", q, s.Epoch(r, q), items)
+			}
 		}
 		b.WriteByte('\n')
 	}
@@ -178,14 +218,19 @@ func (s *XState) clone() *XState {
 	vals := make([]int64, len(s.regs)+len(s.mem))
 	copy(vals, s.regs)
 	copy(vals[len(s.regs):], s.mem)
-	return &XState{
+	c := &XState{
 		m:    s.m,
 		st:   append([]int(nil), s.st...),
 		regs: vals[:len(s.regs):len(s.regs)],
 		mem:  vals[len(s.regs):],
 		fa:   s.fa,
 		fb:   s.fb,
+		ci:   s.ci,
 	}
+	if s.ci != nil {
+		c.ep, c.np, c.last = slices.Clone(s.ep), slices.Clone(s.np), slices.Clone(s.last)
+	}
+	return c
 }
 
 // ownQueues gives a clone its own queue maps before one queue changes. The
@@ -214,6 +259,7 @@ type Move struct {
 	Trans int   // MoveCmd: the transition taken
 	Bar   []int // MoveBarrier: Bar[r-1] is the barrier transition of rank r
 	Queue int   // MovePopa, MovePopb
+	Item  int   // MovePopa, MovePopb on a context: the Issue of the item popped
 }
 
 func (mv Move) String() string {
@@ -222,10 +268,12 @@ func (mv Move) String() string {
 		return fmt.Sprintf("cmd rank %d trans %d", mv.Rank, mv.Trans)
 	case MoveBarrier:
 		return fmt.Sprintf("barrier %v", mv.Bar)
-	case MovePopa:
-		return fmt.Sprintf("popa rank %d queue %d", mv.Rank, mv.Queue)
-	case MovePopb:
-		return fmt.Sprintf("popb rank %d queue %d", mv.Rank, mv.Queue)
+	case MovePopa, MovePopb:
+		s := fmt.Sprintf("pop%c rank %d queue %d", "ab"[mv.Kind-MovePopa], mv.Rank, mv.Queue)
+		if mv.Item != 0 {
+			s += fmt.Sprintf(" item %d", mv.Item)
+		}
+		return s
 	}
 	return fmt.Sprintf("Move(%d)", mv.Kind)
 }
@@ -274,10 +322,10 @@ func (m *Machine) Steps(s *XState) (steps []Step, errs []*CmdError) {
 			if m.p.Trans[t].Cmd.Op == OpBarrier {
 				continue
 			}
-			next, ev, err := m.exec(s, r, t)
+			next, evs, err := m.command(s, r, t)
 			switch {
 			case err == nil:
-				steps = append(steps, Step{Move{Kind: MoveCmd, Rank: r, Trans: t}, next, []Event{ev}})
+				steps = append(steps, Step{Move{Kind: MoveCmd, Rank: r, Trans: t}, next, evs})
 			case err != errBlocked:
 				errs = append(errs, &CmdError{Rank: r, Trans: t, Err: err})
 			}
@@ -285,16 +333,7 @@ func (m *Machine) Steps(s *XState) (steps []Step, errs []*CmdError) {
 	}
 	var moves []Move
 	moves = m.barrierMoves(s, moves)
-	for r := 1; r <= m.n; r++ {
-		for q := 0; q < m.nque; q++ {
-			if len(s.FA(r, q)) > 0 {
-				moves = append(moves, Move{Kind: MovePopa, Rank: r, Queue: q})
-			}
-			if len(s.FB(r, q)) > 0 {
-				moves = append(moves, Move{Kind: MovePopb, Rank: r, Queue: q})
-			}
-		}
-	}
+	moves = append(moves, m.PopMoves(s)...)
 	for _, mv := range moves {
 		next, evs, err := m.Apply(s, mv)
 		if err != nil {
@@ -370,11 +409,7 @@ func (m *Machine) Apply(s *XState, mv Move) (*XState, []Event, error) {
 		if t.Cmd.Op == OpBarrier {
 			return nil, nil, fmt.Errorf("a barrier is taken by all ranks at once, not by rank %d alone", mv.Rank)
 		}
-		next, ev, err := m.exec(s, mv.Rank, mv.Trans)
-		if err != nil {
-			return nil, nil, err
-		}
-		return next, []Event{ev}, nil
+		return m.command(s, mv.Rank, mv.Trans)
 	case MoveBarrier:
 		if len(mv.Bar) != m.n {
 			return nil, nil, fmt.Errorf("barrier needs %d transitions, got %d", m.n, len(mv.Bar))
@@ -392,6 +427,9 @@ func (m *Machine) Apply(s *XState, mv Move) (*XState, []Event, error) {
 			}
 			next.st[r-1] = t.To
 			evs[r-1] = Event{Kind: KBar, Rank: r, Trans: ti, Queue: -1}
+			if next.np != nil {
+				next.np[r-1]++
+			}
 		}
 		return next, evs, nil
 	case MovePopa, MovePopb:
@@ -401,7 +439,11 @@ func (m *Machine) Apply(s *XState, mv Move) (*XState, []Event, error) {
 		if mv.Queue < 0 || mv.Queue >= m.nque {
 			return nil, nil, fmt.Errorf("no queue %d", mv.Queue)
 		}
-		next, ev, err := m.pop(s, mv.Kind, mv.Rank, mv.Queue)
+		pop := m.pop
+		if m.p.IsCtx(mv.Queue) {
+			pop = func(s *XState, k MoveKind, r, q int) (*XState, Event, error) { return m.ctxPop(s, k, r, q, mv.Item) }
+		}
+		next, ev, err := pop(s, mv.Kind, mv.Rank, mv.Queue)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -511,6 +553,9 @@ func (m *Machine) exec(s *XState, r, t int) (*XState, Event, error) {
 		q, err := m.p.QueueOf(c.Queue, env)
 		if err != nil {
 			return nil, ev, err
+		}
+		if m.p.IsCtx(int(q)) {
+			return nil, ev, fmt.Errorf("%v: internal error: %v on context %s", tr.Pos, c.Op, m.p.Queues[q])
 		}
 		local, remote := Cell{r, int(loc)}, Cell{int(rk), int(rem)}
 		req := Request{Src: local, Dst: remote, Trans: t}

@@ -51,11 +51,18 @@ func (c *checker) lower(s *stmt) []path {
 			c.errorf(s.reg.pos, "%s is %s, not a register%s", s.reg.name, nameKindNames[info.kind], hint)
 			return nil
 		}
+		if s.call != "" {
+			return c.lowerFetch(s, info.index)
+		}
 		if m, ok := s.x.(*memRef); ok {
 			cmd := cmdOf(OpLoad)
 			cmd.Reg = info.index
 			cmd.Addr = c.operand(m.addr, "address")
+			cmd.Guard = c.guard(s)
 			return one("", cmd)
+		}
+		if s.guard != nil {
+			c.errorf(s.guard.base().pos, "when needs a load (r <- mem[a] when g) or a fetching atomic (r <- amo_fetch(...) when g)")
 		}
 		cmd := cmdOf(OpAssign)
 		cmd.Reg = info.index
@@ -87,10 +94,10 @@ func (c *checker) lower(s *stmt) []path {
 			return nil
 		}
 		return one("wait", c.waitFor(info.index, s.pos)...)
-	case sWaitq:
-		c.needQueue(s)
-		q := c.operand(s.x, "queue")
-		return one("waitq", c.signal(c.sync, q, s.pos)...)
+	case sWaitq, sFence:
+		return c.lowerSync(s)
+	case sShmem:
+		return c.lowerShmem(s)
 	case sIf:
 		cond := c.operand(s.x, "condition")
 		yes, no := cmdOf(OpAssume), cmdOf(OpAssume)
@@ -157,7 +164,7 @@ func (c *checker) lowerAssert(s *stmt) []path {
 }
 
 func (c *checker) needQueue(s *stmt) {
-	if len(c.prog.Queues) == 0 {
+	if len(c.prog.Queues) == countTrue(c.prog.Ctx, true) {
 		c.errorf(s.pos, "%s needs a queue, but no queue is declared (add \"queue q\")", s.text)
 	}
 }
@@ -179,7 +186,7 @@ func (c *checker) lowerRemote(s *stmt) []path {
 	cmd.Local = c.operand(s.args[0], "address")
 	cmd.Rank = c.operand(s.args[1], "rank")
 	cmd.Remote = c.operand(s.args[2], "address")
-	cmd.Queue = c.operand(s.args[3], "queue")
+	cmd.Queue = c.queueArg(s.args[3], name)
 	switch {
 	case s.kind == sGet || s.kind == sPut:
 		// A synchronous transfer: the asynchronous one, then a wait on a

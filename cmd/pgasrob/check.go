@@ -114,7 +114,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	fmt.Fprintf(stdout, "automaton  %d control states, %d transitions\n", s.States, s.Transitions)
 	if len(s.Sugar) > 0 {
 		var parts []string
-		for _, k := range []string{"assert", "handle", "wait", "get", "put", "waitq", "if", "block", "init"} {
+		for _, k := range sugarOrder {
 			if s.Sugar[k] > 0 {
 				parts = append(parts, fmt.Sprintf("%s %d", k, s.Sugar[k]))
 			}
@@ -125,7 +125,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 		fmt.Fprintf(stdout, "\ninitial state %s\n", p.Labels[p.Init])
 		for _, t := range p.Trans {
 			cmd := p.CmdString(t.Cmd)
-			if t.Cmd.Guard != nil {
+			if t.Cmd.Guard != nil && t.Cmd.Op == pgas.OpLoad { // CmdString shows an atomic's guard
 				cmd += " when " + t.Cmd.Guard.String()
 			}
 			note := ""
@@ -137,6 +137,13 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	}
 	return exitRobust
 }
+
+// sugarOrder is the order in which "check" lists the sugar counts: the
+// idioms of Section 2.4, then the OpenSHMEM statements.
+var sugarOrder = []string{"assert", "handle", "wait", "get", "put", "waitq", "if", "block", "init",
+	"putmem", "putmem_nbi", "putval", "getmem", "getmem_nbi", "amo_add", "amo_inc", "amo_set",
+	"amo_fetch", "amo_fetch_add", "amo_fetch_inc", "amo_swap", "amo_cswap",
+	"put_signal", "put_signal_add", "put_signal_nbi", "put_signal_add_nbi"}
 
 func list(xs []string) string {
 	if len(xs) == 0 {

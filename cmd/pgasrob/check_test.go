@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,5 +78,39 @@ func TestCheckJSON(t *testing.T) {
 	}
 	if v.OK || v.Program != nil || len(v.Errors) != 1 || v.Errors[0].Line != 1 || v.Errors[0].Col != 8 {
 		t.Errorf("unexpected error report: %s", out.String())
+	}
+}
+
+// TestCheckShmem checks that check counts the transitions of the OpenSHMEM
+// statements per statement name and prints their core commands, the guard
+// of an atomic await once.
+func TestCheckShmem(t *testing.T) {
+	var out, errb bytes.Buffer
+	file := "../../examples/shmem-calculus/await-lock.pgas"
+	if code := run([]string{"check", "--json", file}, &out, &errb); code != exitRobust {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var v checkJSON
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatalf("bad JSON %v:\n%s", err, out.String())
+	}
+	// amo_cswap: 1 transition; getmem: recv and quiet; putval, amo_set: 1.
+	want := map[string]int{"amo_cswap": 1, "getmem": 2, "putval": 1, "amo_set": 1}
+	if !v.OK || v.Program == nil || fmt.Sprint(v.Program.Sugar) != fmt.Sprint(want) || strings.Join(v.Program.Queues, " ") != "c $get" {
+		t.Errorf("unexpected summary: %s", out.String())
+	}
+	out.Reset()
+	if code := run([]string{"check", "--automaton", file}, &out, &errb); code != exitRobust {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, s := range []string{
+		"sugar      putval 1, getmem 2, amo_set 1, amo_cswap 1 (transitions)",
+		"r <- atomic(cswap, 1, lock, 1, 0, c) when r == 0   [amo_cswap, line 25]\n",
+		"recv(t, 1, cnt, $get)   [getmem, line 26]",
+		"quiet c\n",
+	} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("check --automaton lacks %q:\n%s", s, out.String())
+		}
 	}
 }

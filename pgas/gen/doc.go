@@ -8,7 +8,10 @@
 // decision procedure of Theorem 16 of pgas-theory-full.md (package cycles)
 // must decide them quickly. Every command kind of Figure 2 occurs, barriers
 // included, and the sugar of Section 2.4 (handles, waits, get, put, waitq,
-// assert).
+// assert). With Config.Shmem the programs also declare contexts and use
+// the OpenSHMEM statements of docs/shmem-calculus.md (puts, gets, fences,
+// quiets, atomics, puts with signal, awaits); without it they are the same,
+// seed for seed, as before that option existed.
 //
 // The differential comparison of the two checkers on one program
 // (cycles.Compare) lives beside the decision it checks, so that the

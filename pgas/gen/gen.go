@@ -17,6 +17,11 @@ type Config struct {
 	// RangeErrors allows address expressions that can go out of range at
 	// run time, so that run-time errors are reachable in some programs.
 	RangeErrors bool
+	// Shmem mixes in the OpenSHMEM statements of docs/shmem-calculus.md:
+	// one or two contexts, puts, gets, fences, quiets, atomics, puts with
+	// signal and awaits. Without it the programs are those of before,
+	// seed for seed.
+	Shmem bool
 }
 
 func (c Config) withDefaults() Config {
@@ -46,7 +51,9 @@ type Program struct {
 	Addrs  []string
 	Regs   []string
 	Queues []string
-	Stmts  []*Stmt
+	// Contexts are declared after the queues (Config.Shmem).
+	Contexts []string
+	Stmts    []*Stmt
 	// EndLabels name the point after the last statement.
 	EndLabels []string
 }
@@ -69,6 +76,12 @@ const (
 	SBarrier             // barrier
 	SIfGoto              // if Args[0] goto Targets[0]
 	SGoto                // goto Targets...
+	// The OpenSHMEM statements (Config.Shmem); a context is a leaf Arg.
+	SShmem // Call(Args...): putmem, getmem, amo_add, put_signal, ...
+	SFetch // Reg <- Call(Args...) [when Guard]: a fetching atomic
+	SAwait // Reg <- mem[Args[0]] when Guard
+	SFence // fence Args[0]
+	SQuiet // quiet Args[0]
 )
 
 // Stmt is one line of the program.
@@ -79,6 +92,8 @@ type Stmt struct {
 	Args    []*Expr
 	Handle  string
 	Targets []string
+	Call    string // SShmem, SFetch: the name of the call
+	Guard   *Expr  // SFetch, SAwait: the condition of an await
 }
 
 // Expr is an expression: a leaf (a number, name, rank or N) or an operator
@@ -124,6 +139,7 @@ func (s *Stmt) clone() *Stmt {
 	c := *s
 	c.Labels = append([]string(nil), s.Labels...)
 	c.Targets = append([]string(nil), s.Targets...)
+	c.Guard = s.Guard.clone()
 	c.Args = make([]*Expr, len(s.Args))
 	for i, a := range s.Args {
 		c.Args[i] = a.clone()
@@ -137,6 +153,7 @@ func (p *Program) Clone() *Program {
 	c.Addrs = append([]string(nil), p.Addrs...)
 	c.Regs = append([]string(nil), p.Regs...)
 	c.Queues = append([]string(nil), p.Queues...)
+	c.Contexts = append([]string(nil), p.Contexts...)
 	c.EndLabels = append([]string(nil), p.EndLabels...)
 	c.Stmts = make([]*Stmt, len(p.Stmts))
 	for i, s := range p.Stmts {
@@ -178,6 +195,8 @@ func (s *Stmt) String() string {
 		fmt.Fprintf(&b, "if %s goto %s", a(0), s.Targets[0])
 	case SGoto:
 		b.WriteString("goto " + strings.Join(s.Targets, ", "))
+	default:
+		s.shmemString(&b)
 	}
 	return b.String()
 }
@@ -197,6 +216,7 @@ func (p *Program) String() string {
 	decl("address", p.Addrs)
 	decl("register", p.Regs)
 	decl("queue", p.Queues)
+	decl("context", p.Contexts)
 	for _, s := range p.Stmts {
 		b.WriteString("    " + s.String() + "\n")
 	}
@@ -219,6 +239,11 @@ func Generate(r *rand.Rand, c Config) *Program {
 	}
 	for i := 0; i < c.Queues; i++ {
 		g.p.Queues = append(g.p.Queues, fmt.Sprintf("q%d", i))
+	}
+	if c.Shmem {
+		for i := 0; i < 1+g.r.IntN(2); i++ {
+			g.p.Contexts = append(g.p.Contexts, fmt.Sprintf("c%d", i))
+		}
 	}
 	g.body()
 	return g.p
@@ -347,6 +372,9 @@ func (g *generator) backTarget() string {
 }
 
 func (g *generator) stmt(i, n int) *Stmt {
+	if g.c.Shmem && g.r.IntN(2) == 0 {
+		return g.shmemStmt()
+	}
 	for {
 		switch k := g.r.IntN(20); {
 		case k < 3:

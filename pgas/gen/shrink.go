@@ -46,7 +46,7 @@ func compiles(p *Program) bool {
 // Size is a rough measure used by tests: statements plus expression nodes
 // plus declarations.
 func (p *Program) Size() int {
-	n := len(p.Addrs) + len(p.Regs) + len(p.Queues) + p.Values
+	n := len(p.Addrs) + len(p.Regs) + len(p.Queues) + len(p.Contexts) + p.Values
 	for _, s := range p.Stmts {
 		n++
 		for _, a := range s.Args {
@@ -100,6 +100,7 @@ func candidates(p *Program) []*Program {
 		func(q *Program) *[]string { return &q.Addrs },
 		func(q *Program) *[]string { return &q.Regs },
 		func(q *Program) *[]string { return &q.Queues },
+		func(q *Program) *[]string { return &q.Contexts },
 	} {
 		for j := range *list(p) {
 			c := p.Clone()

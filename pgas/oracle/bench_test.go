@@ -40,3 +40,23 @@ func BenchmarkExplore(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExploreCtx is BenchmarkExplore on random programs with the
+// OpenSHMEM commands (progbuild.RandomCtx), N = 2.
+func BenchmarkExploreCtx(b *testing.B) {
+	rng := progbuild.NewRand(17)
+	progs := make([]*pgas.Program, 64)
+	for i := range progs {
+		progs[i] = progbuild.RandomCtx(rng, 4, false, false)
+	}
+	var states int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res := oracle.Explore(progs[i%len(progs)], 2, oracle.Bounds{Timeout: 10 * time.Second})
+		if !res.Complete && res.Violation == nil {
+			b.Fatalf("incomplete: %s", res.Truncated)
+		}
+		states += res.Explored
+	}
+	b.ReportMetric(float64(states)/float64(b.N), "states/op")
+}

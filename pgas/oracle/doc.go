@@ -3,7 +3,8 @@
 // (Section 2.3 of pgas-theory-full.md, Tables 1 and 3) and looks for one
 // whose happens-before relation (Section 3) has a cycle between different
 // ↔-classes, the semantic definition of a violation given in
-// papers/README.md.
+// papers/README.md. It covers the OpenSHMEM commands as well
+// (docs/shmem-calculus.md): their rules are part of pgas.Machine.
 //
 // It is independent of the decision procedure on purpose: it uses neither
 // the normal form of Section 4 nor the automata of Section 5, only the

@@ -12,7 +12,7 @@ import (
 // except MaxNodes, where it means DefaultMaxNodes.
 type Bounds struct {
 	MaxEvents int           // longest computation prefix explored, in events
-	MaxQueue  int           // most pending requests per (rank, queue): len(fa)+len(fb)
+	MaxQueue  int           // most pending requests per (rank, queue): len(fa)+len(fb), or a context's items
 	MaxNodes  int64         // most states expanded
 	Timeout   time.Duration // wall-clock limit
 	// Context, if set, stops the exploration when it is done (cut
@@ -42,7 +42,8 @@ type Result struct {
 	// queue empty), certified with pgas.Replay and pgas.HappensBefore; nil
 	// if none was found. Its violating prefix is as short as possible
 	// among the prefixes explored; the pops of requests still pending at
-	// that point are appended queue by queue.
+	// that point are appended queue by queue (for a program with
+	// contexts, the first enabled pop each time).
 	Violation []pgas.Event
 	// Cycle is the happens-before cycle of Violation (pgas.HB.Cycle).
 	Cycle []pgas.HBEdge
@@ -234,8 +235,11 @@ func (e *explorer) add(nd *node) {
 			return
 		}
 		// A shorter way to a state not yet expanded: the same future, so
-		// only the path changes.
-		old.parent, old.depth, old.evs = nd.parent, nd.depth, nd.evs
+		// only the path changes. The state is taken from the new path:
+		// keys leave out the issue indices of context items
+		// (pgas.XState.Key), and the events explored from here must name
+		// the items of this path.
+		old.parent, old.depth, old.evs, old.x = nd.parent, nd.depth, nd.evs, nd.x
 		e.push(nd.depth, j)
 		return
 	}
@@ -266,22 +270,28 @@ func (e *explorer) path(i int32) []pgas.Event {
 }
 
 // certify completes a violating prefix ending in state x with the pops of
-// its pending requests (pops are always enabled, and extending a
-// computation never removes a cycle), then checks the result against the
-// definitions.
+// its pending requests (some pop is enabled while one is pending: the
+// oldest item of a rank waits for nothing, as fences and After only wait
+// for older items; and extending a computation never removes a cycle),
+// then checks the result against the definitions.
 func (e *explorer) certify(res *Result, evs []pgas.Event, x *pgas.XState) {
-	for r := 1; r <= e.n; r++ {
-		for q := range e.p.Queues {
-			for _, k := range []pgas.MoveKind{pgas.MovePopa, pgas.MovePopb} {
-				for (k == pgas.MovePopa && len(x.FA(r, q)) > 0) || (k == pgas.MovePopb && len(x.FB(r, q)) > 0) {
-					next, pe, err := e.m.Apply(x, pgas.Move{Kind: k, Rank: r, Queue: q})
-					if err != nil {
-						res.Err = fmt.Errorf("oracle: internal error completing the violation: %v", err)
-						return
+	if !e.m.Program().HasCtx() {
+		// Queue by queue, all popas then all popbs, as before contexts.
+		for r := 1; r <= e.n; r++ {
+			for q := range e.p.Queues {
+				for _, k := range []pgas.MoveKind{pgas.MovePopa, pgas.MovePopb} {
+					for (k == pgas.MovePopa && len(x.FA(r, q)) > 0) || (k == pgas.MovePopb && len(x.FB(r, q)) > 0) {
+						if x, evs = e.completeOne(res, x, evs, pgas.Move{Kind: k, Rank: r, Queue: q}); x == nil {
+							return
+						}
 					}
-					x, evs = next, append(evs, pe...)
 				}
 			}
+		}
+	}
+	for moves := e.m.PopMoves(x); len(moves) > 0; moves = e.m.PopMoves(x) {
+		if x, evs = e.completeOne(res, x, evs, moves[0]); x == nil {
+			return
 		}
 	}
 	if _, err := pgas.Replay(e.p, e.n, evs); err != nil {
@@ -294,4 +304,15 @@ func (e *explorer) certify(res *Result, evs []pgas.Event, x *pgas.XState) {
 		return
 	}
 	res.Violation, res.Cycle = evs, cyc
+}
+
+// completeOne applies pop mv to x; on failure it sets res.Err and returns
+// a nil state.
+func (e *explorer) completeOne(res *Result, x *pgas.XState, evs []pgas.Event, mv pgas.Move) (*pgas.XState, []pgas.Event) {
+	next, pe, err := e.m.Apply(x, mv)
+	if err != nil {
+		res.Err = fmt.Errorf("oracle: internal error completing the violation: %v", err)
+		return nil, nil
+	}
+	return next, append(evs, pe...)
 }

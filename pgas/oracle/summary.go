@@ -2,6 +2,7 @@ package oracle
 
 import (
 	encbin "encoding/binary"
+	"slices"
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/pgasrob/pgasrob/pgas"
@@ -46,6 +47,23 @@ import (
 // if it were absent (no cycle can pass through it any more), so not even
 // the existence of a role needs recording.
 //
+// OpenSHMEM contexts (docs/shmem-calculus.md) change none of this. A
+// context's items are pending classes like requests; ↔ joins a pop with
+// the issue its Item names instead of the FIFO position, but still only
+// with a pending class, so old classes still never merge. A pending
+// class is numbered by the item's position in its context (issue order,
+// which the X state's key fixes), not by its issue index, which the key
+// leaves out; a popa leaves the item where it is and a popb removes it.
+// A blocking send's issue and popa are one move of one new class. The new
+// events fit the roles: a fence or quiet has no cell and only takes
+// po(r); a fetching atomic is a class of one non-pop event that takes
+// po(r) and, as hb treats it (Kind.IsWrite), acts as a write of its cell
+// (a KAmo, which also reads it: every conflict with a write is an edge
+// anyway) or as a read (a KAFetch), and is complete at once, so it is
+// never pending; its single event writes last, like a popb. Whether a
+// move is enabled (fence epochs, After, quiet, guards) depends on the X
+// state alone.
+//
 // That is the summary: a reach matrix over the pending classes (numbered
 // in queue order, so the numbering is canonical), per role the set of
 // pending classes that reach it (for rd(c): that reach one of its members
@@ -57,7 +75,8 @@ import (
 
 // summary is the history summary described above. Pending classes are
 // numbered in the order of the queues of the X state they belong to: for
-// each (rank, queue), the requests of fa, then those of fb.
+// each (rank, queue), the requests of fa, then those of fb, or the items
+// of a context.
 type summary struct {
 	p     int      // number of pending classes
 	w     int      // words per bit set
@@ -229,19 +248,29 @@ func (s *summary) apply(x *pgas.XState, mv pgas.Move, evs []pgas.Event) (*summar
 	start := make([]int, nq+1)
 	for i := 0; i < nq; i++ {
 		r, q := i/s.nque+1, i%s.nque
-		start[i+1] = start[i] + len(x.FA(r, q)) + len(x.FB(r, q))
+		start[i+1] = start[i] + x.Pending(r, q)
+	}
+	ctx := mv.Kind != pgas.MoveCmd && mv.Kind != pgas.MoveBarrier && x.Items(mv.Rank, mv.Queue) != nil
+	item := 0 // the position of the item a context pop names
+	if ctx {
+		item = slices.IndexFunc(x.Items(mv.Rank, mv.Queue), func(it pgas.Item) bool { return it.Issue == mv.Item })
 	}
 	c := s.p // a new class, unless the move pops a pending one
 	qi := -1 // the queue the move changes
-	switch mv.Kind {
-	case pgas.MoveCmd:
+	switch {
+	case mv.Kind == pgas.MoveCmd:
 		if e := evs[0]; e.Kind == pgas.KRead || e.Kind == pgas.KWrite {
 			qi = (e.Rank-1)*s.nque + e.Queue
 		}
-	case pgas.MovePopa:
+	case ctx:
+		// Items stay in issue order: a pop finds its pending class by
+		// the item's position.
+		qi = (mv.Rank-1)*s.nque + mv.Queue
+		c = start[qi] + item
+	case mv.Kind == pgas.MovePopa:
 		qi = (mv.Rank-1)*s.nque + mv.Queue
 		c = start[qi]
-	case pgas.MovePopb:
+	case mv.Kind == pgas.MovePopb:
 		qi = (mv.Rank-1)*s.nque + mv.Queue
 		c = start[qi] + len(x.FA(mv.Rank, mv.Queue))
 	}
@@ -269,6 +298,14 @@ func (s *summary) apply(x *pgas.XState, mv pgas.Move, evs []pgas.Event) (*summar
 		switch {
 		case i != qi:
 			order = appendSeq(order, a, start[i+1])
+		case ctx && mv.Kind == pgas.MovePopa: // the item stays in place
+			order = appendSeq(order, a, start[i+1])
+		case ctx: // popb: the item leaves
+			order = appendSeq(order, a, c)
+			order = appendSeq(order, c+1, start[i+1])
+		case x.Items(r, q) != nil: // a new item at the end of the context
+			order = appendSeq(order, a, start[i+1])
+			order = append(order, s.p)
 		case mv.Kind == pgas.MoveCmd: // a new request at the end of fa
 			order = appendSeq(order, a, b)
 			order = append(order, s.p)

@@ -14,7 +14,9 @@
 // read or write becomes the load of its source and a buffered store of its
 // destination, with an address-list fence between them that keeps the
 // stores of one queue in issue order; waits become sfence; barriers become
-// arrival flags polled by every other rank.
+// arrival flags polled by every other rank. Programs with the OpenSHMEM
+// commands of docs/shmem-calculus.md, or with a user's await, are refused
+// by name and position.
 //
 // The two models differ (docs/translate.md, "Where the routes differ"): the
 // framework cannot delay a load, lets a thread read its own buffered

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -170,4 +171,42 @@ func FuzzTranslate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRefusesShmem checks that every OpenSHMEM command, and a user's await,
+// is refused by name with its position, and that declaring a context alone
+// is not.
+func TestRefusesShmem(t *testing.T) {
+	const h = "values 2\naddress x, y\nregister r\nqueue q\ncontext c\nbarrier\n"
+	for _, tc := range []struct{ stmt, name string }{
+		{"putmem(x, 2, y, c)", "putmem"},
+		{"putmem_nbi(x, 2, y, c)", "putmem_nbi"},
+		{"putval(1, 2, y, c)", "putval"},
+		{"getmem(x, 2, y, c)", "getmem"},
+		{"getmem_nbi(x, 2, y, c)", "getmem_nbi"},
+		{"fence c", "fence"},
+		{"quiet c", "quiet"},
+		{"amo_inc(2, y, c)", "amo_inc"},
+		{"r <- amo_fetch(2, y, c)", "amo_fetch"},
+		{"r <- amo_cswap(0, 1, 2, y, c) when r == 0", "amo_cswap"},
+		{"put_signal(x, 2, y, x, 1, c)", "put_signal"},
+		{"  r <- mem[y] when r == 1", "await"},
+	} {
+		p, err := pgas.Compile("s.pgas", []byte(h+tc.stmt+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := len(tc.stmt) - len(strings.TrimLeft(tc.stmt, " ")) + 1
+		want := fmt.Sprintf("the instrumentation route does not take OpenSHMEM commands: %s at s.pgas:7:%d", tc.name, col)
+		if _, err := Translate(p, 2); err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %s", tc.stmt, err, want)
+		}
+	}
+	p, err := pgas.Compile("s.pgas", []byte(h+"write(x, 2, y, q)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Translate(p, 2); err != nil {
+		t.Errorf("a program that only declares a context: %v", err)
+	}
 }

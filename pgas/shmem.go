@@ -1,0 +1,257 @@
+package pgas
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Lowering of the OpenSHMEM statements (docs/shmem-calculus.md, "Surface
+// syntax") to the context commands OpSend, OpRecv, OpFence, OpQuiet and
+// OpAtomic. Every transition a statement produces carries the statement's
+// name as its Sugar, so that witnesses and "check" show the surface form.
+
+// shmemSpec describes one OpenSHMEM call: its parameters, one letter each
+// (l: local address, k: rank, m: remote address, s: signal address,
+// e: value, p: comparand, c: context), and for atomics what they do.
+type shmemSpec struct {
+	params string
+	amo    AmoOp
+	inc    bool // the operand is the constant 1 (amo_inc, amo_fetch_inc)
+}
+
+// shmemCalls are the statements; fetchCalls the fetching atomics, which
+// only appear as "r <- call(...)".
+var shmemCalls = map[string]*shmemSpec{
+	"putmem": {params: "lkmc"}, "putmem_nbi": {params: "lkmc"}, "putval": {params: "ekmc"},
+	"getmem": {params: "lkmc"}, "getmem_nbi": {params: "lkmc"},
+	"amo_add": {params: "ekmc", amo: AmoAdd}, "amo_inc": {params: "kmc", amo: AmoAdd, inc: true},
+	"amo_set":    {params: "ekmc", amo: AmoNone},
+	"put_signal": {params: "lkmsec"}, "put_signal_add": {params: "lkmsec", amo: AmoAdd},
+	"put_signal_nbi": {params: "lkmsec"}, "put_signal_add_nbi": {params: "lkmsec", amo: AmoAdd},
+}
+
+var fetchCalls = map[string]*shmemSpec{
+	"amo_fetch":     {params: "kmc", amo: AmoFetch},
+	"amo_fetch_add": {params: "ekmc", amo: AmoAdd}, "amo_fetch_inc": {params: "kmc", amo: AmoAdd, inc: true},
+	"amo_swap": {params: "ekmc", amo: AmoSwap}, "amo_cswap": {params: "pekmc", amo: AmoCSwap},
+}
+
+var paramNames = map[byte]string{'l': "local address", 'k': "rank", 'm': "remote address",
+	's': "signal address", 'e': "value", 'p': "comparand", 'c': "context"}
+
+// getCtxName is the hidden context of blocking gets: nothing but getmem
+// uses it, and each getmem waits for it to drain, so "quiet $get" waits
+// for exactly that get.
+const getCtxName = "$get"
+
+// shmemArgs checks the arity of a call and compiles its operands, keyed
+// by parameter letter. ok is false when an error was reported.
+func (c *checker) shmemArgs(s *stmt, spec *shmemSpec) (map[byte]*Expr, bool) {
+	if len(s.args) != len(spec.params) {
+		names := make([]string, len(spec.params))
+		for i := range spec.params {
+			names[i] = paramNames[spec.params[i]]
+		}
+		c.errorf(s.pos, "%s takes %d arguments (%s), found %d", s.call, len(spec.params), strings.Join(names, ", "), len(s.args))
+		return nil, false
+	}
+	args := map[byte]*Expr{}
+	ok := true
+	for i, e := range s.args {
+		switch l := spec.params[i]; l {
+		case 'c':
+			args[l] = c.ctxArg(e, s.call)
+			ok = ok && args[l] != nil
+		case 'k':
+			args[l] = c.operand(e, "rank")
+		case 'e', 'p':
+			args[l] = c.operand(e, "value")
+		default:
+			args[l] = c.operand(e, "address")
+		}
+	}
+	if spec.inc {
+		args['e'] = gen("1", s.pos, Instr{XConst, 1})
+	}
+	return args, ok
+}
+
+// ctxArg resolves the context argument of a call, fence or quiet: it must
+// be a context's name, so that the context of every command is known
+// statically.
+func (c *checker) ctxArg(e exprNode, call string) *Expr {
+	n, ok := e.(*nameRef)
+	if !ok {
+		lo, hi := e.base().srcSpan()
+		c.errorf(e.base().pos, "%s takes a context name, found %s", call, c.src[lo:hi])
+		return nil
+	}
+	info, ok := c.names[n.name]
+	switch {
+	case !ok:
+		c.errorf(n.pos, "undefined context %s", n.name)
+		return nil
+	case info.kind == nkQueue:
+		c.errorf(n.pos, "%s is a queue; %s takes a context", n.name, call)
+		return nil
+	case info.kind != nkCtx:
+		c.errorf(n.pos, "%s is %s, not a context", n.name, nameKindNames[info.kind])
+		return nil
+	}
+	return gen(n.name, n.pos, Instr{XConst, int64(info.index)})
+}
+
+// isCtxName reports whether e is just the name of a context.
+func (c *checker) isCtxName(e exprNode) bool {
+	n, ok := e.(*nameRef)
+	if !ok {
+		return false
+	}
+	info, found := c.names[n.name]
+	return found && info.kind == nkCtx
+}
+
+// queueArg compiles the queue argument of read, write, get, put and waitq.
+// A context there is an error; so is, in a program with contexts, a queue
+// expression whose value is not known statically, since it might name a
+// context at run time.
+func (c *checker) queueArg(e exprNode, call string) *Expr {
+	if n, ok := e.(*nameRef); ok && c.isCtxName(e) {
+		c.errorf(n.pos, "%s is a context; %s takes a queue", n.name, call)
+		return gen(n.name, n.pos, Instr{XConst, 0})
+	}
+	x := c.operand(e, "queue")
+	if c.prog.Ctx == nil {
+		return x
+	}
+	if v, ok := x.Const(); !ok {
+		c.errorf(x.Pos, "queue %s of %s is not a constant; with contexts declared a queue must be known statically (it could name a context)", x.Src, call)
+	} else if c.prog.IsCtx(int(v)) {
+		c.errorf(x.Pos, "queue %s of %s is %d, the id of context %s; %s takes a queue", x.Src, call, v, c.prog.Queues[v], call)
+	}
+	return x
+}
+
+// lowerShmem lowers an OpenSHMEM statement (sShmem).
+func (c *checker) lowerShmem(s *stmt) []path {
+	spec := shmemCalls[s.call]
+	a, ok := c.shmemArgs(s, spec)
+	if !ok {
+		return nil
+	}
+	send := func(local, val, remote *Expr, amo AmoOp) Cmd {
+		cmd := cmdOf(OpSend)
+		cmd.Local, cmd.Val, cmd.Rank, cmd.Remote, cmd.Queue, cmd.Amo = local, val, a['k'], remote, a['c'], amo
+		return cmd
+	}
+	var cmds []Cmd
+	switch s.call {
+	case "putmem", "putmem_nbi":
+		put := send(a['l'], nil, a['m'], AmoNone)
+		put.Blocking = s.call == "putmem"
+		cmds = []Cmd{put}
+	case "putval", "amo_add", "amo_inc", "amo_set":
+		cmds = []Cmd{send(nil, a['e'], a['m'], spec.amo)}
+	case "getmem", "getmem_nbi":
+		recv := cmdOf(OpRecv)
+		recv.Local, recv.Rank, recv.Remote, recv.Queue = a['l'], a['k'], a['m'], a['c']
+		cmds = []Cmd{recv}
+		if s.call == "getmem" {
+			get := gen(getCtxName, s.pos, Instr{XConst, int64(c.getCtx)})
+			recv.Queue = get
+			quiet := cmdOf(OpQuiet)
+			quiet.Queue = get
+			cmds = []Cmd{recv, quiet}
+		}
+	default: // put_signal, put_signal_add, put_signal_nbi, put_signal_add_nbi
+		data := send(a['l'], nil, a['m'], AmoNone)
+		data.Blocking = !strings.HasSuffix(s.call, "_nbi")
+		sig := send(nil, a['e'], a['s'], spec.amo)
+		sig.After = true
+		cmds = []Cmd{data, sig}
+	}
+	return c.sugarPath(s.call, cmds)
+}
+
+// lowerFetch lowers "r <- amo_...(...) [when g]" into register reg.
+func (c *checker) lowerFetch(s *stmt, reg int) []path {
+	spec := fetchCalls[s.call]
+	a, ok := c.shmemArgs(s, spec)
+	guard := c.guard(s)
+	if !ok {
+		return nil
+	}
+	cmd := cmdOf(OpAtomic)
+	cmd.Reg, cmd.Amo, cmd.Rank, cmd.Remote, cmd.Queue = reg, spec.amo, a['k'], a['m'], a['c']
+	cmd.Val, cmd.Val2, cmd.Guard = a['e'], a['p'], guard
+	return c.sugarPath(s.call, []Cmd{cmd})
+}
+
+// guard compiles the "when" condition of an await (nil if there is none).
+func (c *checker) guard(s *stmt) *Expr {
+	if s.guard == nil {
+		return nil
+	}
+	return c.operand(s.guard, "condition")
+}
+
+// lowerSync lowers "fence c" and "quiet c"; quiet on anything but a
+// context name is the old waitq sugar.
+func (c *checker) lowerSync(s *stmt) []path {
+	if s.kind == sFence || s.call == "quiet" && c.isCtxName(s.x) {
+		op := OpFence
+		if s.kind != sFence {
+			op = OpQuiet
+		}
+		cmd := cmdOf(op)
+		cmd.Queue = c.ctxArg(s.x, op.String())
+		if cmd.Queue == nil {
+			return nil
+		}
+		return []path{{steps: []step{{cmd, ""}}}}
+	}
+	c.needQueue(s)
+	q := c.queueArg(s.x, s.call)
+	return []path{{steps: stepsOf("waitq", c.signal(c.sync, q, s.pos))}}
+}
+
+func stepsOf(sugar string, cmds []Cmd) []step {
+	st := make([]step, len(cmds))
+	for i, cmd := range cmds {
+		st[i] = step{cmd, sugar}
+	}
+	return st
+}
+
+// declareCtx marks the contexts in Program.Ctx and adds the hidden $get
+// context when some getmem needs it. It runs once the queues and contexts
+// the user declared are in Program.Queues.
+func (c *checker) declareCtx() {
+	f, p := c.f, c.prog
+	c.getCtx = -1
+	needGet := false
+	for _, s := range f.stmts {
+		needGet = needGet || s.kind == sShmem && s.call == "getmem"
+	}
+	any := needGet
+	for _, b := range f.isCtx {
+		any = any || b
+	}
+	if !any {
+		return
+	}
+	p.Ctx = append([]bool(nil), f.isCtx...)
+	if needGet {
+		c.getCtx = len(p.Queues)
+		p.Queues = append(p.Queues, getCtxName)
+		p.Ctx = append(p.Ctx, true)
+	}
+}
+
+func (c *checker) ctxCount() string {
+	n := countTrue(c.prog.Ctx, true)
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of them contexts)", n)
+}
