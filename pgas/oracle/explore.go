@@ -196,10 +196,10 @@ type explorer struct {
 // ample narrows steps to those the reducer allows alone in state x at
 // depth d, unless one of them leads to a state seen before at a depth
 // of at most d. That is the cycle proviso: on a cycle of the reduced
-// graph some edge s -> s' does not go deeper (the depths are the final,
-// shortest ones, and they sum to zero around the cycle), and s' was
-// found before s was expanded, from a state of smaller depth, so s is
-// expanded fully.
+// graph some edge s -> s' does not go deeper (with the final, shortest
+// depths, the differences along the cycle sum to zero), and s' got that
+// depth from a state of smaller depth than s, expanded before s, so s
+// is expanded fully.
 func (e *explorer) ample(x *pgas.XState, sum *summary, d int, steps []pgas.Step) []pgas.Step {
 	amp := e.red.ample(x, steps)
 	if amp == nil {
