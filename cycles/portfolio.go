@@ -11,10 +11,17 @@ import (
 
 // oracleBounds lets the oracle explore as far as the memory budget
 // allows (about 2 KiB per state on small programs), without a queue
-// bound, so that its answers are exact whenever it finishes.
+// bound, so that its answers are exact whenever it finishes, and with
+// its partial-order reduction (pgas/oracle/reduce.go), which keeps the
+// verdict. (difftest and compare.go use the unreduced oracle as the
+// reference.)
 func (sd *typeSearch) oracleBounds(ctx context.Context) oracle.Bounds {
-	return oracle.Bounds{MaxNodes: max(100_000, sd.maxBytes/2048), Context: ctx}
+	return oracle.Bounds{MaxNodes: max(100_000, sd.maxBytes/2048), Context: ctx, Reduce: !noOracleReduction}
 }
+
+// noOracleReduction turns the oracle's reduction off, for the benchmarks
+// that compare the portfolio with and without it in one run.
+var noOracleReduction = false
 
 // fromOracle turns an oracle exploration into a decision: NOT ROBUST for
 // a violation (certified by the oracle and certified again here), ROBUST

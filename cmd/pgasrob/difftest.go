@@ -101,7 +101,7 @@ type difftestCmd struct {
 	count, ranks, workers           *int
 	dir, out, criterion             *string
 	loops, shmem, noSym, depthFirst *bool
-	tso, instr                      *bool
+	tso, instr, reduceOracle        *bool
 	asJSON                          *bool
 	states, nodes, maxMem           *int64
 	timeout                         *time.Duration
@@ -123,6 +123,7 @@ func newDifftestCmd(stderr io.Writer) *difftestCmd {
 	c.states = fs.Int64("max-states", cycles.DefaultCompareBudget.DecideStates, "decision procedure: states per cycle type and program")
 	c.nodes = fs.Int64("oracle-nodes", cycles.DefaultCompareBudget.Oracle.MaxNodes, "oracle: states per program")
 	c.timeout = fs.Duration("timeout", cycles.DefaultCompareBudget.DecideTime, "per side and program")
+	c.reduceOracle = fs.Bool("reduce-oracle", false, "oracle: with its partial-order reduction (the one the portfolio of decide uses), to check it against the decision procedure")
 	c.noSym = fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
 	fs.Var(c.explore, "exploration", "decision procedure: shared (the default of decide) or per-type")
 	c.depthFirst = fs.Bool("depth-first", false, "decision procedure: search each cycle type depth-first (decide --depth-first)")
@@ -151,7 +152,7 @@ var difftestModes = modeTable{
 			ignores: flagList("no-symmetry exploration depth-first workers")},
 		{key: "tso", when: "tso", name: "--tso", uses: flagList("tso criterion", difftestCommon),
 			ignores: flagList("ranks loops no-symmetry exploration depth-first workers")},
-		{key: "pgas", name: "difftest", uses: flagList("ranks loops shmem no-symmetry exploration depth-first workers", difftestCommon)},
+		{key: "pgas", name: "difftest", uses: flagList("ranks loops shmem no-symmetry exploration depth-first workers reduce-oracle", difftestCommon)},
 	},
 }
 
@@ -219,7 +220,7 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 	}
 	return difftestPGAS(ctx, run, a, decideComparer(cycles.CompareBudget{
 		DecideStates: *c.states, DecideTime: *c.timeout,
-		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *c.nodes, Timeout: *c.timeout},
+		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *c.nodes, Timeout: *c.timeout, Reduce: *c.reduceOracle},
 		NoSymmetry: *c.noSym, Exploration: *c.explore, DepthFirst: *c.depthFirst, Workers: *c.workers,
 	}), stdout, stderr)
 }

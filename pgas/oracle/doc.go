@@ -20,6 +20,13 @@
 // reported as a range error and not explored further, so that no verdict
 // rests on a value the real program does not compute.
 //
+// With Bounds.Reduce it explores an ample set instead of every step
+// where one exists (reduce.go): a pop, or one rank's commands, that
+// nothing able to run before it conflicts with. Equivalent computations
+// have the same happens-before graph, so the verdict is kept; the
+// portfolio of package cycles uses it, difftest's reference does not
+// (docs/design.md, "The oracle's partial-order reduction").
+//
 // Imports: pgasrob/pgas, github.com/bits-and-blooms/bitset (the summaries'
 // sets of classes) and the standard library.
 package oracle

@@ -23,6 +23,14 @@ type Bounds struct {
 	// runs the exploration by turns with another search hands the turn
 	// over there.
 	Pace func()
+	// Reduce, if set, takes a pop alone where nothing that may run
+	// before it conflicts with it (reduce.go): the verdict is the same,
+	// the states and the violation found may differ. With MaxEvents or
+	// MaxQueue, a reduced run that is Complete cut nothing, so it explored
+	// the whole reduced graph of the unbounded X; a cut leaves it
+	// incomplete, as without the reduction (but the cuts may fall
+	// elsewhere).
+	Reduce bool
 }
 
 // DefaultMaxNodes keeps an unbounded exploration within a few hundred MiB.
@@ -92,6 +100,9 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 	}
 	m := pgas.NewMachine(p, n)
 	e := &explorer{p: p, n: n, m: m, b: b, seen: map[string]int32{}}
+	if b.Reduce {
+		e.red = newReducer(p, n)
+	}
 	root := &node{parent: -1, x: m.Initial(), sum: newSummary(n, len(p.Addrs), len(p.Queues))}
 	e.add(root)
 
@@ -142,6 +153,9 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 					res.ErrPath = e.path(i)
 				}
 			}
+			if e.red != nil {
+				steps = e.ample(x, sum, d, steps)
+			}
 			for _, st := range steps {
 				mv, next, evs := st.Move, st.Next, st.Events
 				if st.Wrap != nil {
@@ -191,6 +205,32 @@ type explorer struct {
 	buckets   [][]int32 // node indices by depth
 	truncated string
 	keybuf    []byte
+	red       *reducer // nil: no reduction
+}
+
+// ample narrows steps to those the reducer allows alone in state x at
+// depth d, unless one of them leads to a state seen before at a depth
+// of at most d. That is the cycle proviso: on a cycle of the reduced
+// graph some edge s -> s' does not go deeper (with the final, shortest
+// depths, the differences along the cycle sum to zero), and s' got that
+// depth from a state of smaller depth than s, expanded before s, so s
+// is expanded fully.
+func (e *explorer) ample(x *pgas.XState, sum *summary, d int, steps []pgas.Step) []pgas.Step {
+	amp := e.red.ample(x, steps)
+	if amp == nil {
+		return steps
+	}
+	for _, st := range amp {
+		s2, cyclic := sum.apply(x, st.Move, st.Events)
+		if cyclic {
+			return steps // the loop below records the violation
+		}
+		e.keybuf = s2.appendKey(st.Next.AppendKey(e.keybuf[:0]))
+		if j, seen := e.seen[string(e.keybuf)]; seen && e.nodes[j].depth <= d {
+			return steps
+		}
+	}
+	return amp
 }
 
 func (e *explorer) cut(why string) {
