@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -56,6 +58,52 @@ func TestCFileRefused(t *testing.T) {
 		code := run(cmd, &out, &errb)
 		if code != exitUsage || !strings.Contains(out.String()+errb.String(), "bad.c:3:10: floating point") {
 			t.Errorf("%v: exit %d\n%s%s", cmd, code, out.String(), errb.String())
+		}
+	}
+}
+
+// The JSON witness of a C program adds the user's terms (PEs from 0, cells
+// as name@PEp) and keeps every .pgas field's meaning; a .pgas program's
+// JSON has none of the added fields. mp-none.c's witness at N = 2 is PE 0
+// putting data and flag to PE 1, which reads flag then data (its comment).
+func TestCJSONInUserTerms(t *testing.T) {
+	var out, errb bytes.Buffer
+	run([]string{"decide", "../../examples/shmem/mp-none.c", "-n", "2", "--json"}, &out, &errb)
+	var d decideJSON
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil || len(d.Results) != 1 || d.Results[0].Witness == nil {
+		t.Fatalf("decide mp-none.c --json: %v\n%s%s", err, out.String(), errb.String())
+	}
+	w := d.Results[0].Witness
+	if len(w.CyclePEs) != len(w.CycleType) {
+		t.Errorf("cycle_pes %v for cycle_type %v", w.CyclePEs, w.CycleType)
+	}
+	for i := range w.CyclePEs {
+		if w.CyclePEs[i] != w.CycleType[i]-1 {
+			t.Errorf("cycle_pes %v for cycle_type %v", w.CyclePEs, w.CycleType)
+		}
+	}
+	cells := map[string]bool{}
+	for _, part := range w.Parts {
+		for _, e := range part {
+			if e.PE == nil || *e.PE != e.Rank-1 {
+				t.Errorf("event %d: pe %v for rank %d", e.Index, e.PE, e.Rank)
+			}
+			if e.Cell != nil {
+				if e.Cell.PE == nil || *e.Cell.PE != e.Cell.Rank-1 || e.Cell.Text != fmt.Sprintf("%s@PE%d", e.Cell.Name, e.Cell.Rank-1) {
+					t.Errorf("event %d: cell %+v", e.Index, *e.Cell)
+				}
+				cells[e.Cell.Text] = true
+			}
+		}
+	}
+	if !cells["flag@PE1"] || !cells["data@PE1"] {
+		t.Errorf("cells of the witness: %v, want flag@PE1 and data@PE1", cells)
+	}
+	out.Reset()
+	run([]string{"decide", oneToOne, "-n", "2", "--json"}, &out, &errb)
+	for _, f := range []string{`"pe"`, `"cycle_pes"`, `"text": "(`} {
+		if strings.Contains(out.String(), f) {
+			t.Errorf(".pgas JSON has the C field %s", f)
 		}
 	}
 }

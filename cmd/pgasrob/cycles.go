@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 func init() {
@@ -111,6 +112,7 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 		return j.runShard(stdout, stderr)
 	}
 	pr.out.Program = j.prog.Name
+	pr.prog = j.prog
 	j.decideEach(stderr, pr.add)
 	return pr.finish()
 }
@@ -122,6 +124,7 @@ type cyclesPrinter struct {
 	file           string
 	asJSON         bool
 	restricted     bool
+	prog           *pgas.Program // for a C program's terms in the JSON; nil when unknown
 	out            cyclesJSON
 	codes          []int
 }
@@ -135,7 +138,7 @@ func (pr *cyclesPrinter) add(o outcome) {
 		writeCyclesText(pr.stdout, pr.file, o, pr.restricted)
 		return
 	}
-	r := cyclesToJSON(o)
+	r := cyclesToJSON(pr.prog, o)
 	if pr.restricted && r.Verdict == "robust" {
 		r.Verdict = restrictedRobust
 	}
@@ -281,14 +284,17 @@ type yardsticksJSON struct {
 }
 
 type cycleTypeJSON struct {
-	CycleType   []int     `json:"cycle_type"`
-	Verdict     string    `json:"verdict"` // feasible, infeasible, unknown, skipped
-	Reason      string    `json:"reason,omitempty"`
-	SymmetricTo []int     `json:"symmetric_to,omitempty"`
-	Stats       statsJSON `json:"stats"`
+	CycleType   []int  `json:"cycle_type"`
+	Verdict     string `json:"verdict"` // feasible, infeasible, unknown, skipped
+	Reason      string `json:"reason,omitempty"`
+	SymmetricTo []int  `json:"symmetric_to,omitempty"`
+	// A C program: cycle_type and symmetric_to as PE numbers (rank - 1).
+	CyclePEs       []int     `json:"cycle_pes,omitempty"`
+	SymmetricToPEs []int     `json:"symmetric_to_pes,omitempty"`
+	Stats          statsJSON `json:"stats"`
 }
 
-func cyclesToJSON(o outcome) cyclesNJSON {
+func cyclesToJSON(p *pgas.Program, o outcome) cyclesNJSON {
 	d := resultToJSON(nil, outcome{N: o.N, Res: withoutWitness(o.Res), Err: o.Err, Code: o.Code})
 	j := cyclesNJSON{N: d.N, Verdict: d.Verdict, ExitCode: d.ExitCode, Reason: d.Reason, Stats: d.Stats,
 		Cache: d.Cache, CycleTypes: d.CycleTypes, Error: d.Error, Types: []cycleTypeJSON{}}
@@ -297,7 +303,7 @@ func cyclesToJSON(o outcome) cyclesNJSON {
 	}
 	if re := o.Res.RunError; re != nil {
 		// The path is printed by "pgasrob decide"; here the message is enough.
-		j.RuntimeError = &runtimeErrorJSON{Message: re.Err.Error(), Path: []eventJSON{}}
+		j.RuntimeError = &runtimeErrorJSON{Message: errMessage(p, re.Err), Path: []eventJSON{}}
 	}
 	if y := o.Res.Yardsticks; y != nil {
 		j.Yardsticks = &yardsticksJSON{y.ProductStates, y.ReducedY, y.YMarks, ratio(y.ProductStates, y.ReducedY), ratio(y.ProductStates, y.YMarks)}
@@ -309,6 +315,12 @@ func cyclesToJSON(o outcome) cyclesNJSON {
 		}
 		if t.SymmetricTo != nil {
 			tj.SymmetricTo = append([]int{}, t.SymmetricTo...)
+		}
+		if isC(p) {
+			tj.CyclePEs = pes(t.Cycle)
+			if t.SymmetricTo != nil {
+				tj.SymmetricToPEs = pes(t.SymmetricTo)
+			}
 		}
 		j.Types = append(j.Types, tj)
 	}

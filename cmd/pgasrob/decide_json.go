@@ -99,6 +99,10 @@ type cellJSON struct {
 	Rank int    `json:"rank"`
 	Addr int    `json:"addr"`
 	Name string `json:"name"`
+	// A C program's cell in OpenSHMEM terms: the PE (rank - 1) and
+	// "name@PEp" as the text output writes it; absent for .pgas.
+	PE   *int   `json:"pe,omitempty"`
+	Text string `json:"text,omitempty"`
 }
 
 type eventJSON struct {
@@ -106,7 +110,8 @@ type eventJSON struct {
 	Part  int       `json:"part,omitempty"`
 	Kind  string    `json:"kind"`
 	Rank  int       `json:"rank"`
-	Cell  *cellJSON `json:"cell"` // null when the event accesses no cell
+	PE    *int      `json:"pe,omitempty"` // a C program: the PE that issued it (rank - 1)
+	Cell  *cellJSON `json:"cell"`         // null when the event accesses no cell
 	Queue string    `json:"queue,omitempty"`
 	Line  int       `json:"line"`
 	Col   int       `json:"col"`
@@ -118,7 +123,13 @@ type eventJSON struct {
 func eventToJSON(p *pgas.Program, i, part int, e pgas.Event, mark normalform.Mark) eventJSON {
 	j := eventJSON{Index: i, Part: part, Kind: e.Kind.String(), Rank: e.Rank, Queue: queueName(p, e.Queue), Mark: mark.String()}
 	if e.HasCell {
-		j.Cell = &cellJSON{e.Cell.Rank, e.Cell.Addr, addrName(p, e.Cell.Addr)}
+		j.Cell = &cellJSON{Rank: e.Cell.Rank, Addr: e.Cell.Addr, Name: addrName(p, e.Cell.Addr)}
+		if isC(p) {
+			j.Cell.PE, j.Cell.Text = pePtr(e.Cell.Rank), cellText(p, e)
+		}
+	}
+	if isC(p) {
+		j.PE = pePtr(e.Rank)
 	}
 	if t, ok := transOf(p, e); ok {
 		j.Line, j.Col, j.Text, j.Sugar = t.Pos.Line, t.Pos.Col, t.Text, t.Sugar
@@ -150,8 +161,9 @@ type edgeJSON struct {
 type witnessJSON struct {
 	Direct    bool          `json:"direct,omitempty"` // found by the oracle: one part, no marks, no cycle type
 	CycleType []int         `json:"cycle_type"`
-	Parts     [][]eventJSON `json:"parts"` // τ1..τ4; index counts through all parts
-	Cycle     []edgeJSON    `json:"cycle"` // indices into the parts' events
+	CyclePEs  []int         `json:"cycle_pes,omitempty"` // a C program: cycle_type as PE numbers (rank - 1)
+	Parts     [][]eventJSON `json:"parts"`               // τ1..τ4; index counts through all parts
+	Cycle     []edgeJSON    `json:"cycle"`               // indices into the parts' events
 	Certified bool          `json:"certified"`
 }
 
@@ -211,17 +223,47 @@ func resultToJSON(p *pgas.Program, o outcome) nResultJSON {
 				i++
 			}
 		}
+		if isC(p) && len(w.Cycle) > 0 {
+			wj.CyclePEs = pes(w.Cycle)
+		}
 		for _, e := range w.HB {
 			wj.Cycle = append(wj.Cycle, edgeJSON{e.From, e.To, e.Rel.String()})
 		}
 		j.Witness = wj
 	}
 	if re := r.RunError; re != nil {
-		rj := &runtimeErrorJSON{Message: re.Err.Error(), Path: []eventJSON{}}
+		rj := &runtimeErrorJSON{Message: errMessage(p, re.Err), Path: []eventJSON{}}
 		for i, e := range re.Path {
 			rj.Path = append(rj.Path, eventToJSON(p, i, 0, e, 0))
 		}
 		j.RuntimeError = rj
 	}
 	return j
+}
+
+// isC says the program was translated from C: its JSON adds OpenSHMEM's
+// terms (PEs from 0, name@PEp) next to the .pgas ones, which keep their
+// meaning.
+func isC(p *pgas.Program) bool { return p != nil && p.Dialect == "c" }
+
+func pePtr(rank int) *int {
+	pe := rank - 1
+	return &pe
+}
+
+// pes renames ranks to PE numbers.
+func pes(ranks []int) []int {
+	out := make([]int, len(ranks))
+	for i, r := range ranks {
+		out[i] = r - 1
+	}
+	return out
+}
+
+// errMessage is a run-time error's message, in the user's terms for C.
+func errMessage(p *pgas.Program, err error) string {
+	if isC(p) {
+		return runErrText(p, err)
+	}
+	return err.Error()
 }

@@ -186,7 +186,7 @@ func mergeDecide(h *shardJSON, shards []*shardJSON, empty []string, asJSON bool,
 		b, perr = c.b, parseSettings(c.fs, h)
 		onlyFor = c.onlyFor
 		restricted := len(*c.only) > 0
-		pr = &cyclesPrinter{stdout: stdout, stderr: stderr, file: h.Input, asJSON: asJSON, restricted: restricted,
+		pr = &cyclesPrinter{stdout: stdout, stderr: stderr, file: h.Input, asJSON: asJSON, restricted: restricted, prog: prog,
 			out: cyclesJSON{Schema: cyclesSchema, File: h.Input, Program: prog.Name, NArg: *c.b.n, Results: []cyclesNJSON{}, Restricted: restricted}}
 	}
 	lo, hi, err := parseRange(*b.n)

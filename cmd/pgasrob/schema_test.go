@@ -31,6 +31,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"decide", oneToOne, "-n", "2", "--json", "--via", "instrumentation"},
 			{"decide", oneToOne, "-n", "12", "--json", "--procedure", "automata"}, // streamed: note, listing
 			{"decide", oneToOneFixed, "-n", "2", "--json", "--via", "instrumentation"},
+			{"decide", "../../examples/shmem/mp-none.c", "-n", "2", "--json"}, // a C program: pe, cycle_pes, cell text
 		},
 		"translate": {{"translate", oneToOne, "-n", "2", "--json"}},
 		"cycles": {
@@ -38,6 +39,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"cycles", oneToOneFixed, "-n", "3", "--json", "--yardsticks"},
 			{"cycles", rte, "-n", "2", "--json"},
 			{"cycles", bad, "-n", "2", "--json"},
+			{"cycles", "../../examples/shmem/mp-none.c", "-n", "3", "--json"}, // cycle_pes
 		},
 		"check":   {{"check", oneToOne, "--json"}, {"check", bad, "--json"}},
 		"version": {{"version", "--json"}},
@@ -83,6 +85,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		"context": "difftest --instrumentation: a skip reason, a data key",
 		"await":   "difftest --instrumentation: a skip reason, a data key",
 
+		"symmetric_to_pes": "cycles: a C program with a type taken by symmetry (the litmus files have none at small N)",
 		"witness_withheld": "tso: a witness that would not fit the memory budget (tso.TestWitnessWithheld)",
 	}
 	for cmd, lines := range runs {
@@ -216,6 +219,7 @@ func TestShardSchemaDocumented(t *testing.T) {
 		"error":        "an internal error",
 		"costs_sha256": "--shard-costs",
 
+		"symmetric_to_pes": "cycles: a C program with a type taken by symmetry (the litmus files have none at small N)",
 		"witness_withheld": "tso: a witness that would not fit the memory budget",
 	}
 	seen := map[string]bool{}
