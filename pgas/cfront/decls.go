@@ -239,7 +239,7 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	t.frame().vars[d] = e
 	if init != nil {
 		old := t.atDecl(e, init)
-		v := t.value(init.AssignmentExpression)
+		v := t.initValue(d, e.name, init.AssignmentExpression)
 		t.emit("%s <- %s", e.name, v)
 		t.cur = old
 	}

@@ -67,10 +67,21 @@ func (t *translator) value(e cc.ExpressionNode) string {
 		}
 		return t.binary(x.AdditiveExpression, x.Token, x.MultiplicativeExpression)
 	case *cc.RelationalExpression:
+		if isSizeMax(x.RelationalExpression) || isSizeMax(x.ShiftExpression) {
+			return t.sizeMaxCompare(x, x.Token, x.RelationalExpression, x.ShiftExpression)
+		}
 		t.signedness(x, x.RelationalExpression, x.ShiftExpression)
 		return t.binary(x.RelationalExpression, x.Token, x.ShiftExpression)
 	case *cc.EqualityExpression:
+		if isSizeMax(x.EqualityExpression) || isSizeMax(x.RelationalExpression) {
+			return t.sizeMaxCompare(x, x.Token, x.EqualityExpression, x.RelationalExpression)
+		}
 		t.signedness(x, x.EqualityExpression, x.RelationalExpression)
+		if x.EqualityExpression != nil {
+			if v, ok := t.equalityConst(x.Token, x.EqualityExpression, x.RelationalExpression); ok {
+				return v
+			}
+		}
 		return t.binary(x.EqualityExpression, x.Token, x.RelationalExpression)
 	case *cc.ShiftExpression, *cc.AndExpression, *cc.ExclusiveOrExpression, *cc.InclusiveOrExpression:
 		t.refuse(e, "bitwise operator (%s): the calculus has + - * / %% and comparisons only", opToken(e))
@@ -200,7 +211,7 @@ func (t *translator) readVar(x *cc.PrimaryExpression) string {
 	e := t.ident(x)
 	switch e.kind {
 	case kReg:
-		return e.name
+		return t.guardSM(e.name)
 	case kConst:
 		return e.expr
 	case kSym, kCell:
@@ -227,8 +238,7 @@ func (t *translator) postfix(x *cc.PostfixExpression) string {
 		t.emit("%s <- mem[%s]", r, a.String())
 		return r
 	case cc.PostfixExpressionCall:
-		v := t.call(x, true)
-		return v
+		return t.guardSM(t.call(x, true))
 	case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
 		t.refuse(x, "%s inside an expression (write it as a statement of its own)", x.Token.SrcStr())
 	}

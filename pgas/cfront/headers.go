@@ -126,6 +126,12 @@ var typedProtos = []struct {
 	{"int test_all(T *ivars, size_t nelems, const int *status, int cmp, T value)", false},
 	{"size_t test_any(T *ivars, size_t nelems, const int *status, int cmp, T value)", false},
 	{"size_t test_some(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, T value)", false},
+	{"void wait_until_all_vector(T *ivars, size_t nelems, const int *status, int cmp, const T *cmp_values)", false},
+	{"size_t wait_until_any_vector(T *ivars, size_t nelems, const int *status, int cmp, const T *cmp_values)", false},
+	{"size_t wait_until_some_vector(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const T *cmp_values)", false},
+	{"int test_all_vector(T *ivars, size_t nelems, const int *status, int cmp, const T *cmp_values)", false},
+	{"size_t test_any_vector(T *ivars, size_t nelems, const int *status, int cmp, const T *cmp_values)", false},
+	{"size_t test_some_vector(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, const T *cmp_values)", false},
 	{"void put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)", true},
 	{"void put_signal_nbi(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)", true},
 }
@@ -179,6 +185,12 @@ long shmem_atomic_swap(void *dest, long value, int pe);
 long shmem_atomic_compare_swap(void *dest, long cond, long value, int pe);
 void shmem_wait_until(void *ivar, int cmp, long value);
 int shmem_test(void *ivar, int cmp, long value);
+void shmem_wait_until_all(void *ivars, size_t nelems, const int *status, int cmp, long value);
+size_t shmem_wait_until_any(void *ivars, size_t nelems, const int *status, int cmp, long value);
+size_t shmem_wait_until_some(void *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long value);
+int shmem_test_all(void *ivars, size_t nelems, const int *status, int cmp, long value);
+size_t shmem_test_any(void *ivars, size_t nelems, const int *status, int cmp, long value);
+size_t shmem_test_some(void *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long value);
 void shmem_put_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void shmem_put_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 void *shmem_malloc(size_t size);

@@ -61,10 +61,13 @@ func (t *translator) rma(x *cc.PostfixExpression, name string, c shmemCall, ctx 
 		return fmt.Sprintf("(%s %s %s)", r, o, v)
 	case "wait_until_all", "wait_until_any":
 		t.arity(x, name, args, 5)
-		return t.waitMany(x, name, c, op == "wait_until_all", args)
+		if isNull(args[2]) {
+			return t.waitMany(x, name, c, op == "wait_until_all", args)
+		}
+		return t.manyIvars(x, name, c, args)
 	case "wait_until_some", "test_some", "test_any", "test_all", "wait_until_all_vector",
 		"wait_until_any_vector", "wait_until_some_vector", "test_all_vector", "test_any_vector", "test_some_vector":
-		t.refuse(x, "%s is outside the subset (wait_until, wait_until_all, wait_until_any and test are in it)", name)
+		return t.manyIvars(x, name, c, args)
 	}
 	if a, ok := strings.CutPrefix(op, "atomic_"); ok {
 		return t.atomic(x, name, c, ctx, a, args)

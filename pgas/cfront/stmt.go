@@ -53,7 +53,7 @@ func (t *translator) compound(cs *cc.CompoundStatement) {
 // again after it.
 func (t *translator) statement(s *cc.Statement) {
 	top := t.ntemp
-	defer func() { t.ntemp = top }()
+	defer func() { t.ntemp, t.smTemp = top, nil }()
 	switch s.Case {
 	case cc.StatementCompound:
 		t.compound(s.CompoundStatement)

@@ -89,6 +89,8 @@ type translator struct {
 	ncells  int      // addresses declared
 	defctx  string
 	end     string
+	smTemp  map[string]int // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
+	smLocal map[string]int // locals that may, likewise
 }
 
 type initStore struct {
