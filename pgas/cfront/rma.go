@@ -149,7 +149,7 @@ func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall
 		t.refuse(args[0], "%s is not symmetric", t.cname(remote.ent))
 	}
 	if n := t.count(args[2], c.size, remote.ent, name); n != 1 {
-		t.refuse(args[2], "put-with-signal of %d cells: the calculus orders the signal after one data cell; split the data into separate puts and a put-with-signal of the last", n)
+		t.refuse(args[2], "put-with-signal of %d cells: the calculus orders the signal after one data cell (docs/shmem.md); put the first cells, shmem_fence(), then put-with-signal the last", n)
 	}
 	t.check(args[0], remote, 1)
 	t.check(args[1], local, 1)

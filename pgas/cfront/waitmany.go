@@ -53,6 +53,9 @@ func (t *translator) manyIvars(x *cc.PostfixExpression, name string, c shmemCall
 	}
 	rest := args[2:]
 	if some {
+		if isNull(rest[0]) {
+			t.refuse(rest[0], "indices argument of %s: a local array, not NULL", name)
+		}
 		s.indices = t.privateArray(rest[0], "indices", name, s.n, 0)
 		rest = rest[1:]
 	}

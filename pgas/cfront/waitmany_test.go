@@ -44,7 +44,7 @@ func probeProgram(globals, pe0, pe1 string) string {
 func TestWaitManyValues(t *testing.T) {
 	for _, c := range []struct {
 		name, globals, pe0, pe1 string
-		reachable             bool
+		reachable               bool
 	}{
 		// test_any returns only satisfied indices: f[0] is never 1.
 		{"any never unsatisfied", "long f[2];", "shmem_long_atomic_set(&f[1], 1, 1);",
