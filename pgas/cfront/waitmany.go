@@ -68,9 +68,11 @@ func (t *translator) manyIvars(x *cc.PostfixExpression, name string, c shmemCall
 	} else {
 		s.val = t.value(rest[2])
 	}
-	// Registers hold indices up to n-1, and counts and the SIZE_MAX
-	// sentinel up to n: values of the data domain.
-	t.needValue(args[1], s.n)
+	// Registers and indices hold indices up to n-1, and counts and the
+	// SIZE_MAX sentinel up to n: values of the data domain.
+	if some || op == "test_any" || op == "wait_until_any" {
+		t.needValue(args[1], s.n)
+	}
 	t.prologue(s)
 	switch op {
 	case "test_all":
