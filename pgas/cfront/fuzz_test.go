@@ -16,6 +16,8 @@ import (
 // litmus suite and fragments of every construct) run in the normal suite.
 func FuzzTranslate(f *testing.F) {
 	files, _ := filepath.Glob("../../examples/shmem/*.c")
+	more, _ := filepath.Glob("testdata/waitmany/*.c")
+	files = append(files, more...)
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)
@@ -26,6 +28,8 @@ func FuzzTranslate(f *testing.F) {
 		wrap("long x[3];", "for (int i = 0; i < 3; i++) x[i] = i;"),
 		wrap("long x; shmem_ctx_t c;", "shmem_ctx_create(0, &c); shmem_ctx_long_atomic_add(c, &x, 1, 0); shmem_ctx_destroy(c);"),
 		wrap("long f[3];", "shmem_long_wait_until_all(f, 3, NULL, SHMEM_CMP_EQ, 1);"),
+		wrap("long f[3]; long x[3];", "int st[3]; size_t ix[3]; long w[3]; size_t i = shmem_long_test_any(f, 3, st, SHMEM_CMP_GE, 1); "+
+			"if (i != SIZE_MAX && i == 1) shmem_long_test_some_vector(f, 3, ix, NULL, SHMEM_CMP_NE, w); x[0] = i;"),
 		wrap("long x; static void put1(long *d, int pe) { shmem_long_p(d, 1, pe); }", "put1(&x, 1); put1(&x, 0);"),
 		wrap("long x;", "int r = 0; L: r = r + 1; if (r < 2) goto L; do { r--; } while (r > 0 && x == 0);"),
 		wrap("long x, y;", "x = y ? 1 : (x && y);"),
