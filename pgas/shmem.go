@@ -91,9 +91,15 @@ func (c *checker) shmemArgs(s *stmt, spec *shmemSpec) (map[byte]*Expr, bool) {
 // elemCount compiles the element count of a put-with-signal: a constant
 // at least 1, so that the statement lowers to a fixed number of sends.
 func (c *checker) elemCount(e exprNode, call string) *Expr {
-	x := c.operand(e, "value")
+	x, ok := c.expr(e, -1) // any constant, not a value of DOM
+	if !ok {
+		return nil
+	}
 	if v, ok := x.Const(); !ok || v < 1 {
 		c.errorf(x.Pos, "the element count %s of %s is not a constant of at least 1", x.Src, call)
+		return nil
+	} else if v > int64(len(c.prog.Addrs)) {
+		c.errorf(x.Pos, "the element count %s of %s is more than the %d addresses", x.Src, call, len(c.prog.Addrs))
 		return nil
 	}
 	return x

@@ -178,6 +178,7 @@ var shmemErrors = []struct{ name, src, want string }{
 	{"put_signal arity", shmemHeader + "put_signal(x, 1, y, a, c)\n", "6:1: put_signal takes 6 arguments (local address, rank, remote address, signal address, value, context) and optionally an element count, found 5"},
 	{"put_signal count not constant", shmemHeader + "put_signal(x, 1, y, a, 1, c, r)\n", "6:30: the element count r of put_signal is not a constant of at least 1"},
 	{"put_signal count 0", shmemHeader + "put_signal(x, 1, y, a, 1, c, 0)\n", "6:30: the element count 0 of put_signal is not a constant of at least 1"},
+	{"put_signal count over the addresses", shmemHeader + "put_signal(x, 1, y, a, 1, c, 5)\n", "6:30: the element count 5 of put_signal is more than the 4 addresses"},
 	{"put_signal elements beyond the addresses", shmemHeader + "put_signal_nbi(a, 1, y, x, 1, c, 3)\n", "6:16: address a+2 = 4 outside 0..3"},
 	{"amo_cswap arity", shmemHeader + "r <- amo_cswap(1, x, c)\n", "6:1: amo_cswap takes 5 arguments (comparand, value, rank, remote address, context), found 3"},
 	{"fetch without register", shmemHeader + "amo_fetch(1, x, c)\n", "6:1: amo_fetch returns the old value: write r <- amo_fetch(...)"},
