@@ -109,7 +109,8 @@ type Cmd struct {
 	// part of the same put-with-signal call as the rank's previous send
 	// (its data of several elements): an After send then waits for every
 	// send of the current chain, the rank's last send without Chain and
-	// the Chain sends issued after it. An After send never has Chain.
+	// the Chain sends issued after it. Chain on an After send, or on the
+	// rank's first send, is ignored: that send starts a chain of its own.
 	//
 	// OpRecv copies mem[Remote] of rank Rank to mem[Local] of the issuer:
 	// popa reads the remote cell, popb writes the local one. Fences do not
