@@ -53,3 +53,52 @@ func TestShmemDifferential(t *testing.T) {
 	}
 	t.Logf("%d programs: %v; decide verdicts %v", count, stats, verdicts)
 }
+
+// TestShmemSignalElemsDifferential is TestShmemDifferential on programs
+// whose puts with signal carry up to three data elements (Cmd.Chain): the
+// chain premise of X and Y's last(r) must agree through whole decisions.
+// Only programs with a Chain send count; some must be decided by both
+// sides, robust and not.
+func TestShmemSignalElemsDifferential(t *testing.T) {
+	count := 800
+	if testing.Short() {
+		count = 100
+	}
+	stats := map[CompareStatus]int{}
+	verdicts := map[string]int{}
+	for seed := uint64(0); seed < uint64(count); seed++ {
+		r := rand.New(rand.NewPCG(seed, 26))
+		cfg := gen.Config{Addrs: 2 + r.IntN(2), Values: 2, Regs: 1 + r.IntN(2), Queues: 1, Cmds: 3 + r.IntN(3),
+			Loops: r.IntN(6) == 0, Shmem: true, SignalElems: 3}
+		src := gen.Generate(r, cfg).String()
+		p, err := pgas.Compile("chain.pgas", []byte(src))
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		if !hasChain(p) {
+			continue
+		}
+		n := 2 + int(seed%2)
+		c := Compare(p, n, CompareBudget{DecideStates: 300_000, DecideTime: DefaultCompareBudget.DecideTime, Oracle: DefaultCompareBudget.Oracle})
+		stats[c.Status]++
+		if c.Status == Agree {
+			verdicts[c.Decide]++
+		}
+		if c.Status == Disagree {
+			t.Errorf("seed %d, N = %d: decide %s, oracle %s: %s\n%s", seed, n, c.Decide, c.Oracle, c.Detail, src)
+		}
+	}
+	t.Logf("programs with a chain: %v; agreed verdicts %v", stats, verdicts)
+	if len(verdicts) < 2 {
+		t.Errorf("the agreed verdicts %v are all alike: the family proves little", verdicts)
+	}
+}
+
+func hasChain(p *pgas.Program) bool {
+	for _, tr := range p.Trans {
+		if tr.Cmd.Chain {
+			return true
+		}
+	}
+	return false
+}

@@ -17,8 +17,10 @@ import (
 //     epochs to the same target rank on the same context: n ≥ lb(r,c,k),
 //     the highest part those took (same part: generated earlier, so
 //     earlier in that part);
-//   - the popb of an After send comes after the popb of the rank's
-//     previous send: n ≥ last(r);
+//   - the popb of an After send comes after the popbs of the rank's
+//     current chain (the last send without Cmd.Chain and the Chain sends
+//     after it: the data of one put-with-signal): n ≥ last(r), the highest
+//     part they took;
 //   - a blocking send reads its source at issue (m = 0), an immediate send
 //     has no popa, and m ≤ n;
 //   - quiet in τ1 needs every item of the context delivered in τ1:
@@ -37,7 +39,7 @@ type ctxFields struct {
 	slot    []int                // slot[q]: index of context q among the contexts, -1 for a FIFO queue
 	lb, cur [][][]automata.Field // [r-1][slot][k-1]
 	delayed [][]automata.Field   // [r-1][slot]
-	last    []automata.Field     // [r-1]: part of the popb of the rank's last send
+	last    []automata.Field     // [r-1]: highest popb part of the rank's current chain
 	live    ctxLiveness
 }
 
@@ -226,7 +228,11 @@ func (y *Y) send(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move, 
 			tg := y.item(s, o, n, dst, v)
 			cur := y.ctx.cur[r-1][o.slot][o.k-1]
 			cur.Set(tg, max(cur.Get(s), uint64(n)))
-			y.ctx.last[r-1].Set(tg, uint64(n))
+			last := uint64(n)
+			if c.Chain && !c.After {
+				last = max(last, y.ctx.last[r-1].Get(s))
+			}
+			y.ctx.last[r-1].Set(tg, last)
 			mm := m
 			if src.Addr < 0 {
 				mm = -1

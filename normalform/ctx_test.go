@@ -165,6 +165,38 @@ func TestCtxSendParts(t *testing.T) {
 	}
 }
 
+// TestCtxChainParts: put-with-signal of two data elements, x and z (the
+// second a Chain send), then the signal to y. The signal's popb part is
+// at least both data parts: Σ_{n=1..4} n² = 30 triples (n_x, n_z, n_sig).
+// Without Chain the signal follows z only: 4 · 10 = 40 triples, among
+// them n_sig < n_x.
+func TestCtxChainParts(t *testing.T) {
+	for _, chain := range []bool{true, false} {
+		z := putVal(1, 1, 2)
+		z.Chain = chain
+		sig := putVal(1, 1, cy)
+		sig.After = true
+		p := ctxProgram(2, putVal(1, 1, cx), z, sig)
+		p.Addrs = append(p.Addrs, "z")
+		got := heads(t, p, 1, "popb1(1,0)", "popb1(1,2)", "popb1(1,1)")
+		bad := 0
+		for k := range got {
+			var nx, nz, ns int
+			fmt.Sscan(k, &nx, &nz, &ns)
+			if ns < nz || chain && ns < nx {
+				t.Errorf("chain %v: signal in part %d before its data (%s)", chain, ns, k)
+			}
+			if ns < nx {
+				bad++
+			}
+		}
+		want := map[bool]int{true: 30, false: 40}[chain]
+		if len(got) != want || !chain && bad == 0 {
+			t.Errorf("chain %v: %d part triples (%d with the signal before x), want %d", chain, len(got), bad, want)
+		}
+	}
+}
+
 // TestCtxMemory: a delivery in τ1 writes memory at the issue (an add
 // modulo values), a fetching atomic returns the old value, writes only
 // when it succeeds, and its guard is checked with Reg = the old value.

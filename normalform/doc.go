@@ -22,8 +22,8 @@
 //     "The normal form with contexts"): a context has no pa/pb counter,
 //     its items are not FIFO. Each item picks the parts of its pops when
 //     it is issued, under per-(rank, context, target rank) bounds left by
-//     fences (lb, cur), the part of the rank's last send (last, for
-//     put-with-signal) and whether the context has an item pending past
+//     fences (lb, cur), the highest part of the rank's current chain of
+//     sends (last, for put-with-signal; Cmd.Chain) and whether the context has an item pending past
 //     τ1 (delayed, for quiet); a fetching atomic is one event in τ1
 //     (ctx.go). These fields exist only when the program uses the
 //     commands. Y cannot number the items its pops belong to

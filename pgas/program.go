@@ -105,7 +105,12 @@ type Cmd struct {
 	// put returns once its source has been read: local completion). After
 	// makes the item's popb wait for the popb of the rank's previous OpSend
 	// (put-with-signal: the signal is delivered after its data); the
-	// compiler puts the two sends next to each other.
+	// compiler puts the two sends next to each other. Chain makes a send
+	// part of the same put-with-signal call as the rank's previous send
+	// (its data of several elements): an After send then waits for every
+	// send of the current chain, the rank's last send without Chain and
+	// the Chain sends issued after it. Chain on an After send, or on the
+	// rank's first send, is ignored: that send starts a chain of its own.
 	//
 	// OpRecv copies mem[Remote] of rank Rank to mem[Local] of the issuer:
 	// popa reads the remote cell, popb writes the local one. Fences do not
@@ -121,6 +126,7 @@ type Cmd struct {
 	Amo      AmoOp
 	Blocking bool
 	After    bool
+	Chain    bool
 }
 
 // Trans is a transition q1 --cmd--> q2 of the program code.
@@ -286,6 +292,9 @@ func (p *Program) CmdString(c Cmd) string {
 		}
 		if c.After {
 			flags += " after"
+		}
+		if c.Chain {
+			flags += " chain"
 		}
 		return fmt.Sprintf("send%s(%s %s, %s, %s, %s)", flags, c.Amo, src, c.Rank, c.Remote, c.Queue)
 	case OpRecv:

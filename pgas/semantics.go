@@ -76,12 +76,14 @@ type Machine struct {
 	n                 int
 	nregs, nadr, nque int
 	hasCtx            bool // some queue is a context
+	hasChain          bool // some send has Cmd.Chain: the key encodes each item's chain
 }
 
 // NewMachine returns the machine of X(p, n). n must be at least 1.
 func NewMachine(p *Program, n int) *Machine {
 	return &Machine{p: p, n: n, nregs: len(p.Regs), nadr: len(p.Addrs), nque: len(p.Queues),
-		hasCtx: slices.Contains(p.Ctx, true)}
+		hasCtx:   slices.Contains(p.Ctx, true),
+		hasChain: slices.ContainsFunc(p.Trans, func(t Trans) bool { return t.Cmd.Chain })}
 }
 
 // Program returns the program the machine runs.

@@ -27,7 +27,8 @@ type Item struct {
 	Read   bool  // the popa is done (or the send is immediate)
 	Amo    AmoOp // AmoAdd: the popb adds Val to Dst modulo Values
 	Epoch  int   // the fence epoch of (rank, context) at issue
-	After  int   // the Issue of the send whose popb must come first; -1 if none
+	After  int   // the Head of the chain whose popbs must come first; -1 if none
+	Head   int   // a send's chain: the Issue of its put-with-signal's first send (Cmd.Chain); -1 for a recv
 	Issue  int   // the index of the issue event in the rank's program order (Event.Item)
 	Trans  int
 }
@@ -49,26 +50,10 @@ func (s *XState) Epoch(r, q int) int {
 	return s.ep[(r-1)*s.m.nque+q]
 }
 
-// pendingIssue reports whether rank r still has an undelivered item with
-// issue index iss, and where: its context and position.
-func (s *XState) pendingIssue(r, iss int) (q, pos int, ok bool) {
-	if iss < 0 {
-		return 0, 0, false
-	}
-	for q := 0; q < s.m.nque; q++ {
-		for j, it := range s.Items(r, q) {
-			if it.Issue == iss {
-				return q, j, true
-			}
-		}
-	}
-	return 0, 0, false
-}
-
 // ctxEnabled reports whether the popb of item j of (r, q) is enabled:
 // its popa is done; for a send, no undelivered send of (r, q) to the same
-// rank has a smaller epoch (fence); for After, the send it follows is
-// delivered.
+// rank has a smaller epoch (fence); for After, every send of the chain it
+// follows is delivered.
 func (s *XState) popbEnabled(r, q, j int) bool {
 	items := s.Items(r, q)
 	it := items[j]
@@ -81,8 +66,25 @@ func (s *XState) popbEnabled(r, q, j int) bool {
 	if s.fenced(items, it.Dst.Rank, it.Epoch) {
 		return false
 	}
-	_, _, pending := s.pendingIssue(r, it.After)
+	_, _, pending := s.pendingHead(r, it.After)
 	return !pending
+}
+
+// pendingHead reports whether rank r still has an undelivered send of the
+// chain whose first send was issued as head, and where the first one in
+// context and list order is.
+func (s *XState) pendingHead(r, head int) (q, pos int, ok bool) {
+	if head < 0 {
+		return 0, 0, false
+	}
+	for q := 0; q < s.m.nque; q++ {
+		for j, it := range s.Items(r, q) {
+			if !it.Recv && it.Head == head {
+				return q, j, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // fenced reports whether some send of items to rank k has an epoch
@@ -239,7 +241,14 @@ func (m *Machine) execCtx(s *XState, r, t int) (*XState, []Event, error) {
 		if c.After {
 			it.After = s.last[r-1]
 		}
-		next.last[r-1] = it.Issue
+		// s.last is the head of the rank's current chain: a Chain send
+		// joins it, any other send starts a new one.
+		if c.Chain && !c.After && s.last[r-1] >= 0 {
+			it.Head = s.last[r-1]
+		} else {
+			it.Head = it.Issue
+			next.last[r-1] = it.Issue
+		}
 	}
 	evs := []Event{ev}
 	if c.Blocking && it.HasSrc {
@@ -263,7 +272,7 @@ func (m *Machine) newItem(s *XState, r, t, q int, env Env) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	it := Item{Dst: Cell{int(rk), int(rem)}, Amo: c.Amo, Epoch: s.ep[(r-1)*m.nque+q], Issue: s.np[r-1], Trans: t, After: -1}
+	it := Item{Dst: Cell{int(rk), int(rem)}, Amo: c.Amo, Epoch: s.ep[(r-1)*m.nque+q], Issue: s.np[r-1], Trans: t, After: -1, Head: -1}
 	if c.Amo != AmoNone && (c.Amo != AmoAdd || c.Op == OpRecv) {
 		return Item{}, fmt.Errorf("%v: internal error: %v with atomic %v", m.p.Trans[t].Pos, c.Op, c.Amo)
 	}
@@ -364,11 +373,16 @@ func (m *Machine) execAtomic(s *XState, r, t, q int, env Env) (*XState, []Event,
 // state kept is always the one of the path explored (oracle.explorer.add),
 // so the events it reports are those of a real computation. Epochs are
 // encoded by their rank among the epochs of the context, since rules only
-// compare them. The After link and the rank's last send, which an After
-// item will follow, are encoded by where that item is pending, if it is.
+// compare them. Chains (Item.Head, the rank's current chain in last, the
+// chain an After item follows) matter only through which pending sends
+// share one, so a chain is encoded by where its first pending send is, or
+// -1 if none is: a chain with no pending send is never waited for again
+// (an After send's chain is closed, and the current chain only grows
+// with sends issued later). Without Cmd.Chain every chain is one send and
+// the item's own position needs no encoding.
 func (s *XState) appendCtxKey(b []byte) []byte {
 	for r := 1; r <= s.m.n; r++ {
-		b = s.appendIssueRef(b, r, s.last[r-1])
+		b = s.appendHeadRef(b, r, s.last[r-1])
 		for q := 0; q < s.m.nque; q++ {
 			if !s.m.p.IsCtx(q) {
 				continue
@@ -391,17 +405,21 @@ func (s *XState) appendCtxKey(b []byte) []byte {
 				}
 				b = appendInts(b, flags, it.Src.Rank, it.Src.Addr, it.Dst.Rank, it.Dst.Addr, int(it.Amo), rank(it.Epoch), it.Trans)
 				b = encbin.AppendVarint(b, it.Val)
-				b = s.appendIssueRef(b, r, it.After)
+				b = s.appendHeadRef(b, r, it.After)
+				if s.m.hasChain && !it.Recv {
+					b = s.appendHeadRef(b, r, it.Head)
+				}
 			}
 		}
 	}
 	return b
 }
 
-// appendIssueRef encodes the pending item of rank r issued as iss by its
-// context and position, or -1 if there is none.
-func (s *XState) appendIssueRef(b []byte, r, iss int) []byte {
-	if q, j, ok := s.pendingIssue(r, iss); ok {
+// appendHeadRef encodes the chain of rank r whose first send was issued
+// as head by the context and position of its first pending send, or -1 if
+// there is none.
+func (s *XState) appendHeadRef(b []byte, r, head int) []byte {
+	if q, j, ok := s.pendingHead(r, head); ok {
 		return appendInts(b, q, j)
 	}
 	return appendInts(b, -1)

@@ -2,6 +2,7 @@ package pgas_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -163,6 +164,41 @@ func TestCtxAfter(t *testing.T) {
 	}
 }
 
+// TestCtxAfterChain: put-with-signal of two data elements, the second a
+// Chain send on another context. Rank 1 runs one := 2; put one -> x@2 on
+// c (item 1); put one -> one@2 on d with Chain (item 2); signal 1 -> y@2
+// on c (item 3). The signal waits for both data sends, whichever is
+// delivered first. Without Chain it waits for item 2 only (the contrast
+// shows the test can tell the two apart).
+func TestCtxAfterChain(t *testing.T) {
+	for _, chain := range []bool{true, false} {
+		b := ctxBuilder()
+		second := b.PutNbi("one", "2", "one", "d")
+		if chain {
+			second = progbuild.Chained(second)
+		}
+		ts := b.Seq(b.Store("one", "2"), b.PutNbi("one", "2", "x", "c"), second, b.Signal("1", "2", "y", "c", false))
+		m := pgas.NewMachine(b.Build(), 2)
+		issue := []pgas.Move{cmd(ts[0]), cmd(ts[1]), cmd(ts[2]), cmd(ts[3])}
+		first := append(slices.Clone(issue), popa(1, 1), popb(1, 1))
+		if s, _ := run(t, m, first...); enabled(m, s, popb(1, 3)) {
+			t.Errorf("chain %v: signal deliverable with the second data send pending", chain)
+		}
+		secondOnly := append(slices.Clone(issue), popa(2, 2), popb(2, 2))
+		if s, _ := run(t, m, secondOnly...); enabled(m, s, popb(1, 3)) != !chain {
+			t.Errorf("chain %v: signal deliverable with only the second data send delivered: %v", chain, !chain)
+		}
+		both := append(secondOnly, popa(1, 1), popb(1, 1))
+		s, _ := run(t, m, both...)
+		if !enabled(m, s, popb(1, 3)) {
+			t.Errorf("chain %v: signal not deliverable after all its data", chain)
+		}
+		if s, _ = run(t, m, append(both, popb(1, 3))...); !s.Final() || s.Mem(pgas.Cell{Rank: 2, Addr: 1}) != 1 {
+			t.Errorf("chain %v: after delivery\n%v", chain, s)
+		}
+	}
+}
+
 // A blocking put reads its source in the step that issues it: two
 // events, and no popa move afterwards. A get's popa reads the remote cell
 // and its popb writes the local one.
@@ -238,10 +274,20 @@ func TestCtxKeyForgetsIssue(t *testing.T) {
 // reachable state of random context programs, which by induction is the
 // whole future.
 func TestCtxKeyBisimulation(t *testing.T) {
-	rng := progbuild.NewRand(23)
+	keyBisimulation(t, 23, progbuild.RandomCtx)
+}
+
+// TestCtxKeyBisimulationChain is the same with put-with-signal of several
+// data sends: the key's chains (Item.Head) must keep what After waits for.
+func TestCtxKeyBisimulationChain(t *testing.T) {
+	keyBisimulation(t, 29, progbuild.RandomCtxChain)
+}
+
+func keyBisimulation(t *testing.T, seed uint64, gen func(*rand.Rand, int, bool, bool) *pgas.Program) {
+	rng := progbuild.NewRand(seed)
 	merged := 0
 	for i := 0; i < 150; i++ {
-		p := progbuild.RandomCtx(rng, 3+rng.IntN(3), i%2 == 0, false)
+		p := gen(rng, 3+rng.IntN(3), i%2 == 0, false)
 		m := pgas.NewMachine(p, 1+rng.IntN(2))
 		sig := map[string]string{}
 		seen := map[*pgas.XState]bool{}
@@ -319,5 +365,30 @@ func TestCtxKeyKeepsEpochOrder(t *testing.T) {
 	}
 	if a.Key() != d.Key() {
 		t.Errorf("a fence before both puts changes the key")
+	}
+}
+
+// Keys keep chains. Rank 1 loops over p1 (a put on c), p2 (a Chain put on
+// d) and a signal s on c. In state A (p1, its delivery, p1 p2 s) p2
+// belongs to the second p1's chain; in B (p1, its delivery, p2, p1, s) p2
+// joined the delivered p1's chain
+// and the pending p1 starts a new one. Both hold the same items in the
+// same places, but after p1 is delivered the signal waits for p2 in A
+// only, so their keys must differ.
+func TestCtxKeyKeepsChains(t *testing.T) {
+	b := ctxBuilder()
+	p1 := b.Edge("start", "start", b.PutVal("1", "2", "x", "c"))
+	p2 := b.Edge("start", "start", progbuild.Chained(b.PutVal("1", "2", "one", "d")))
+	sig := b.Edge("start", "start", b.Signal("1", "2", "y", "c", false))
+	m := pgas.NewMachine(b.Build(), 2)
+	a, _ := run(t, m, cmd(p1), popb(1, 0), cmd(p1), cmd(p2), cmd(sig))
+	bs, _ := run(t, m, cmd(p1), popb(1, 0), cmd(p2), cmd(p1), cmd(sig))
+	if a.Key() == bs.Key() {
+		t.Errorf("states whose signals wait for different sends share a key")
+	}
+	a, _ = run(t, m, cmd(p1), popb(1, 0), cmd(p1), cmd(p2), cmd(sig), popb(1, 1))
+	bs, _ = run(t, m, cmd(p1), popb(1, 0), cmd(p2), cmd(p1), cmd(sig), popb(1, 2))
+	if enabled(m, a, popb(1, 3)) || !enabled(m, bs, popb(1, 3)) {
+		t.Errorf("the signal waits for p2 in B or not in A")
 	}
 }

@@ -17,6 +17,7 @@ type shmemSpec struct {
 	params string
 	amo    AmoOp
 	inc    bool // the operand is the constant 1 (amo_inc, amo_fetch_inc)
+	count  bool // an optional last argument n, a constant ≥ 1: elements l..l+n-1 to m..m+n-1
 }
 
 // shmemCalls are the statements; fetchCalls the fetching atomics, which
@@ -26,8 +27,8 @@ var shmemCalls = map[string]*shmemSpec{
 	"getmem": {params: "lkmc"}, "getmem_nbi": {params: "lkmc"},
 	"amo_add": {params: "ekmc", amo: AmoAdd}, "amo_inc": {params: "kmc", amo: AmoAdd, inc: true},
 	"amo_set":    {params: "ekmc", amo: AmoNone},
-	"put_signal": {params: "lkmsec"}, "put_signal_add": {params: "lkmsec", amo: AmoAdd},
-	"put_signal_nbi": {params: "lkmsec"}, "put_signal_add_nbi": {params: "lkmsec", amo: AmoAdd},
+	"put_signal": {params: "lkmsec", count: true}, "put_signal_add": {params: "lkmsec", amo: AmoAdd, count: true},
+	"put_signal_nbi": {params: "lkmsec", count: true}, "put_signal_add_nbi": {params: "lkmsec", amo: AmoAdd, count: true},
 }
 
 var fetchCalls = map[string]*shmemSpec{
@@ -47,18 +48,29 @@ const getCtxName = "$get"
 // shmemArgs checks the arity of a call and compiles its operands, keyed
 // by parameter letter. ok is false when an error was reported.
 func (c *checker) shmemArgs(s *stmt, spec *shmemSpec) (map[byte]*Expr, bool) {
-	if len(s.args) != len(spec.params) {
+	params := spec.params
+	if spec.count && len(s.args) == len(params)+1 {
+		params += "n"
+	}
+	if len(s.args) != len(params) {
 		names := make([]string, len(spec.params))
 		for i := range spec.params {
 			names[i] = paramNames[spec.params[i]]
 		}
-		c.errorf(s.pos, "%s takes %d arguments (%s), found %d", s.call, len(spec.params), strings.Join(names, ", "), len(s.args))
+		opt := ""
+		if spec.count {
+			opt = " and optionally an element count"
+		}
+		c.errorf(s.pos, "%s takes %d arguments (%s)%s, found %d", s.call, len(spec.params), strings.Join(names, ", "), opt, len(s.args))
 		return nil, false
 	}
 	args := map[byte]*Expr{}
 	ok := true
 	for i, e := range s.args {
-		switch l := spec.params[i]; l {
+		switch l := params[i]; l {
+		case 'n':
+			args[l] = c.elemCount(e, s.call)
+			ok = ok && args[l] != nil
 		case 'c':
 			args[l] = c.ctxArg(e, s.call)
 			ok = ok && args[l] != nil
@@ -74,6 +86,40 @@ func (c *checker) shmemArgs(s *stmt, spec *shmemSpec) (map[byte]*Expr, bool) {
 		args['e'] = gen("1", s.pos, Instr{XConst, 1})
 	}
 	return args, ok
+}
+
+// elemCount compiles the element count of a put-with-signal: a constant
+// at least 1, so that the statement lowers to a fixed number of sends.
+func (c *checker) elemCount(e exprNode, call string) *Expr {
+	x, ok := c.expr(e, -1) // any constant, not a value of DOM
+	if !ok {
+		return nil
+	}
+	if v, ok := x.Const(); !ok || v < 1 {
+		c.errorf(x.Pos, "the element count %s of %s is not a constant of at least 1", x.Src, call)
+		return nil
+	} else if v > int64(len(c.prog.Addrs)) {
+		c.errorf(x.Pos, "the element count %s of %s is more than the %d addresses", x.Src, call, len(c.prog.Addrs))
+		return nil
+	}
+	return x
+}
+
+// shifted returns the address a + i (a itself when i is 0), checked like
+// an address operand, so that a constant beyond the last address is an
+// error here.
+func (c *checker) shifted(a *Expr, i int64) *Expr {
+	if i == 0 {
+		return a
+	}
+	code := append(append([]Instr(nil), a.Code...), Instr{XConst, i}, Instr{XAdd, 0})
+	src := a.Src
+	if strings.ContainsAny(src, " +-*/%()<>=!&|") {
+		src = "(" + src + ")"
+	}
+	x := &Expr{Code: code, Src: fmt.Sprintf("%s+%d", src, i), Pos: a.Pos}
+	c.use(x, "address")
+	return x
 }
 
 // ctxArg resolves the context argument of a call, fence or quiet: it must
@@ -164,11 +210,21 @@ func (c *checker) lowerShmem(s *stmt) []path {
 			cmds = []Cmd{recv, quiet}
 		}
 	default: // put_signal, put_signal_add, put_signal_nbi, put_signal_add_nbi
-		data := send(a['l'], nil, a['m'], AmoNone)
-		data.Blocking = !strings.HasSuffix(s.call, "_nbi")
+		// The data sends after the first are Chain: the signal waits for
+		// all of them (Cmd.Chain), which are unordered among themselves.
+		n := int64(1)
+		if a['n'] != nil {
+			n, _ = a['n'].Const()
+		}
+		for i := range n {
+			data := send(c.shifted(a['l'], i), nil, c.shifted(a['m'], i), AmoNone)
+			data.Blocking = !strings.HasSuffix(s.call, "_nbi")
+			data.Chain = i > 0
+			cmds = append(cmds, data)
+		}
 		sig := send(nil, a['e'], a['s'], spec.amo)
 		sig.After = true
-		cmds = []Cmd{data, sig}
+		cmds = append(cmds, sig)
 	}
 	return c.sugarPath(s.call, cmds)
 }

@@ -38,17 +38,48 @@ var shmemObservers = []string{
 // C(P,2): some computation is violating iff a violating one is in normal
 // form, and Y generates exactly the normal-form computations.
 func TestShmemFamily(t *testing.T) {
-	k := len(shmemMenu)
-	total := k * k * k
 	step := 6 // a sixth of the family keeps the test near half a minute
 	if testing.Short() {
 		step = 29
 	}
+	shmemFamily(t, "x, y", shmemMenu, shmemObservers, step)
+}
+
+// chainMenu mixes puts with signal of two elements (Cmd.Chain) with the
+// constructs that interact with them: other puts, a fence, a quiet.
+var chainMenu = []string{
+	"put_signal_nbi(x, 2, x, z, 1, c, 2)",
+	"put_signal(x, 2, x, z, 1, c, 2)",
+	"putval(1, 2, y, c)",
+	"putmem_nbi(z, 2, x, c)",
+	"fence c",
+	"quiet c",
+}
+
+// TestShmemChainFamily is TestShmemFamily for puts with signal of
+// several elements: Theorem 5 and Lemma 12 with the chain premise.
+func TestShmemChainFamily(t *testing.T) {
+	step := 11 // a twentieth: the puts with signal of two cells are costly
+	if testing.Short() {
+		step = 41
+	}
+	shmemFamily(t, "x, y, z", chainMenu, chainObservers, step)
+}
+
+// chainObservers wait for the signal z, or not, and read a data cell.
+var chainObservers = []string{
+	"r <- mem[z]\n    r <- mem[x]",
+	"r <- mem[y]\n    r <- mem[z]\n    r <- mem[x]",
+}
+
+func shmemFamily(t *testing.T, addrs string, menu []string, observers []string, step int) {
+	k := len(menu)
+	total := k * k * k
 	checked, violating := 0, 0
 	for i := 0; i < total; i += step {
-		a := []string{shmemMenu[i/(k*k)], shmemMenu[i/k%k], shmemMenu[i%k]}
-		src := fmt.Sprintf("values 2\naddress x, y\nregister r\ncontext c\n\n    if rank != 1 goto OTHER\n    %s; goto END\nOTHER:\n    %s\nEND:\n",
-			strings.Join(a, "\n    "), shmemObservers[i%len(shmemObservers)])
+		a := []string{menu[i/(k*k)], menu[i/k%k], menu[i%k]}
+		src := fmt.Sprintf("values 2\naddress %s\nregister r\ncontext c\n\n    if rank != 1 goto OTHER\n    %s; goto END\nOTHER:\n    %s\nEND:\n",
+			addrs, strings.Join(a, "\n    "), observers[i%len(observers)])
 		p, err := pgas.Compile("family.pgas", []byte(src))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)

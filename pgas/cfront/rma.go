@@ -141,18 +141,21 @@ func (t *translator) getContext() string {
 	return t.getctx
 }
 
-// putSignal is shmem_put_signal[_nbi]: one data cell, then the signal.
+// putSignal is shmem_put_signal[_nbi]: n data cells, then the signal,
+// which the .pgas call's element count makes wait for all of them
+// (Cmd.Chain).
 func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall, ctx string, args []cc.ExpressionNode) string {
 	remote := t.pointer(args[0])
 	local := t.pointer(args[1])
 	if remote.ent.kind != kSym {
 		t.refuse(args[0], "%s is not symmetric", t.cname(remote.ent))
 	}
-	if n := t.count(args[2], c.size, remote.ent, name); n != 1 {
-		t.refuse(args[2], "put-with-signal of %d cells: the calculus orders the signal after one data cell (docs/shmem.md); put the first cells, shmem_fence(), then put-with-signal the last", n)
+	n := t.count(args[2], c.size, remote.ent, name)
+	if local.ent.elem != remote.ent.elem {
+		t.refuse(x, "%s between %s and %s, whose elements differ in size", name, t.cname(local.ent), t.cname(remote.ent))
 	}
-	t.check(args[0], remote, 1)
-	t.check(args[1], local, 1)
+	t.check(args[0], remote, n)
+	t.check(args[1], local, n)
 	sig := t.symCell(x, args[3], 1)
 	v := t.value(args[4])
 	mode, ok := constValue(args[5])
@@ -166,7 +169,11 @@ func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall
 	if strings.HasSuffix(c.op, "_nbi") {
 		cmd += "_nbi"
 	}
-	t.emit("%s(%s, %s, %s, %s, %s, %s)", cmd, local, t.pe(args[6]), remote, sig, v, ctx)
+	count := ""
+	if n > 1 {
+		count = fmt.Sprintf(", %d", n)
+	}
+	t.emit("%s(%s, %s, %s, %s, %s, %s%s)", cmd, local, t.pe(args[6]), remote, sig, v, ctx, count)
 	return ""
 }
 

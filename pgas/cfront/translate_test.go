@@ -71,6 +71,8 @@ func TestMapping(t *testing.T) {
 		{"deprecated finc", "long c; long r;", "r = shmem_long_finc(&c, 0);", []string{"tmp0 <- amo_fetch_inc((rank - rank + 0 + 1), c, ctx_default)"}},
 		{"put_signal add nbi", "long d, s; uint64_t g;", "shmem_long_put_signal_nbi(&d, &s, 1, &g, 1, SHMEM_SIGNAL_ADD, 1);",
 			[]string{"put_signal_add_nbi(s, (rank - rank + 1 + 1), d, g, 1, ctx_default)"}},
+		{"put_signal of 2", "long d[2], s[2]; uint64_t g;", "shmem_long_put_signal(d, s, 2, &g, 1, SHMEM_SIGNAL_SET, 1);",
+			[]string{"put_signal(s, (rank - rank + 1 + 1), d, g, 1, ctx_default, 2)"}},
 		{"signal_wait_until", "uint64_t g; long r;", "r = shmem_signal_wait_until(&g, SHMEM_CMP_NE, 0);",
 			[]string{"tmp0 <- mem[g] when tmp0 != 0", "mem[r] <- tmp0"}},
 		{"contexts", "shmem_ctx_t c; long x;", "shmem_ctx_create(0, &c); shmem_ctx_long_p(c, &x, 1, 1); shmem_ctx_fence(c); shmem_ctx_quiet(c); shmem_ctx_destroy(c);",

@@ -22,6 +22,10 @@ type Config struct {
 	// signal and awaits. Without it the programs are those of before,
 	// seed for seed.
 	Shmem bool
+	// SignalElems, with Shmem, is the most data elements of a put with
+	// signal (its optional element count); 0 or 1 keeps one, and the
+	// programs of before, seed for seed.
+	SignalElems int
 }
 
 func (c Config) withDefaults() Config {

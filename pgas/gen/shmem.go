@@ -67,7 +67,11 @@ func (g *generator) shmemStmt() *Stmt {
 	switch k := g.r.IntN(10); {
 	case k < 5:
 		c := shmemParams[g.r.IntN(len(shmemParams))]
-		return &Stmt{Kind: SShmem, Call: c.call, Args: args(c.params)}
+		st := &Stmt{Kind: SShmem, Call: c.call, Args: args(c.params)}
+		if g.c.SignalElems > 1 && strings.HasPrefix(c.call, "put_signal") {
+			g.signalElems(st)
+		}
+		return st
 	case k < 7:
 		c := fetchParams[g.r.IntN(len(fetchParams))]
 		s := &Stmt{Kind: SFetch, Reg: g.pick(g.p.Regs), Call: c.call, Args: args(c.params)}
@@ -82,6 +86,19 @@ func (g *generator) shmemStmt() *Stmt {
 		return &Stmt{Kind: SFence, Args: []*Expr{ctx}}
 	}
 	return &Stmt{Kind: SQuiet, Args: []*Expr{ctx}}
+}
+
+// signalElems gives a put with signal n data elements, 1 ≤ n ≤
+// SignalElems, with constant source and target addresses for which all n
+// cells exist.
+func (g *generator) signalElems(st *Stmt) {
+	n := 1 + g.r.IntN(min(g.c.SignalElems, len(g.p.Addrs)))
+	if n == 1 {
+		return
+	}
+	st.Args[0] = leaf(g.p.Addrs[g.r.IntN(len(g.p.Addrs)-n+1)])
+	st.Args[2] = leaf(g.p.Addrs[g.r.IntN(len(g.p.Addrs)-n+1)])
+	st.Args = append(st.Args, num(n))
 }
 
 // awaitCond is a condition on the register an await loads into.

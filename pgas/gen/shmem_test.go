@@ -84,3 +84,32 @@ func TestShrinkShmem(t *testing.T) {
 		t.Fatal("no program with put_signal")
 	}
 }
+
+// With SignalElems, puts with signal of several elements occur, compile
+// and pass CheckN (every element's cells exist).
+func TestGenerateSignalElems(t *testing.T) {
+	several := 0
+	for seed := uint64(0); seed < 400; seed++ {
+		c := Config{Shmem: true, Addrs: 2 + int(seed%3), Cmds: 6, SignalElems: 3}
+		p := Generate(rand.New(rand.NewPCG(seed, 11)), c)
+		src := p.String()
+		prog, err := pgas.Compile("gen.pgas", []byte(src))
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		for n := 1; n <= 3; n++ {
+			if err := pgas.CheckN(prog, n); err != nil {
+				t.Fatalf("seed %d N=%d: %v\n%s", seed, n, err, src)
+			}
+		}
+		for _, tr := range prog.Trans {
+			if tr.Cmd.Chain {
+				several++
+				break
+			}
+		}
+	}
+	if several < 20 {
+		t.Errorf("only %d of 400 programs have a put with signal of several elements", several)
+	}
+}

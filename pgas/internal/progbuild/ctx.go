@@ -37,6 +37,13 @@ func (b *Builder) Put(loc, rank, rem, ctx string) pgas.Cmd {
 	return c
 }
 
+// Chained marks c as a further data send of the put-with-signal begun by
+// the rank's previous send (Cmd.Chain).
+func Chained(c pgas.Cmd) pgas.Cmd {
+	c.Chain = true
+	return c
+}
+
 // PutVal is shmem_p: the value val, evaluated at issue.
 func (b *Builder) PutVal(val, rank, rem, ctx string) pgas.Cmd {
 	return pgas.Cmd{Op: pgas.OpSend, Reg: -1, Val: b.E(val), Rank: b.E(rank), Remote: b.E(rem), Queue: b.E(ctx)}
@@ -101,6 +108,17 @@ func (b *Builder) AtomicWhen(reg string, amo pgas.AmoOp, rank, rem, val, cmp, ct
 // pairs. Tests depend on the programs drawn for a seed, so the rng calls
 // here must not change.
 func RandomCtx(rng *rand.Rand, ncmds int, loops, bad bool) *pgas.Program {
+	return randomCtx(rng, ncmds, loops, bad, false)
+}
+
+// RandomCtxChain is RandomCtx whose put-with-signal calls carry one to
+// three data sends (Cmd.Chain), of either blocking kind, each with its
+// own cells.
+func RandomCtxChain(rng *rand.Rand, ncmds int, loops, bad bool) *pgas.Program {
+	return randomCtx(rng, ncmds, loops, bad, true)
+}
+
+func randomCtx(rng *rand.Rand, ncmds int, loops, bad, chains bool) *pgas.Program {
 	b := New("rndctx", 2, []string{"x", "y"}, []string{"r"}, []string{"q", "c0", "c1"})
 	b.Contexts("c0", "c1")
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
@@ -138,7 +156,15 @@ func RandomCtx(rng *rand.Rand, ncmds int, loops, bad bool) *pgas.Program {
 			cs = append(cs, b.AmoAdd("1", rnk(), addr(), ctx()))
 		case 7:
 			c, k := ctx(), rnk()
-			cs = append(cs, b.PutNbi(addr(), k, addr(), c), b.Signal("1", k, addr(), c, rng.IntN(2) == 0))
+			cs = append(cs, b.PutNbi(addr(), k, addr(), c))
+			extra := 0
+			if chains {
+				extra = rng.IntN(3)
+			}
+			for j := 0; j < extra; j++ {
+				cs = append(cs, Chained(pick2(rng, b.PutNbi(addr(), k, addr(), c), b.Put(addr(), k, addr(), c))))
+			}
+			cs = append(cs, b.Signal("1", k, addr(), c, rng.IntN(2) == 0))
 		case 8:
 			cs = append(cs, b.GetNbi(addr(), rnk(), addr(), ctx()))
 		case 9:
