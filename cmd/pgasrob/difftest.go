@@ -302,15 +302,5 @@ func readSources(dir, ext, what string, stderr io.Writer) ([]sourceFile, bool) {
 		fmt.Fprintf(stderr, "pgasrob difftest: no %s files in %s\n", what, dir)
 		return nil, false
 	}
-	sort.Strings(files)
-	var out []sourceFile
-	for _, f := range files {
-		b, err := pgas.ReadSource(f)
-		if err != nil {
-			fmt.Fprintln(stderr, "pgasrob difftest:", err)
-			return nil, false
-		}
-		out = append(out, sourceFile{f, string(b)})
-	}
-	return out, true
+	return readSourceFiles(files, stderr)
 }

@@ -77,6 +77,11 @@ func readProgramSources(dir string, stderr io.Writer) ([]sourceFile, bool) {
 		fmt.Fprintf(stderr, "pgasrob difftest: no .pgas files in %s (nor .c files)\n", dir)
 		return nil, false
 	}
+	return readSourceFiles(files, stderr)
+}
+
+// readSourceFiles reads files in name order, for difftest --dir.
+func readSourceFiles(files []string, stderr io.Writer) ([]sourceFile, bool) {
 	sort.Strings(files)
 	var out []sourceFile
 	for _, f := range files {
