@@ -17,6 +17,10 @@ func TestRefusals(t *testing.T) {
 		want          string
 	}{
 		{"long *p;", "", 4, 6, "pointer variable p"},
+		// A blocking put of several elements reads its sources in no fixed
+		// order; from a symmetric source another PE may write meanwhile.
+		{"long d[2], s[2];", "shmem_long_put(d, s, 2, 1);", 6, 1, "blocking shmem_long_put of 2 elements from the symmetric object s"},
+		{"long d[2], s[2]; uint64_t g;", "shmem_long_put_signal(d, s, 2, &g, 1, SHMEM_SIGNAL_SET, 1);", 6, 1, "blocking shmem_long_put_signal of 2 elements from the symmetric object s"},
 		{"double d;", "", 4, 8, "floating point"},
 		{"struct s { int a; } v;", "", 4, 21, "struct or union v"},
 		{"", "long *p = malloc(8);", 6, 6, "pointer variable p"},

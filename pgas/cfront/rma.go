@@ -109,6 +109,9 @@ func (t *translator) transfer(x *cc.PostfixExpression, name string, c shmemCall,
 	t.check(args[0], remote, n)
 	t.check(args[1], local, n)
 	t.sizeMatch(x, c, remote)
+	if put && !nbi {
+		t.sourceOrder(x, name, local, n)
+	}
 	k := t.pe(args[3])
 	cmd := "putmem"
 	if !put {
@@ -141,6 +144,20 @@ func (t *translator) getContext() string {
 	return t.getctx
 }
 
+// sourceOrder refuses a blocking put of several elements whose source
+// is symmetric. The call reads its sources in no fixed order before it
+// returns; the translation reads them one by one in index order (n
+// blocking sends). That is exact when no other PE can write the source
+// while the caller is blocked, which holds for a private object; a
+// symmetric one may be put to concurrently, and then an order the
+// translation never takes could be observed, so a ROBUST answer could be
+// wrong.
+func (t *translator) sourceOrder(x *cc.PostfixExpression, name string, local addrTerm, n int) {
+	if n > 1 && local.ent.kind == kSym {
+		t.refuse(x, "blocking %s of %d elements from the symmetric object %s: the call reads its sources in no fixed order, which is modelled only for a private source (copy it to a local buffer first, or use the _nbi form and shmem_quiet)", name, n, t.cname(local.ent))
+	}
+}
+
 // putSignal is shmem_put_signal[_nbi]: n data cells, then the signal,
 // which the .pgas call's element count makes wait for all of them
 // (Cmd.Chain).
@@ -156,6 +173,9 @@ func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall
 	}
 	t.check(args[0], remote, n)
 	t.check(args[1], local, n)
+	if !strings.HasSuffix(c.op, "_nbi") {
+		t.sourceOrder(x, name, local, n)
+	}
 	sig := t.symCell(x, args[3], 1)
 	v := t.value(args[4])
 	mode, ok := constValue(args[5])
