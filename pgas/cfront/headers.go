@@ -1,6 +1,7 @@
 package cfront
 
 import (
+	"embed"
 	"fmt"
 	"strings"
 	"testing/fstest"
@@ -23,56 +24,6 @@ int __predefined_declarator;
 typedef __SIZE_TYPE__ __predefined_size_t;
 typedef __PTRDIFF_TYPE__ __predefined_ptrdiff_t;
 typedef __WCHAR_TYPE__ __predefined_wchar_t;
-`
-
-const stddefH = `#ifndef _STDDEF_H
-#define _STDDEF_H
-typedef unsigned long size_t;
-typedef long ptrdiff_t;
-#define NULL ((void*)0)
-#endif
-`
-
-const stdintH = `#ifndef _STDINT_H
-#define _STDINT_H
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-typedef long int64_t;
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-typedef unsigned long uint64_t;
-typedef long intptr_t;
-typedef unsigned long uintptr_t;
-#define SIZE_MAX 18446744073709551615UL
-#endif
-`
-
-const assertH = `#ifndef _ASSERT_H
-#define _ASSERT_H
-void __cfront_assert(int cond);
-#define assert(e) __cfront_assert(e)
-#endif
-`
-
-const stdlibH = `#ifndef _STDLIB_H
-#define _STDLIB_H
-#include <stddef.h>
-void abort(void);
-void exit(int status);
-void *malloc(size_t n);
-void *calloc(size_t n, size_t size);
-void free(void *p);
-#define EXIT_SUCCESS 0
-#define EXIT_FAILURE 1
-#endif
-`
-
-const stdioH = `#ifndef _STDIO_H
-#define _STDIO_H
-int printf(const char *format, ...);
-#endif
 `
 
 // elemTypes are the typed variants of the RMA, atomic and wait routines
@@ -262,13 +213,24 @@ extern shmem_team_t __cfront_team_world;
 // host path can collide with it because cc reads only that file system.
 const includeDir = "cfront-include"
 
+// libHeaders are the C library's headers, one file each in include/: they
+// declare what the model of the C library (libc.go) gives a meaning to.
+//
+//go:embed include/*.h
+var libHeaders embed.FS
+
 func headerFS() fstest.MapFS {
-	fs := fstest.MapFS{}
-	for name, text := range map[string]string{
-		"shmem.h": shmemH(), "stddef.h": stddefH, "stdint.h": stdintH,
-		"assert.h": assertH, "stdlib.h": stdlibH, "stdio.h": stdioH,
-	} {
-		fs[includeDir+"/"+name] = &fstest.MapFile{Data: []byte(text)}
+	fs := fstest.MapFS{includeDir + "/shmem.h": &fstest.MapFile{Data: []byte(shmemH())}}
+	ents, err := libHeaders.ReadDir("include")
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	for _, e := range ents {
+		data, err := libHeaders.ReadFile("include/" + e.Name())
+		if err != nil {
+			panic(err)
+		}
+		fs[includeDir+"/"+e.Name()] = &fstest.MapFile{Data: data}
 	}
 	return fs
 }

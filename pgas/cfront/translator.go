@@ -280,17 +280,6 @@ func (t *translator) assemble() *Result {
 	return &Result{Source: []byte(strings.Join(t.out, "\n") + "\n"), Lines: t.orig, Names: t.names, Arrays: t.arrays}
 }
 
-func (t *translator) values() int {
-	if t.opt.Values > 0 {
-		return t.opt.Values
-	}
-	v := t.maxc + 1
-	if v < 2 {
-		v = 2
-	}
-	return int(v)
-}
-
 func (t *translator) programName() string {
 	base := strings.TrimSuffix(filepath.Base(t.file), filepath.Ext(t.file))
 	var b strings.Builder
@@ -311,17 +300,4 @@ func (t *translator) programName() string {
 		}
 	}
 	return s
-}
-
-// constant records a literal in a value position, for the inferred domain.
-func (t *translator) constant(n cc.Node, v int64) {
-	if v < 0 {
-		return // refused where used as a value: values are 0..values-1
-	}
-	if v >= maxValues && t.opt.Values == 0 {
-		t.refuse(n, "constant %d is outside the data domain (values are 0..%d at most); the checker explores every value of every cell", v, maxValues-1)
-	}
-	if v > t.maxc {
-		t.maxc = v
-	}
 }

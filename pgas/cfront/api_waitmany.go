@@ -1,3 +1,6 @@
+// OpenSHMEM point-to-point synchronisation on several ivars (_all, _any,
+// _some and their _vector forms).
+
 package cfront
 
 import (
@@ -404,4 +407,18 @@ func (t *translator) waitSome(s *ivarSet) string {
 	}
 	t.place(join)
 	return t.record(s, r)
+}
+
+func permutations(n int) [][]int {
+	if n == 0 {
+		return [][]int{nil}
+	}
+	var out [][]int
+	for _, p := range permutations(n - 1) {
+		for i := 0; i <= len(p); i++ {
+			q := append(append(append([]int{}, p[:i]...), n-1), p[i:]...)
+			out = append(out, q)
+		}
+	}
+	return out
 }

@@ -1,3 +1,6 @@
+// The OpenSHMEM API mapping: dispatch of a shmem_* call to its family
+// (one api_*.go file per family) and the operand helpers they share.
+
 package cfront
 
 import (
@@ -6,146 +9,6 @@ import (
 
 	"modernc.org/cc/v4"
 )
-
-// call translates a call. want says the value is used; the result is a
-// .pgas expression (a register, or rank - 1 for shmem_my_pe).
-func (t *translator) call(x *cc.PostfixExpression, want bool) string {
-	callee, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression)
-	if !ok || callee.Case != cc.PrimaryExpressionIdent {
-		t.refuse(x, "call through a function pointer")
-	}
-	name := callee.Token.SrcStr()
-	if d, ok := callee.ResolvedTo().(*cc.Declarator); !ok || d.Type().Kind() != cc.Function {
-		t.refuse(x, "call through a function pointer (%s)", name)
-	}
-	var args []cc.ExpressionNode
-	for l := x.ArgumentExpressionList; l != nil; l = l.ArgumentExpressionList {
-		args = append(args, l.AssignmentExpression)
-	}
-	if fd, ok := t.funcs[name]; ok {
-		return t.inline(x, fd, name, args, want)
-	}
-	v := t.library(x, name, args)
-	if want && v == "" {
-		t.refuse(x, "the value of %s, which returns nothing the translation models", name)
-	}
-	return v
-}
-
-// inline translates a call of a function of the file by its body, with
-// fresh registers for its locals. Integer arguments are evaluated into
-// registers, pointer arguments bound to the cells they designate, context
-// arguments to the context.
-func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, name string, args []cc.ExpressionNode, want bool) string {
-	ft, ok := fd.Declarator.Type().(*cc.FunctionType)
-	if !ok || ft.IsVariadic() {
-		t.refuse(x, "variadic function %s", name)
-	}
-	params := ft.Parameters()
-	if len(params) == 1 && params[0].Type().Kind() == cc.Void {
-		params = nil
-	}
-	if len(params) != len(args) {
-		t.refuse(x, "call of %s with %d arguments for %d parameters", name, len(args), len(params))
-	}
-	binds := map[*cc.Declarator]*entity{}
-	for i, p := range params {
-		d := p.Declarator
-		if d == nil {
-			continue
-		}
-		pt := p.Type()
-		switch {
-		case isCtxType(pt):
-			binds[d] = t.ctxArg(args[i])
-		case pt.Kind() == cc.Ptr:
-			binds[d] = &entity{kind: kPtr, ptr: t.pointer(args[i])}
-		case cc.IsIntegerType(pt):
-			if d.AddressTaken() {
-				t.refuse(d, "the address of parameter %s is taken", d.Name())
-			}
-			if d.WriteCount() == 0 {
-				// a parameter never assigned, passed an expression of
-				// my_pe and n_pes, is substituted like such a local
-				if s, ok := t.rankExpr(args[i]); ok {
-					binds[d] = &entity{kind: kConst, expr: s}
-					continue
-				}
-			}
-			v := t.value(args[i])
-			r := t.fresh(name+"_"+d.Name(), name+"."+d.Name())
-			if len(t.regs) >= 24 {
-				t.refuse(x, "too many locals (the checker has 32 registers)")
-			}
-			t.regs = append(t.regs, r)
-			t.emit("%s <- %s", r, v)
-			binds[d] = &entity{kind: kReg, name: r}
-		default:
-			t.refuse(args[i], "parameter %s of type %s", d.Name(), pt)
-		}
-	}
-	res := ""
-	if want {
-		if ft.Result().Kind() == cc.Void {
-			t.refuse(x, "the value of %s, which returns void", name)
-		}
-		res = t.temp()
-	}
-	old := t.cur
-	t.function(fd, binds, res, name)
-	t.cur = old
-	return res
-}
-
-// ctxArg is a context argument: SHMEM_CTX_DEFAULT, a shmem_ctx_t global,
-// or a shmem_ctx_t parameter bound to one.
-func (t *translator) ctxArg(e cc.ExpressionNode) *entity {
-	if p, ok := unparen(e).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
-		if ent := t.ident(p); ent.kind == kCtx {
-			return ent
-		}
-	}
-	t.refuse(e, "a context must be SHMEM_CTX_DEFAULT or a shmem_ctx_t object of the file")
-	return nil
-}
-
-// library translates a call of a routine we know: OpenSHMEM, assert,
-// abort, exit, printf. Anything else is refused by name.
-func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
-	switch name {
-	case "__cfront_assert":
-		t.branch(args[0], false, t.end)
-		return ""
-	case "abort", "exit":
-		for _, a := range args {
-			t.value(a)
-		}
-		t.emit("goto %s", t.end)
-		return ""
-	case "printf":
-		if len(args) == 0 {
-			t.refuse(x, "printf without a format")
-		}
-		for _, a := range args[1:] {
-			if !isPointer(a.Type()) {
-				t.index(a) // its loads happen; the value is printed, not stored
-			}
-		}
-		return ""
-	case "malloc", "calloc", "free", "shmem_malloc", "shmem_calloc", "shmem_align", "shmem_free":
-		t.refuse(x, "dynamic allocation (%s): symmetric objects must be globals or statics", name)
-	case "shmem_ptr":
-		t.refuse(x, "shmem_ptr (direct loads and stores to another PE)")
-	case "shmem_global_exit":
-		t.refuse(x, "shmem_global_exit")
-	case "shmem_barrier", "shmem_broadcastmem", "shmem_team_sync", "shmem_team_my_pe", "shmem_team_n_pes":
-		t.refuse(x, "teams and collectives (%s)", name)
-	}
-	if !strings.HasPrefix(name, "shmem_") {
-		t.refuse(x, "call of %s, which is neither a function of this file nor in the subset", name)
-	}
-	return t.shmem(x, name, args)
-}
 
 // shmemCall is a routine name taken apart: shmem_[ctx_][TYPE_]op.
 type shmemCall struct {
@@ -355,23 +218,14 @@ func (t *translator) localCell(e cc.ExpressionNode, cells int) addrTerm {
 	return a
 }
 
-var cmpOps = map[int64]string{1: "==", 2: "!=", 3: ">", 4: ">=", 5: "<", 6: "<="}
-
-func (t *translator) cmp(e cc.ExpressionNode) string {
-	k, ok := constValue(e)
-	if op, found := cmpOps[k]; ok && found {
-		return op
+// arity checks the number of arguments (after the context).
+func (t *translator) arity(x cc.Node, name string, args []cc.ExpressionNode, n int) {
+	if len(args) != n {
+		t.refuse(x, "%s takes %d arguments here, not %d", name, n, len(args))
 	}
-	t.refuse(e, "comparison operator: one of the SHMEM_CMP_ constants")
-	return ""
 }
 
-// await is shmem_wait_until and shmem_signal_wait_until: an atomic await
-// on a local cell, whose value it returns.
-func (t *translator) await(x cc.Node, cell addrTerm, cmpArg, val cc.ExpressionNode) string {
-	op := t.cmp(cmpArg)
-	v := t.value(val)
-	r := t.temp()
-	t.emit("%s <- mem[%s] when %s %s %s", r, cell, r, op, v)
-	return r
+func isNull(e cc.ExpressionNode) bool {
+	s := strings.Join(strings.Fields(cc.NodeSource(e)), "")
+	return s == "NULL" || s == "((void*)0)" || s == "0"
 }

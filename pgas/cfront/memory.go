@@ -1,3 +1,5 @@
+// Memory layout: objects and their cells, addresses and pointers into them.
+
 package cfront
 
 import (

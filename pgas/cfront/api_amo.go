@@ -1,0 +1,41 @@
+// OpenSHMEM atomic memory operations (fetching and not).
+
+package cfront
+
+import "modernc.org/cc/v4"
+
+// atomic translates shmem_[ctx_][TYPE_]atomic_OP.
+func (t *translator) atomic(x *cc.PostfixExpression, name string, c shmemCall, ctx, op string, args []cc.ExpressionNode) string {
+	want := map[string]int{"fetch": 2, "set": 3, "add": 3, "inc": 2, "fetch_add": 3, "fetch_inc": 2,
+		"swap": 3, "compare_swap": 4}
+	n, ok := want[op]
+	if !ok {
+		t.refuse(x, "%s is outside the subset (bitwise and nbi atomics are not in it)", name)
+	}
+	t.arity(x, name, args, n)
+	dst := t.symCell(x, args[0], 1)
+	t.sizeMatch(x, c, dst)
+	var vals []string
+	for _, a := range args[1 : n-1] {
+		vals = append(vals, t.value(a))
+	}
+	k := t.pe(args[n-1])
+	switch op {
+	case "set", "add":
+		t.emit("amo_%s(%s, %s, %s, %s)", op, vals[0], k, dst, ctx)
+		return ""
+	case "inc":
+		t.emit("amo_inc(%s, %s, %s)", k, dst, ctx)
+		return ""
+	}
+	r := t.temp()
+	switch op {
+	case "fetch", "fetch_inc":
+		t.emit("%s <- amo_%s(%s, %s, %s)", r, op, k, dst, ctx)
+	case "fetch_add", "swap":
+		t.emit("%s <- amo_%s(%s, %s, %s, %s)", r, op, vals[0], k, dst, ctx)
+	case "compare_swap":
+		t.emit("%s <- amo_cswap(%s, %s, %s, %s, %s)", r, vals[0], vals[1], k, dst, ctx)
+	}
+	return r
+}

@@ -1,0 +1,154 @@
+// OpenSHMEM remote memory access: put, get, their nbi and sized forms.
+
+package cfront
+
+import (
+	"fmt"
+	"strings"
+
+	"modernc.org/cc/v4"
+)
+
+// rma translates the typed and untyped put, get, atomic, wait and test
+// routines (docs/shmem.md has the mapping and why each is exact).
+func (t *translator) rma(x *cc.PostfixExpression, name string, c shmemCall, ctx string, args []cc.ExpressionNode) string {
+	op := c.op
+	switch op {
+	case "put", "put_nbi", "get", "get_nbi":
+		t.arity(x, name, args, 4)
+		return t.transfer(x, name, c, ctx, args)
+	case "p":
+		t.arity(x, name, args, 3)
+		dst := t.symCell(x, args[0], 1)
+		t.sizeMatch(x, c, dst)
+		v := t.value(args[1])
+		t.emit("putval(%s, %s, %s, %s)", v, t.pe(args[2]), dst, ctx)
+		return ""
+	case "g":
+		t.arity(x, name, args, 2)
+		src := t.symCell(x, args[0], 1)
+		t.sizeMatch(x, c, src)
+		if t.gcell == "" {
+			t.gcell = t.fresh("g_result", "(shmem_g result)")
+			t.addAddr(&entity{kind: kCell, name: t.gcell})
+		}
+		t.emit("getmem(%s, %s, %s, %s)", t.gcell, t.pe(args[1]), src, ctx)
+		r := t.temp()
+		t.emit("%s <- mem[%s]", r, t.gcell)
+		return r
+	case "put_signal", "put_signal_nbi":
+		t.arity(x, name, args, 7)
+		return t.putSignal(x, name, c, ctx, args)
+	case "wait_until":
+		t.arity(x, name, args, 3)
+		cell := t.symCell(x, args[0], 1)
+		t.sizeMatch(x, c, cell)
+		t.await(x, cell, args[1], args[2])
+		return ""
+	case "test":
+		t.arity(x, name, args, 3)
+		cell := t.symCell(x, args[0], 1)
+		t.sizeMatch(x, c, cell)
+		o := t.cmp(args[1])
+		v := t.value(args[2])
+		r := t.temp()
+		t.emit("%s <- mem[%s]", r, cell)
+		return fmt.Sprintf("(%s %s %s)", r, o, v)
+	case "wait_until_all", "wait_until_any":
+		t.arity(x, name, args, 5)
+		if isNull(args[2]) {
+			return t.waitMany(x, name, c, op == "wait_until_all", args)
+		}
+		return t.manyIvars(x, name, c, args)
+	case "wait_until_some", "test_some", "test_any", "test_all", "wait_until_all_vector",
+		"wait_until_any_vector", "wait_until_some_vector", "test_all_vector", "test_any_vector", "test_some_vector":
+		return t.manyIvars(x, name, c, args)
+	}
+	if a, ok := strings.CutPrefix(op, "atomic_"); ok {
+		return t.atomic(x, name, c, ctx, a, args)
+	}
+	t.refuse(x, "%s is outside the subset", name)
+	return ""
+}
+
+// sizeMatch refuses a typed routine on an object of another size: the
+// calculus has one cell per element.
+func (t *translator) sizeMatch(x cc.Node, c shmemCall, a addrTerm) {
+	if c.typ != "" && c.size != a.ent.elem {
+		t.refuse(x, "shmem_%s_… on %s, whose elements have %d bytes, not %d", c.typ, t.cname(a.ent), a.ent.elem, c.size)
+	}
+}
+
+// transfer is a put or get of n elements: n one-cell operations of the
+// same epoch, which the calculus leaves unordered, as OpenSHMEM does. A
+// blocking get of several cells issues them all, then waits for them.
+func (t *translator) transfer(x *cc.PostfixExpression, name string, c shmemCall, ctx string, args []cc.ExpressionNode) string {
+	put := strings.HasPrefix(c.op, "put")
+	nbi := strings.HasSuffix(c.op, "_nbi")
+	var remote, local addrTerm
+	var n int
+	if put {
+		remote = t.pointer(args[0])
+		local = t.pointer(args[1])
+	} else {
+		local = t.pointer(args[0])
+		remote = t.pointer(args[1])
+	}
+	n = t.count(args[2], c.size, remote.ent, name)
+	if local.ent.elem != remote.ent.elem {
+		t.refuse(x, "%s between %s and %s, whose elements differ in size", name, t.cname(local.ent), t.cname(remote.ent))
+	}
+	if remote.ent.kind != kSym {
+		t.refuse(x, "%s is not symmetric: the remote side of %s must be a global or static object", t.cname(remote.ent), name)
+	}
+	t.check(args[0], remote, n)
+	t.check(args[1], local, n)
+	t.sizeMatch(x, c, remote)
+	if put && !nbi {
+		t.sourceOrder(x, name, local, n)
+	}
+	k := t.pe(args[3])
+	cmd := "putmem"
+	if !put {
+		cmd = "getmem"
+	}
+	switch {
+	case nbi:
+		cmd += "_nbi"
+	case !put && n > 1:
+		// getmem is one recv and a wait for it; n cells are n recvs
+		// and one wait for all, on a context of their own.
+		cmd += "_nbi"
+		ctx = t.getContext()
+	}
+	for i := 0; i < n; i++ {
+		off := fmt.Sprint(i)
+		t.emit("%s(%s, %s, %s, %s)", cmd, local.plus(off), k, remote.plus(off), ctx)
+	}
+	if !put && !nbi && n > 1 {
+		t.emit("quiet %s", ctx)
+	}
+	return ""
+}
+
+func (t *translator) getContext() string {
+	if t.getctx == "" {
+		t.getctx = t.fresh("get_ctx", "(blocking get)")
+		t.ctxs = append(t.ctxs, t.getctx)
+	}
+	return t.getctx
+}
+
+// sourceOrder refuses a blocking put of several elements whose source
+// is symmetric. The call reads its sources in no fixed order before it
+// returns; the translation reads them one by one in index order (n
+// blocking sends). That is exact when no other PE can write the source
+// while the caller is blocked, which holds for a private object; a
+// symmetric one may be put to concurrently, and then an order the
+// translation never takes could be observed, so a ROBUST answer could be
+// wrong.
+func (t *translator) sourceOrder(x *cc.PostfixExpression, name string, local addrTerm, n int) {
+	if n > 1 && local.ent.kind == kSym {
+		t.refuse(x, "blocking %s of %d elements from the symmetric object %s: the call reads its sources in no fixed order, which is modelled only for a private source (copy it to a local buffer first, or use the _nbi form and shmem_quiet)", name, n, t.cname(local.ent))
+	}
+}

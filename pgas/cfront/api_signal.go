@@ -1,0 +1,49 @@
+// OpenSHMEM put-with-signal and the signal routines.
+
+package cfront
+
+import (
+	"fmt"
+	"strings"
+
+	"modernc.org/cc/v4"
+)
+
+// putSignal is shmem_put_signal[_nbi]: n data cells, then the signal,
+// which the .pgas call's element count makes wait for all of them
+// (Cmd.Chain).
+func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall, ctx string, args []cc.ExpressionNode) string {
+	remote := t.pointer(args[0])
+	local := t.pointer(args[1])
+	if remote.ent.kind != kSym {
+		t.refuse(args[0], "%s is not symmetric", t.cname(remote.ent))
+	}
+	n := t.count(args[2], c.size, remote.ent, name)
+	if local.ent.elem != remote.ent.elem {
+		t.refuse(x, "%s between %s and %s, whose elements differ in size", name, t.cname(local.ent), t.cname(remote.ent))
+	}
+	t.check(args[0], remote, n)
+	t.check(args[1], local, n)
+	if !strings.HasSuffix(c.op, "_nbi") {
+		t.sourceOrder(x, name, local, n)
+	}
+	sig := t.symCell(x, args[3], 1)
+	v := t.value(args[4])
+	mode, ok := constValue(args[5])
+	if !ok || mode != 0 && mode != 1 {
+		t.refuse(args[5], "signal operation: SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD")
+	}
+	cmd := "put_signal"
+	if mode == 1 {
+		cmd += "_add"
+	}
+	if strings.HasSuffix(c.op, "_nbi") {
+		cmd += "_nbi"
+	}
+	count := ""
+	if n > 1 {
+		count = fmt.Sprintf(", %d", n)
+	}
+	t.emit("%s(%s, %s, %s, %s, %s, %s%s)", cmd, local, t.pe(args[6]), remote, sig, v, ctx, count)
+	return ""
+}

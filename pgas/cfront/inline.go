@@ -1,0 +1,95 @@
+// Calls of the file's own functions, translated by inlining their bodies.
+
+package cfront
+
+import "modernc.org/cc/v4"
+
+// call translates a call. want says the value is used; the result is a
+// .pgas expression (a register, or rank - 1 for shmem_my_pe).
+func (t *translator) call(x *cc.PostfixExpression, want bool) string {
+	callee, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression)
+	if !ok || callee.Case != cc.PrimaryExpressionIdent {
+		t.refuse(x, "call through a function pointer")
+	}
+	name := callee.Token.SrcStr()
+	if d, ok := callee.ResolvedTo().(*cc.Declarator); !ok || d.Type().Kind() != cc.Function {
+		t.refuse(x, "call through a function pointer (%s)", name)
+	}
+	var args []cc.ExpressionNode
+	for l := x.ArgumentExpressionList; l != nil; l = l.ArgumentExpressionList {
+		args = append(args, l.AssignmentExpression)
+	}
+	if fd, ok := t.funcs[name]; ok {
+		return t.inline(x, fd, name, args, want)
+	}
+	v := t.library(x, name, args)
+	if want && v == "" {
+		t.refuse(x, "the value of %s, which returns nothing the translation models", name)
+	}
+	return v
+}
+
+// inline translates a call of a function of the file by its body, with
+// fresh registers for its locals. Integer arguments are evaluated into
+// registers, pointer arguments bound to the cells they designate, context
+// arguments to the context.
+func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, name string, args []cc.ExpressionNode, want bool) string {
+	ft, ok := fd.Declarator.Type().(*cc.FunctionType)
+	if !ok || ft.IsVariadic() {
+		t.refuse(x, "variadic function %s", name)
+	}
+	params := ft.Parameters()
+	if len(params) == 1 && params[0].Type().Kind() == cc.Void {
+		params = nil
+	}
+	if len(params) != len(args) {
+		t.refuse(x, "call of %s with %d arguments for %d parameters", name, len(args), len(params))
+	}
+	binds := map[*cc.Declarator]*entity{}
+	for i, p := range params {
+		d := p.Declarator
+		if d == nil {
+			continue
+		}
+		pt := p.Type()
+		switch {
+		case isCtxType(pt):
+			binds[d] = t.ctxArg(args[i])
+		case pt.Kind() == cc.Ptr:
+			binds[d] = &entity{kind: kPtr, ptr: t.pointer(args[i])}
+		case cc.IsIntegerType(pt):
+			if d.AddressTaken() {
+				t.refuse(d, "the address of parameter %s is taken", d.Name())
+			}
+			if d.WriteCount() == 0 {
+				// a parameter never assigned, passed an expression of
+				// my_pe and n_pes, is substituted like such a local
+				if s, ok := t.rankExpr(args[i]); ok {
+					binds[d] = &entity{kind: kConst, expr: s}
+					continue
+				}
+			}
+			v := t.value(args[i])
+			r := t.fresh(name+"_"+d.Name(), name+"."+d.Name())
+			if len(t.regs) >= 24 {
+				t.refuse(x, "too many locals (the checker has 32 registers)")
+			}
+			t.regs = append(t.regs, r)
+			t.emit("%s <- %s", r, v)
+			binds[d] = &entity{kind: kReg, name: r}
+		default:
+			t.refuse(args[i], "parameter %s of type %s", d.Name(), pt)
+		}
+	}
+	res := ""
+	if want {
+		if ft.Result().Kind() == cc.Void {
+			t.refuse(x, "the value of %s, which returns void", name)
+		}
+		res = t.temp()
+	}
+	old := t.cur
+	t.function(fd, binds, res, name)
+	t.cur = old
+	return res
+}

@@ -1,0 +1,48 @@
+// The model of the C library: each routine of our headers (include/)
+// with its exact meaning, or a refusal by name.
+
+package cfront
+
+import (
+	"strings"
+
+	"modernc.org/cc/v4"
+)
+
+// library translates a call of a routine we know: OpenSHMEM, assert,
+// abort, exit, printf. Anything else is refused by name.
+func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	switch name {
+	case "__cfront_assert":
+		t.branch(args[0], false, t.end)
+		return ""
+	case "abort", "exit":
+		for _, a := range args {
+			t.value(a)
+		}
+		t.emit("goto %s", t.end)
+		return ""
+	case "printf":
+		if len(args) == 0 {
+			t.refuse(x, "printf without a format")
+		}
+		for _, a := range args[1:] {
+			if !isPointer(a.Type()) {
+				t.index(a) // its loads happen; the value is printed, not stored
+			}
+		}
+		return ""
+	case "malloc", "calloc", "free", "shmem_malloc", "shmem_calloc", "shmem_align", "shmem_free":
+		t.refuse(x, "dynamic allocation (%s): symmetric objects must be globals or statics", name)
+	case "shmem_ptr":
+		t.refuse(x, "shmem_ptr (direct loads and stores to another PE)")
+	case "shmem_global_exit":
+		t.refuse(x, "shmem_global_exit")
+	case "shmem_barrier", "shmem_broadcastmem", "shmem_team_sync", "shmem_team_my_pe", "shmem_team_n_pes":
+		t.refuse(x, "teams and collectives (%s)", name)
+	}
+	if !strings.HasPrefix(name, "shmem_") {
+		t.refuse(x, "call of %s, which is neither a function of this file nor in the subset", name)
+	}
+	return t.shmem(x, name, args)
+}
