@@ -164,6 +164,29 @@ type Program struct {
 	// on it to speak the user's terms (PE p for rank p+1, a cell as
 	// name@PEp); it changes nothing in the semantics.
 	Dialect string
+	// Warnings are facts about the input that make an answer weaker than
+	// it looks (a program or PE that communicates nothing, code removed by
+	// a macro the front end predefines). A front end sets them; every
+	// renderer shows them, in text and in --json ("warnings").
+	Warnings []Diag
+	// Assumptions are the modelling choices this program exercises, in the
+	// order of docs/shmem.md, "What you are assuming when the answer is
+	// ROBUST"; renderers list them in --json ("assumptions") and point to
+	// them in one line of text.
+	Assumptions []Assumption
+}
+
+// Diag is a message at a position of the source.
+type Diag struct {
+	Pos Pos
+	Msg string
+}
+
+// Assumption is a modelling choice a verdict rests on: a stable ID (for
+// tools) and one sentence for people.
+type Assumption struct {
+	ID   string
+	Text string
 }
 
 // RangeError reports a value outside its domain, or a division by zero. It
