@@ -23,7 +23,7 @@ func TestN4Families(t *testing.T) {
 	if len(files) < 6 {
 		t.Fatalf("want the six families, found %v", files)
 	}
-	top := 3
+	top := sized(2, 3)
 	if testing.Short() {
 		top = 2
 	}

@@ -13,7 +13,7 @@ import (
 // same verdict (the brute-force comparison in proofs_test covers the
 // default configuration against the definitions).
 func TestReductionsAgree(t *testing.T) {
-	count := 120
+	count := sized(40, 120)
 	if testing.Short() {
 		count = 30
 	}

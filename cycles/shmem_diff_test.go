@@ -20,7 +20,7 @@ var shmemDiffSeed = flag.Uint64("shmem.seed", 0, "first seed of TestShmemDiffere
 func TestShmemDifferential(t *testing.T) {
 	count := *shmemDiffCount
 	if count == 0 {
-		count = 1000
+		count = sized(300, 1000)
 		if testing.Short() {
 			count = 200
 		}
@@ -60,7 +60,7 @@ func TestShmemDifferential(t *testing.T) {
 // Only programs with a Chain send count; some must be decided by both
 // sides, robust and not.
 func TestShmemSignalElemsDifferential(t *testing.T) {
-	count := 800
+	count := sized(200, 800)
 	if testing.Short() {
 		count = 100
 	}

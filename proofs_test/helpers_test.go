@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/pgasrob/pgasrob/pgas"
@@ -12,19 +13,27 @@ import (
 
 var long = flag.Bool("proofs.long", false, "check ten times as many random programs")
 
-// count scales a default number of programs by -proofs.long and -short.
-// Under -short the checks of a test's power (enough programs decided,
-// both verdicts represented) are skipped: a tenth of the programs is too
-// few for them; the correctness checks stay.
+// count scales a test's full number of programs n: CI runs a third of it
+// (the suite must stay under ten minutes on a loaded machine),
+// PGASROB_FULL=1 all of it, -proofs.long ten times it. Under -short the
+// checks of a test's power (enough programs decided, both verdicts
+// represented) are skipped: a tenth of the programs is too few for them;
+// the correctness checks stay.
 func count(n int) int {
 	switch {
 	case *long:
 		return 10 * n
+	case full():
+		return n
 	case testing.Short():
 		return max(n/10, 1)
 	}
-	return n
+	return max(n/3, 1)
 }
+
+// full reports whether the large random comparisons run at full size
+// (PGASROB_FULL=1; README, "Testing").
+func full() bool { return os.Getenv("PGASROB_FULL") != "" }
 
 // small is the program shape of the issue: 2-3 addresses, 2 values, 1-2
 // queues, at most 4 statements, no loops.

@@ -38,8 +38,11 @@ var shmemObservers = []string{
 // C(P,2): some computation is violating iff a violating one is in normal
 // form, and Y generates exactly the normal-form computations.
 func TestShmemFamily(t *testing.T) {
-	step := 6 // a sixth of the family keeps the test near half a minute
-	if testing.Short() {
+	step := 17 // a seventeenth in CI; a sixth at full size
+	switch {
+	case full():
+		step = 6
+	case testing.Short():
 		step = 29
 	}
 	shmemFamily(t, "x, y", shmemMenu, shmemObservers, step)
@@ -59,8 +62,11 @@ var chainMenu = []string{
 // TestShmemChainFamily is TestShmemFamily for puts with signal of
 // several elements: Theorem 5 and Lemma 12 with the chain premise.
 func TestShmemChainFamily(t *testing.T) {
-	step := 11 // a twentieth: the puts with signal of two cells are costly
-	if testing.Short() {
+	step := 37 // the puts with signal of two cells are costly: a 37th in CI, an 11th at full size
+	switch {
+	case full():
+		step = 11
+	case testing.Short():
 		step = 41
 	}
 	shmemFamily(t, "x, y, z", chainMenu, chainObservers, step)

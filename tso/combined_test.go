@@ -24,7 +24,7 @@ import (
 // combined search must have ended some checks itself, so that
 // a check that never uses it cannot pass.
 func TestCombinedAgrees(t *testing.T) {
-	count := 3000
+	count := sized(800, 3000)
 	if testing.Short() {
 		count = 1000
 	}

@@ -24,7 +24,7 @@ import (
 //
 // PGASROB_DIFF_N sets the number of programs (default 150).
 func TestCriteriaRelations(t *testing.T) {
-	n := 150
+	n := sized(60, 150)
 	if s := os.Getenv("PGASROB_DIFF_N"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}

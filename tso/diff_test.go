@@ -14,7 +14,7 @@ import (
 // TestDiffRandom compares the instrumentation with the oracle on random
 // loop-free programs, for both models; with -short it runs fewer.
 func TestDiffRandom(t *testing.T) {
-	n := 1500
+	n := sized(400, 1500)
 	if testing.Short() {
 		n = 200
 	}

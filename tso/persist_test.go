@@ -48,7 +48,7 @@ func persistDiff(t *testing.T, p *prog.Program, src string) (checker, byOracle, 
 // wants the same verdict. PGASROB_DIFF_N sets the number of programs (the
 // long run of the issue: 20000); the default keeps the test short.
 func TestPersistDiffRandom(t *testing.T) {
-	n := 400
+	n := sized(120, 400)
 	if testing.Short() {
 		n = 150
 	}

@@ -71,7 +71,7 @@ func loopBack(src string) (string, bool) {
 // often private, both models; and on the families of issue 10. The
 // oracle comparison of the reduced checker is TestReductionOracle.
 func TestReductionAgrees(t *testing.T) {
-	n := 1500
+	n := sized(400, 1500)
 	if testing.Short() {
 		n = 400
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
-var reduceCount = flag.Int("reduce.count", 600, "random programs TestReduceAgrees compares (raise for a longer run)")
+var reduceCount = flag.Int("reduce.count", 0, "random programs TestReduceAgrees compares (0: 150, or 600 with PGASROB_FULL=1)")
 
 // decisive reports whether an exploration answered: a violation, or a
 // complete search (robust, or a run-time error).
@@ -47,6 +47,9 @@ func agree(t *testing.T, name string, n int, full, red oracle.Result) bool {
 // recorded in docs/design.md).
 func TestReduceAgrees(t *testing.T) {
 	count := *reduceCount
+	if count == 0 {
+		count = sized(150, 600)
+	}
 	if testing.Short() {
 		count = min(count, 150)
 	}
@@ -91,7 +94,7 @@ func TestReduceExamples(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no examples")
 	}
-	top := 3
+	top := sized(2, 3) // N = 3 on every example is two minutes of the suite
 	if testing.Short() {
 		top = 2
 	}
