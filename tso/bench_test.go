@@ -164,13 +164,13 @@ func BenchmarkPrivate(b *testing.B) {
 }
 
 // BenchmarkTrencher runs the reference tool (PGASROB_TRENCHER, built by
-// scripts/trencher-build.sh) with -r on the same families, for a side by
+// a binary you built from its sources) with -r on the same families, for a side by
 // side "go test -bench"; ns/op is wall time including its process start.
 // scripts/trencher-compare measures CPU time of both tools instead.
 func BenchmarkTrencher(b *testing.B) {
 	bin := os.Getenv("PGASROB_TRENCHER")
 	if bin == "" {
-		b.Skip("PGASROB_TRENCHER is not set (scripts/trencher-build.sh builds the reference tool)")
+		b.Skip("PGASROB_TRENCHER is not set (a binary of the reference tool, built by you from its own sources)")
 	}
 	if _, err := os.Stat(bin); err != nil {
 		b.Skipf("PGASROB_TRENCHER: %v", err)

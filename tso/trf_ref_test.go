@@ -19,13 +19,13 @@ import (
 // tool's -trf on random programs, and for every program the reference
 // calls free also checks robustness with the oracle (is the reference's
 // reading of TRF sufficient for robustness?). It needs the binary
-// (PGASROB_TRENCHER, scripts/trencher-build.sh) and is skipped without it;
+// (PGASROB_TRENCHER, a binary you built from its sources) and is skipped without it;
 // PGASROB_DIFF_N sets the number of programs (default 300). The
 // differences it prints are the ones docs/deviations.md explains.
 func TestTRFReference(t *testing.T) {
 	bin := os.Getenv("PGASROB_TRENCHER")
 	if bin == "" {
-		t.Skip("PGASROB_TRENCHER is not set (scripts/trencher-build.sh builds the reference tool)")
+		t.Skip("PGASROB_TRENCHER is not set (a binary of the reference tool, built by you from its own sources)")
 	}
 	n := 300
 	if s := os.Getenv("PGASROB_DIFF_N"); s != "" {

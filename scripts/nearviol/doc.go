@@ -6,7 +6,7 @@
 //
 //	go build -o /tmp/pgasrob ./cmd/pgasrob
 //	go run ./scripts/nearviol -pgasrob /tmp/pgasrob \
-//	    -trencher $(scripts/trencher-build.sh) [-families flagring,dijkstra] [-n 2-12]
+//	    -trencher /path/to/trencher [-families flagring,dijkstra] [-n 2-12]
 //
 // Extra flags after -- are passed to pgasrob tso (e.g. -- --combined-states -1);
 // -old BIN measures an older binary in the same run (without those flags).

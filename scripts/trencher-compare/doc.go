@@ -6,7 +6,7 @@
 //
 //	go build -o /tmp/pgasrob ./cmd/pgasrob
 //	go run ./scripts/trencher-compare -pgasrob /tmp/pgasrob \
-//	    -trencher $(scripts/trencher-build.sh) FILE...
+//	    -trencher /path/to/trencher FILE...
 //
 // Runs that take longer than -slow are not repeated (the median is of one
 // run); runs longer than -timeout are killed and shown as "> timeout",
