@@ -163,8 +163,8 @@ func BenchmarkPrivate(b *testing.B) {
 	}
 }
 
-// BenchmarkTrencher runs the reference tool (PGASROB_TRENCHER, built by
-// a binary you built from its sources) with -r on the same families, for a side by
+// BenchmarkTrencher runs the reference tool (PGASROB_TRENCHER, the path of
+// a binary you built from its sources) with -r on the same families, side by
 // side "go test -bench"; ns/op is wall time including its process start.
 // scripts/trencher-compare measures CPU time of both tools instead.
 func BenchmarkTrencher(b *testing.B) {
