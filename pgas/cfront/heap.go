@@ -101,12 +101,8 @@ func (t *translator) allocate(x *cc.PostfixExpression, name string, args []cc.Ex
 		t.sizeArg(args[0], name) // the alignment: any valid one gives the same cells
 		bytes = t.sizeArg(args[1], name)
 	}
-	if !t.straight(x) {
-		what := "it would allocate a new block each time it runs"
-		if sym {
-			what = "it is collective (every PE calls it once, with the same size) and allocates a new block each time it runs"
-		}
-		t.refuse(x, "%s in a loop, a branch, after an early return or in a function with labels: %s, and the translation gives each allocation one fixed object; allocate once, at the top level of main or of a helper called there", name, what)
+	if !t.once(x) {
+		t.refuse(x, "%s in a loop (or in a function with labels, or in a helper called from one): it allocates a new block each time it runs, and the translation gives each allocation one fixed object; allocate before the loop", name)
 	}
 	if bytes == 0 {
 		if !sym {
@@ -183,8 +179,8 @@ func (t *translator) free(x *cc.PostfixExpression, name string, args []cc.Expres
 		t.refuse(x, "%s of a pointer inside the block %s, not its start", name, t.cname(a.ent))
 	case h.freed[a.ent] != nil:
 		t.refuse(x, "%s of %s a second time", name, t.cname(a.ent))
-	case !t.straight(x):
-		t.refuse(x, "%s in a loop, a branch, after an early return or in a function with labels: free a block once, at a straight-line position (shmem_free is collective)", name)
+	case !t.once(x):
+		t.refuse(x, "%s in a loop (or in a function with labels, or in a helper called from one): free a block once, after the loop", name)
 	}
 	if name == "shmem_free" {
 		t.barrierAll(x)
@@ -209,6 +205,9 @@ func (t *translator) shmemPtr(x *cc.PostfixExpression, args []cc.ExpressionNode)
 	pe, ok := t.rankExpr(args[1])
 	if !ok {
 		t.refuse(args[1], "shmem_ptr for a PE computed at run time: give the PE as an expression of constants, shmem_my_pe() and shmem_n_pes()")
+	}
+	if strings.NewReplacer("(", "", ")", "", " ", "").Replace(pe) == "rank-1" {
+		return a, "" // the caller's own object
 	}
 	t.assume("shmem-ptr-null", "shmem_ptr returns NULL for every PE but the caller (the specification allows it: the object is then not reachable by loads and stores)")
 	return a, fmt.Sprintf("(%s == rank - 1)", pe)

@@ -16,7 +16,8 @@ import (
 // variables, heap objects, and what makes a position straight-line.
 type heapState struct {
 	straightFn map[*cc.FunctionDefinition]map[cc.Node]bool
-	calls      []bool                  // per inlined call: made at a straight-line position
+	loopFn     map[*cc.FunctionDefinition]map[cc.Node]bool
+	calls      []callCtx               // per inlined call: where it was made
 	moved      map[*cc.Declarator]bool // pointer variables written off straight-line positions
 	vars       map[*entity]*ptrVar
 	heap       map[*entity]string  // objects from an allocation: the routine that made them
@@ -28,7 +29,7 @@ type heapState struct {
 
 func (t *translator) hs() *heapState {
 	if t.heap == nil {
-		t.heap = &heapState{straightFn: map[*cc.FunctionDefinition]map[cc.Node]bool{},
+		t.heap = &heapState{straightFn: map[*cc.FunctionDefinition]map[cc.Node]bool{}, loopFn: map[*cc.FunctionDefinition]map[cc.Node]bool{},
 			moved: map[*cc.Declarator]bool{}, vars: map[*entity]*ptrVar{}, heap: map[*entity]string{},
 			freed: map[*entity]cc.Node{}}
 	}

@@ -115,13 +115,35 @@ func hasReturn(n cc.Node) bool {
 	return found
 }
 
+// loopSet computes the nodes of fd that may run more than once per call
+// of fd: those inside a loop, and all of them in a function with a label
+// (a goto may jump back). The rest run at most once.
+func loopSet(fd *cc.FunctionDefinition) map[cc.Node]bool {
+	set := map[cc.Node]bool{}
+	all := false
+	walk(fd.CompoundStatement, func(n cc.Node) bool {
+		if l, ok := n.(*cc.LabeledStatement); ok && l.Case == cc.LabeledStatementLabel {
+			all = true
+		}
+		return !all
+	})
+	walk(fd.CompoundStatement, func(n cc.Node) bool {
+		if _, ok := n.(*cc.IterationStatement); ok || all {
+			walk(n, func(m cc.Node) bool { set[m] = true; return true })
+			return false
+		}
+		return true
+	})
+	return set
+}
+
 // straight reports whether n, in the function being translated, is at a
 // straight-line position of a straight-line instance: every call on the
 // way from main is itself at such a position.
 func (t *translator) straight(n cc.Node) bool {
 	h := t.hs()
-	for _, ok := range h.calls {
-		if !ok {
+	for _, c := range h.calls {
+		if !c.straight {
 			return false
 		}
 	}
@@ -131,6 +153,29 @@ func (t *translator) straight(n cc.Node) bool {
 	}
 	return h.straightIn(fd)[n]
 }
+
+// once reports whether n runs at most once per run of its PE: it is in no
+// loop of its function, and every call on the way from main is likewise.
+func (t *translator) once(n cc.Node) bool {
+	h := t.hs()
+	for _, c := range h.calls {
+		if !c.once {
+			return false
+		}
+	}
+	fd := t.funcs[t.frame().fn]
+	if fd == nil {
+		return false
+	}
+	l, ok := h.loopFn[fd]
+	if !ok {
+		l = loopSet(fd)
+		h.loopFn[fd] = l
+	}
+	return !l[n]
+}
+
+type callCtx struct{ straight, once bool }
 
 func (h *heapState) straightIn(fd *cc.FunctionDefinition) map[cc.Node]bool {
 	s, ok := h.straightFn[fd]
@@ -144,7 +189,7 @@ func (h *heapState) straightIn(fd *cc.FunctionDefinition) map[cc.Node]bool {
 // enterCall and leaveCall bracket the inlining of a call at x.
 func (t *translator) enterCall(x cc.Node) {
 	h := t.hs()
-	h.calls = append(h.calls, t.straight(x))
+	h.calls = append(h.calls, callCtx{t.straight(x), t.once(x)})
 }
 
 func (t *translator) leaveCall() {

@@ -1,0 +1,101 @@
+package cfront_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas/cfront"
+)
+
+// heapFiles compiles each program of testdata/heap for each N its expect
+// line names, with Options.N (sizes may depend on N), as one litmus per N.
+func heapFiles(t *testing.T) []litmus {
+	t.Helper()
+	files, err := filepath.Glob("testdata/heap/*.c")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no heap programs: %v", err)
+	}
+	var out []litmus
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := regexp.MustCompile(`expect:[^\n]*`).Find(src)
+		ms := expectRE.FindAllSubmatch(line, -1)
+		if len(ms) < 2 {
+			t.Fatalf("%s: the expect line must give verdicts for N = 2 and 3: %q", f, line)
+		}
+		for _, m := range ms {
+			n, _ := strconv.Atoi(string(m[1]))
+			p, err := cfront.Compile(f, src, cfront.Options{N: n})
+			if err != nil {
+				t.Fatalf("%s N=%d: %v", f, n, err)
+			}
+			out = append(out, litmus{file: f, prog: p, expect: map[int]bool{n: string(m[2]) == "ROBUST"}})
+		}
+	}
+	return out
+}
+
+// The heap programs' verdicts, argued by hand in each file, by the
+// brute-force oracle.
+func TestHeapOracle(t *testing.T) {
+	for _, l := range heapFiles(t) {
+		for n := range l.expect {
+			oracleVerdicts(t, []litmus{l}, []int{n})
+		}
+	}
+}
+
+// The same verdicts by decide (Theorem 16's procedure).
+func TestHeapDecide(t *testing.T) {
+	for _, l := range heapFiles(t) {
+		for n, want := range l.expect {
+			r, err := cycles.Decide(l.prog, n, cycles.Options{Jobs: 2, Timeout: 2 * time.Minute})
+			if err != nil {
+				t.Errorf("%s N=%d: %v", l.file, n, err)
+				continue
+			}
+			if r.Verdict != cycles.Robust && r.Verdict != cycles.NotRobust {
+				t.Errorf("%s N=%d: no verdict: %v %s", l.file, n, r.Verdict, r.Reason)
+				continue
+			}
+			if got := r.Verdict == cycles.Robust; got != want {
+				t.Errorf("%s N=%d: decide says %s, the file says %s", l.file, n, verdict(got), verdict(want))
+			}
+		}
+	}
+}
+
+// A size in N gives a translation per N: the block of mp-fence-npes.c has
+// N cells, and without N the translation asks for one.
+func TestHeapSizePerN(t *testing.T) {
+	src, err := os.ReadFile("testdata/heap/mp-fence-npes.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 3, 5} {
+		p, err := cfront.Compile("b.c", src, cfront.Options{N: n})
+		if err != nil {
+			t.Fatalf("N=%d: %v", n, err)
+		}
+		cells := 0
+		for _, a := range p.Addrs {
+			if regexp.MustCompile(`^box@\d+\[\d+\]$`).MatchString(a) {
+				cells++
+			}
+		}
+		if cells != n {
+			t.Errorf("N=%d: %d cells of box in %v", n, cells, p.Addrs)
+		}
+	}
+	if _, err := cfront.Compile("b.c", src, cfront.Options{}); err == nil || !regexp.MustCompile(`b.c:\d+:\d+: the size of this shmem_calloc depends on the number of PEs`).MatchString(err.Error()) {
+		t.Errorf("without N: %v", err)
+	}
+}
