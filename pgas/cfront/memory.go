@@ -171,9 +171,26 @@ func (t *translator) pterm(e cc.ExpressionNode, elem cc.Type) (addrTerm, string)
 			return t.pterm(x.PrimaryExpression, elem)
 		case cc.PostfixExpressionCall:
 			return t.pointerCall(x, elem)
+		case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+			// *p++: the value before the step, kept if it is a register's
+			pv := t.ptrVarOf(x.PostfixExpression)
+			if pv == nil {
+				t.refuse(x, "++ or -- on a pointer that is not a variable")
+			}
+			a := t.varTerm(x, pv)
+			if !isConstOff(a.off) {
+				r := t.temp()
+				t.emit("%s <- %s", r, a.off)
+				a.off = r
+			}
+			t.stepPointer(x.PostfixExpression, x.Case == cc.PostfixExpressionInc)
+			return a, ""
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {
+		case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+			t.stepPointer(x.UnaryExpression, x.Case == cc.UnaryExpressionInc)
+			return t.pterm(x.UnaryExpression, elem)
 		case cc.UnaryExpressionPostfix:
 			return t.pterm(x.PostfixExpression, elem)
 		case cc.UnaryExpressionAddrof:

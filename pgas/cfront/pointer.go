@@ -381,3 +381,13 @@ func (t *translator) comparePointers(n cc.Node, op string, a, b cc.ExpressionNod
 	}
 	return fmt.Sprintf("(%s %s %s)", x.off, op, y.off)
 }
+
+// isNullArg reports whether an argument is NULL: written so, or a
+// pointer variable that holds NULL here (int *status = NULL).
+func (t *translator) isNullArg(e cc.ExpressionNode) bool {
+	if isNull(e) {
+		return true
+	}
+	pv := t.ptrVarOf(e)
+	return pv != nil && pv.set && pv.at.ent == nil && pv.cond == ""
+}

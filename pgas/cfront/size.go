@@ -175,3 +175,25 @@ func (p *sizeParser) unary() (int64, error) {
 	}
 	return v, nil
 }
+
+// nConst evaluates an integer that is constant once N is known (an
+// element count such as npes); ok is false for anything else. Without N,
+// an expression in N is refused with a message asking for one N.
+func (t *translator) nConst(e cc.ExpressionNode) (int64, bool) {
+	if v, ok := constValue(e); ok {
+		return v, true
+	}
+	s, ok := t.rankExpr(e)
+	if !ok {
+		return 0, false
+	}
+	v, err := evalSize(s, t.opt.N)
+	if err == errNeedN {
+		t.refuse(e, "this count depends on the number of PEs: the translation is made for one N (Options.N; on the command line, give one N, e.g. -n 3, not a range)")
+	}
+	if err != nil {
+		return 0, false
+	}
+	t.hs().dependsN = true
+	return v, true
+}
