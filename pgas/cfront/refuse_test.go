@@ -34,7 +34,7 @@ func TestRefusals(t *testing.T) {
 		{"long x[2];", "x[2] = 1;", 6, 1, "access to element 2..2 of x, which has 2"},
 		{"long x;", "int v = 1; shmem_long_p(&v, 1, 1);", 6, 25, "v is not symmetric"},
 		{"long x;", "shmem_long_put(&x, &x, 1, shmem_n_pes() > 1 ? 1 : 0);", 0, 0, ""},
-		{"long x;", "int n = 2; shmem_putmem(&x, &x, n, 1);", 6, 33, "only a constant count"},
+		{"long x;", "int n = 2; n = 8; shmem_putmem(&x, &x, n, 1);", 6, 40, "only a constant count"},
 		{"long a[2]; long s[3]; uint64_t g;", "shmem_long_put_signal(a, s, 3, &g, 1, SHMEM_SIGNAL_SET, 1);", 6, 23, "access to element 0..2 of a, which has 2"},
 		{"long f[2];", "shmem_long_wait_until_some(f, 2, 0, 0, SHMEM_CMP_EQ, 1);", 6, 34, "indices argument of shmem_long_wait_until_some: a local array, not NULL"},
 		{"int f(int n) { return n ? f(n - 1) : 0; }", "f(1);", 4, 1, "recursion (f calls itself"},
