@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,5 +98,35 @@ func TestHeapSizePerN(t *testing.T) {
 	}
 	if _, err := cfront.Compile("b.c", src, cfront.Options{}); err == nil || !regexp.MustCompile(`b.c:\d+:\d+: the size of this shmem_calloc depends on the number of PEs`).MatchString(err.Error()) {
 		t.Errorf("without N: %v", err)
+	}
+}
+
+// The modelling choices of the memory layout are recorded in
+// Program.Assumptions exactly when the program exercises them.
+func TestHeapAssumptions(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want []string
+	}{
+		{"testdata/heap/mp-none.c", []string{"alloc-succeeds", "alloc-zero", "free-no-pending"}},
+		{"testdata/heap/sb-helper.c", []string{"alloc-succeeds", "alloc-zero"}},
+		{"testdata/heap/ptr-fallback.c", []string{"shmem-ptr-null"}},
+		{"../../examples/shmem/mp-none.c", nil},
+	} {
+		src, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := cfront.Compile(c.file, src, cfront.Options{N: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, a := range p.Assumptions {
+			got = append(got, a.ID)
+		}
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("%s: assumptions %v, want %v", c.file, got, c.want)
+		}
 	}
 }

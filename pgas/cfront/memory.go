@@ -125,7 +125,11 @@ func (t *translator) pointer(e cc.ExpressionNode) addrTerm {
 	a, cond := t.pterm(e, nil)
 	switch {
 	case a.ent == nil:
-		t.refuse(e, "%s is NULL here: a null pointer designates no cell", t.text(e))
+		what := t.text(e) + " is NULL here"
+		if _, ok := constValue(e); ok {
+			what = "NULL"
+		}
+		t.refuse(e, "%s: a null pointer designates no cell", what)
 	case cond != "":
 		t.refuse(e, "load, store or call through %s, which shmem_ptr sets to NULL for every PE but the caller in this translation (allowed by the specification, see docs/shmem.md): use it only in its NULL test, or pass the symmetric object to an RMA routine", t.text(e))
 	}
