@@ -180,8 +180,19 @@ func (t *translator) ptrParam(d *cc.Declarator, arg cc.ExpressionNode) *entity {
 	h.vars[e] = pv
 	if h.moved[d] {
 		t.ptrReg(d, pv)
+		t.bind(arg, pv, a, cond, true)
+		return e
 	}
-	t.bind(arg, pv, a, cond, true)
+	t.checkElem(arg, pv, a)
+	if a.ent != nil && t.unstable(a.off, false) {
+		// a temporary of the calling statement keeps the offset for the
+		// whole call (the helper's statements take the ones above it)
+		r := t.temp()
+		t.constant(arg, int64(a.ent.length))
+		t.emit("%s <- %s", r, a.off)
+		a.off = r
+	}
+	pv.set, pv.at, pv.cond = true, a, cond
 	return e
 }
 
@@ -243,7 +254,8 @@ func (t *translator) varTerm(n cc.Node, pv *ptrVar) addrTerm {
 
 // A ptrReturn collects what the returns of an inlined helper give.
 type ptrReturn struct {
-	depth int // len(t.frames) inside the helper
+	depth int    // len(t.frames) inside the helper
+	tmp   string // a temporary of the calling statement for a computed offset
 	elem  cc.Type
 	set   bool
 	at    addrTerm
@@ -254,7 +266,7 @@ type ptrReturn struct {
 // return must give the same object (and, in a register, the offset).
 func (t *translator) callPointer(x *cc.PostfixExpression, elem cc.Type) (addrTerm, string) {
 	h := t.hs()
-	r := &ptrReturn{depth: len(t.frames) + 1, elem: elem}
+	r := &ptrReturn{depth: len(t.frames) + 1, elem: elem, tmp: t.temp()}
 	h.rets = append(h.rets, r)
 	t.call(x, false)
 	h.rets = h.rets[:len(h.rets)-1]
@@ -288,22 +300,13 @@ func (t *translator) returnPointer(s *cc.JumpStatement) bool {
 	if r == nil {
 		return true // the value is not used
 	}
-	if a.ent != nil && !isConstOff(a.off) {
-		reg := t.fresh(t.frame().fn+"_ret", t.frame().fn+" (returned offset)")
-		if len(t.regs) >= 24 {
-			t.refuse(s, "too many locals (the checker has 32 registers); the returned pointer needs one")
-		}
-		t.regs = append(t.regs, reg)
+	if a.ent != nil && t.unstable(a.off, true) {
 		t.constant(s, int64(a.ent.length))
-		t.emit("%s <- %s", reg, a.off)
-		a.off = reg
+		t.emit("%s <- %s", r.tmp, a.off) // the helper's temporaries are reused after it
+		a.off = r.tmp
 	}
-	if r.set && (r.at.ent != a.ent || r.cond != cond || (a.ent != nil && r.at.off != a.off && (isConstOff(a.off) || isConstOff(r.at.off)))) {
+	if r.set && (r.at.ent != a.ent || r.cond != cond || r.at.off != a.off) {
 		t.refuse(s, "%s returns different pointers on different paths: the translation fixes the object a pointer designates", t.frame().fn)
-	}
-	if r.set && a.ent != nil && !isConstOff(a.off) && r.at.off != a.off {
-		t.emit("%s <- %s", r.at.off, a.off) // one register for every return
-		a.off = r.at.off
 	}
 	r.set, r.at, r.cond = true, a, cond
 	return true
@@ -390,4 +393,32 @@ func (t *translator) isNullArg(e cc.ExpressionNode) bool {
 	}
 	pv := t.ptrVarOf(e)
 	return pv != nil && pv.set && pv.at.ent == nil && pv.cond == ""
+}
+
+// unstable reports whether an offset may change while a pointer made of
+// it is in use: it reads the offset register of a global pointer (which
+// a helper may move), or, with temps, a temporary (reused by the next
+// statements). Registers of locals and parameters are written only by
+// their own instance.
+func (t *translator) unstable(off string, temps bool) bool {
+	if isConstOff(off) {
+		return false
+	}
+	words := map[string]bool{}
+	for _, w := range tokens(off) {
+		words[w] = true
+	}
+	for _, pv := range t.hs().vars {
+		if !pv.local && pv.reg != "" && words[pv.reg] {
+			return true
+		}
+	}
+	if temps {
+		for _, r := range t.temps {
+			if words[r] {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -29,6 +29,12 @@ func TestPointerMapping(t *testing.T) {
 			[]string{"mem[x] <- 1", "mem[r] <- (!((1) == rank - 1))"}},
 		{"shmem_addr_accessible", "long x; long r;", "long l; r = shmem_addr_accessible(&x, 1) + shmem_addr_accessible(&l, 1);",
 			[]string{"mem[r] <- (((1 >= 0) && (1 < N)) + 0)"}},
+		{"a computed offset passed to a helper is used as it is (the helper cannot change i)",
+			"long a[3]; static void set(long *d) { *d = 1; }", "for (int i = 0; i < 3; i++) set(&a[i]);",
+			[]string{"mem[a + i] <- 1"}},
+		{"a returned offset read into a temporary of the helper is kept in one of the caller; a variable keeps it in its register",
+			"long a[3]; long k; static long *pick(void) { return &a[k]; }", "long *q = pick(); k = 0; *q = 1;",
+			[]string{"tmp1 <- mem[k]", "tmp0 <- tmp1", "goto L1", "q_off <- tmp0", "mem[k] <- 0", "mem[a + q_off] <- 1"}},
 		{"pointer in and out of a helper", "long a[3]; static long *at(long *b, int i) { return b + 1; }", "long *q = at(a, 0); *q = 1;",
 			[]string{"mem[a + 1] <- 1"}},
 	} {
