@@ -129,9 +129,9 @@ func (t *translator) allocate(x *cc.PostfixExpression, name string, args []cc.Ex
 	if sym {
 		k = kSym
 	}
-	base := name
-	if i := strings.IndexByte(t.cur.Text, '='); i > 0 && strings.Contains(t.cur.Text, name) {
-		base = strings.TrimSpace(strings.TrimLeft(t.cur.Text[:i], "*+-/% "))
+	base := t.hs().hint // the pointer the block is assigned to
+	if base == "" {
+		base = "block"
 	}
 	cname := fmt.Sprintf("%s@%d", base, t.pos(x).Line)
 	e := &entity{kind: k, name: t.fresh("heap_"+sanitize(base), cname), length: int(n), elem: es}

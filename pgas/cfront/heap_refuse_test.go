@@ -48,6 +48,8 @@ func TestHeapRefusals(t *testing.T) {
 		{"long x;", "long *q = shmem_ptr(&x, 1); *q = 1;", 6, 30, "shmem_ptr sets to NULL for every PE but the caller"},
 		{"long x;", "int v; long *q = shmem_ptr(&x, v);", 6, 32, "shmem_ptr for a PE computed at run time"},
 		{"", "long l; long *q = shmem_ptr(&l, 0);", 6, 29, "shmem_ptr of l, which is not symmetric"},
+		{"long x;", "const char *s = \"ab\"; shmem_long_p((long *) s, 1, 1);", 6, 36, "pointer cast to elements of 8 bytes"},
+		{"char c[2];", "char *s = \"ab\"; shmem_char_p(s, 1, 1);", 6, 30, "a string literal used as memory"},
 	} {
 		c.run(t)
 	}

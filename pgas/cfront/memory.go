@@ -133,6 +133,9 @@ func (t *translator) pointer(e cc.ExpressionNode) addrTerm {
 	case cond != "":
 		t.refuse(e, "load, store or call through %s, which shmem_ptr sets to NULL for every PE but the caller in this translation (allowed by the specification, see docs/shmem.md): use it only in its NULL test, or pass the symmetric object to an RMA routine", t.text(e))
 	}
+	if a.ent == stringObject {
+		t.refuse(e, "a string literal used as memory: strings are not objects of the translation (only printf and friends read them)")
+	}
 	if at, ok := t.hs().freed[a.ent]; ok {
 		p := t.pos(at)
 		t.refuse(e, "%s designates %s, freed at line %d: use after free", t.text(e), t.cname(a.ent), p.Line)
@@ -153,6 +156,8 @@ func (t *translator) pterm(e cc.ExpressionNode, elem cc.Type) (addrTerm, string)
 		switch x.Case {
 		case cc.PrimaryExpressionExpr:
 			return t.pterm(x.ExpressionList, elem)
+		case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
+			return addrTerm{ent: stringObject}, ""
 		case cc.PrimaryExpressionIdent:
 			ent := t.ident(x)
 			switch {
@@ -189,6 +194,12 @@ func (t *translator) pterm(e cc.ExpressionNode, elem cc.Type) (addrTerm, string)
 			}
 			t.stepPointer(x.PostfixExpression, x.Case == cc.PostfixExpressionInc)
 			return a, ""
+		}
+	case *cc.AssignmentExpression:
+		// (p = e) == NULL: the assignment, then p
+		if x.Case == cc.AssignmentExpressionAssign || x.Case == cc.AssignmentExpressionAdd || x.Case == cc.AssignmentExpressionSub {
+			t.assignPointer(x)
+			return t.pterm(x.UnaryExpression, elem)
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {
@@ -243,11 +254,16 @@ func (t *translator) pterm(e cc.ExpressionNode, elem cc.Type) (addrTerm, string)
 	return addrTerm{}, ""
 }
 
+// stringObject is what a string literal designates: an object without
+// cells, so that a pointer to a string may be passed, compared and
+// tested, and is refused where its characters would be read or written.
+var stringObject = &entity{kind: kConst, name: "a string literal", length: 0, elem: 1}
+
 // arith is the base of pointer arithmetic: not NULL, not maybe-NULL.
 func (t *translator) arith(e cc.ExpressionNode) addrTerm {
 	a, cond := t.pterm(e, nil)
-	if a.ent == nil || cond != "" {
-		t.refuse(e, "arithmetic on %s, which is or may be NULL", t.text(e))
+	if a.ent == nil || cond != "" || a.ent == stringObject {
+		t.refuse(e, "arithmetic on %s, which is NULL, may be NULL or is a string", t.text(e))
 	}
 	return a
 }

@@ -25,6 +25,7 @@ type heapState struct {
 	rets       []*ptrReturn        // pointer results of the helpers being inlined
 	assumed    []pgas.Assumption   // modelling choices the program exercises
 	dependsN   bool                // a size depends on N
+	hint       string              // the pointer being set, to name a block after it
 }
 
 func (t *translator) hs() *heapState {
@@ -86,7 +87,7 @@ func (t *translator) pointerVar(d *cc.Declarator, init *cc.Initializer, global b
 	}
 	old := t.at(init)
 	t.cur.Text = d.Name() + " = " + t.cur.Text
-	a, cond := t.pterm(init.AssignmentExpression, elem)
+	a, cond := t.ptermFor(pv, init.AssignmentExpression)
 	// a declaration starts the variable's life: its value before is moot
 	t.bind(init, pv, a, cond, true)
 	t.cur = old
@@ -213,7 +214,7 @@ func (t *translator) assignPointer(x *cc.AssignmentExpression) {
 	}
 	switch x.Case {
 	case cc.AssignmentExpressionAssign:
-		a, cond := t.pterm(x.AssignmentExpression, pv.elem)
+		a, cond := t.ptermFor(pv, x.AssignmentExpression)
 		t.bind(x, pv, a, cond, false)
 	case cc.AssignmentExpressionAdd, cc.AssignmentExpressionSub:
 		i := t.index(x.AssignmentExpression)
@@ -421,4 +422,14 @@ func (t *translator) unstable(off string, temps bool) bool {
 		}
 	}
 	return false
+}
+
+// ptermFor evaluates the value assigned to pv, naming a block allocated
+// there after pv.
+func (t *translator) ptermFor(pv *ptrVar, e cc.ExpressionNode) (addrTerm, string) {
+	h := t.hs()
+	old := h.hint
+	h.hint = pv.cname
+	defer func() { h.hint = old }()
+	return t.pterm(e, pv.elem)
 }

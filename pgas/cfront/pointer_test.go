@@ -35,6 +35,11 @@ func TestPointerMapping(t *testing.T) {
 		{"a returned offset read into a temporary of the helper is kept in one of the caller; a variable keeps it in its register",
 			"long a[3]; long k; static long *pick(void) { return &a[k]; }", "long *q = pick(); k = 0; *q = 1;",
 			[]string{"tmp1 <- mem[k]", "tmp0 <- tmp1", "goto L1", "q_off <- tmp0", "mem[k] <- 0", "mem[a + q_off] <- 1"}},
+		{"(p = shmem_malloc(...)) == NULL in the condition of a top-level if: the allocation runs once, and succeeds",
+			"long x; long *p;", "if ((p = shmem_malloc(sizeof(long))) == NULL) x = 1; *p = 1;",
+			[]string{"quiet ctx_default", "barrier", "if !((!1)) goto L1", "mem[x] <- 1", "mem[heap_p] <- 1"}},
+		{"a pointer to a string literal is passed, compared and tested", "long x;", "const char *s = \"ab\"; x = (s != NULL) + (s != 0);",
+			[]string{"mem[x] <- (1 + 1)"}},
 		{"pointer in and out of a helper", "long a[3]; static long *at(long *b, int i) { return b + 1; }", "long *q = at(a, 0); *q = 1;",
 			[]string{"mem[a + 1] <- 1"}},
 	} {

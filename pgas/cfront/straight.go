@@ -93,6 +93,22 @@ func straightSet(fd *cc.FunctionDefinition) map[cc.Node]bool {
 				block(it.Statement.CompoundStatement)
 			case it.Statement.Case == cc.StatementExpr:
 				mark(it.Statement)
+			case it.Statement.Case == cc.StatementSelection:
+				// the condition runs once, whichever branch follows
+				mark(it.Statement.SelectionStatement.ExpressionList)
+				if helper && hasReturn(it.Statement) {
+					returned = true
+				}
+			case it.Statement.Case == cc.StatementIteration && it.Statement.IterationStatement.Case == cc.IterationStatementFor:
+				mark(it.Statement.IterationStatement.ExpressionList) // the first clause runs once
+				if helper && hasReturn(it.Statement) {
+					returned = true
+				}
+			case it.Statement.Case == cc.StatementIteration && it.Statement.IterationStatement.Case == cc.IterationStatementForDecl:
+				mark(it.Statement.IterationStatement.Declaration)
+				if helper && hasReturn(it.Statement) {
+					returned = true
+				}
 			default:
 				if helper && hasReturn(it.Statement) {
 					returned = true // what follows may be skipped
