@@ -87,6 +87,9 @@ func (t *translator) heapRefuse(x cc.Node, name string) {
 // PE, at a straight-line position (the checker's memory is fixed).
 func (t *translator) allocate(x *cc.PostfixExpression, name string, args []cc.ExpressionNode, elem cc.Type) addrTerm {
 	sym := allocators[name]
+	if len(t.frames) == 0 {
+		t.refuse(x, "%s outside a function (a file-scope initialiser must be constant)", name)
+	}
 	want := map[string]int{"shmem_malloc": 1, "malloc": 1, "shmem_calloc": 2, "calloc": 2, "shmem_align": 2}[name]
 	if len(args) != want {
 		t.refuse(x, "%s takes %d arguments, not %d", name, want, len(args))
@@ -195,6 +198,9 @@ func (t *translator) free(x *cc.PostfixExpression, name string, args []cc.Expres
 // null pointer is returned"), and this translation does: a program that
 // tests the result takes its fallback path.
 func (t *translator) shmemPtr(x *cc.PostfixExpression, args []cc.ExpressionNode) (addrTerm, string) {
+	if len(t.frames) == 0 {
+		t.refuse(x, "shmem_ptr outside a function")
+	}
 	if len(args) != 2 {
 		t.refuse(x, "shmem_ptr takes 2 arguments")
 	}

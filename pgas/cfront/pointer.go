@@ -144,7 +144,10 @@ func (t *translator) checkElem(n cc.Node, pv *ptrVar, a addrTerm) {
 // loop or a branch only the offset may change, through its register.
 func (t *translator) bind(n cc.Node, pv *ptrVar, a addrTerm, cond string, fresh bool) {
 	t.checkElem(n, pv, a)
-	straight := fresh || (pv.local && t.hs().straightIn(t.funcs[t.frame().fn])[n]) || t.straight(n)
+	straight := fresh || t.straight(n)
+	if fd := t.funcs[t.frame().fn]; pv.local && fd != nil {
+		straight = straight || t.hs().straightIn(fd)[n]
+	}
 	if !straight {
 		switch {
 		case pv.reg == "":
