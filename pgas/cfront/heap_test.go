@@ -11,6 +11,7 @@ import (
 
 	"github.com/pgasrob/pgasrob/cycles"
 	"github.com/pgasrob/pgasrob/pgas/cfront"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // heapFiles compiles each program of testdata/heap for each N its expect
@@ -128,5 +129,32 @@ func TestHeapAssumptions(t *testing.T) {
 		if strings.Join(got, ",") != strings.Join(c.want, ",") {
 			t.Errorf("%s: assumptions %v, want %v", c.file, got, c.want)
 		}
+	}
+}
+
+// A store through a pointer shmem_ptr gave for another PE is, in this
+// translation (NULL for every PE but the caller), a run-time error at the
+// store, where the C program would crash; PE 1 storing through
+// shmem_ptr(&x, 1), its own x, is fine.
+func TestShmemPtrNullStore(t *testing.T) {
+	src := []byte(`#include <shmem.h>
+long x;
+int main(void) {
+    shmem_init();
+    long *p = shmem_ptr(&x, 1);
+    if (shmem_my_pe() == 1)
+        *p = 1;
+    if (shmem_my_pe() == 0)
+        *p = 1;
+    return 0;
+}
+`)
+	p, err := cfront.Compile("n.c", src, cfront.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := oracle.Explore(p, 2, oracle.Bounds{MaxQueue: 8, MaxNodes: 100_000, Timeout: time.Minute})
+	if r.RangeErr == nil || r.RangeErr.What != "address" || r.RangeErr.Pos.Line != 9 {
+		t.Fatalf("want the address error of line 9, got %v (violation %v)", r.RangeErr, r.Violation)
 	}
 }

@@ -92,10 +92,10 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 		case cc.PostfixExpressionPrimary:
 			return t.address(x.PrimaryExpression)
 		case cc.PostfixExpressionIndex:
-			base := t.pointer(x.PostfixExpression)
+			base, cond := t.derefBase(x.PostfixExpression)
 			a := base.plus(t.index(x.ExpressionList))
 			t.check(x, a, 1)
-			return a
+			return guardNull(a, cond)
 		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
 			t.refuse(x, "struct member access")
 		}
@@ -104,9 +104,9 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 		case cc.UnaryExpressionPostfix:
 			return t.address(x.PostfixExpression)
 		case cc.UnaryExpressionDeref:
-			a := t.pointer(x.CastExpression)
+			a, cond := t.derefBase(x.CastExpression)
 			t.check(x, a, 1)
-			return a
+			return guardNull(a, cond)
 		}
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionUnary {
@@ -123,6 +123,11 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 // freed object are refused.
 func (t *translator) pointer(e cc.ExpressionNode) addrTerm {
 	a, cond := t.pterm(e, nil)
+	return t.cells(e, a, cond)
+}
+
+// cells checks that a, the value of e, designates cells.
+func (t *translator) cells(e cc.ExpressionNode, a addrTerm, cond string) addrTerm {
 	switch {
 	case a.ent == nil:
 		what := t.text(e) + " is NULL here"
@@ -131,7 +136,7 @@ func (t *translator) pointer(e cc.ExpressionNode) addrTerm {
 		}
 		t.refuse(e, "%s: a null pointer designates no cell", what)
 	case cond != "":
-		t.refuse(e, "load, store or call through %s, which shmem_ptr sets to NULL for every PE but the caller in this translation (allowed by the specification, see docs/shmem.md): use it only in its NULL test, or pass the symmetric object to an RMA routine", t.text(e))
+		t.refuse(e, "%s, from shmem_ptr, passed to an OpenSHMEM routine: the specification makes that undefined (the routines take symmetric addresses); pass the symmetric object itself", t.text(e))
 	}
 	if a.ent == stringObject {
 		t.refuse(e, "a string literal used as memory: strings are not objects of the translation (only printf and friends read them)")
@@ -141,6 +146,25 @@ func (t *translator) pointer(e cc.ExpressionNode) addrTerm {
 		t.refuse(e, "%s designates %s, freed at line %d: use after free", t.text(e), t.cname(a.ent), p.Line)
 	}
 	return a
+}
+
+// derefBase evaluates the pointer of a load or store (*p, p[i]): as
+// pointer, except that a pointer shmem_ptr may have set to NULL is
+// allowed, with the condition under which it is not NULL.
+func (t *translator) derefBase(e cc.ExpressionNode) (addrTerm, string) {
+	a, cond := t.pterm(e, nil)
+	return t.cells(e, a, ""), cond // evaluated once: e may step a pointer
+}
+
+// guardNull makes the cell a out of range unless cond holds: a load or
+// store through a pointer that is NULL is then a run-time error at the
+// access (an address outside the program's), where the C program would
+// crash, and the cell itself otherwise.
+func guardNull(a addrTerm, cond string) addrTerm {
+	if cond == "" {
+		return a
+	}
+	return addrTerm{a.ent, fmt.Sprintf("(%s + (!%s) * %d)", a.off, cond, pgas.MaxAddrs)}
 }
 
 // pterm evaluates a pointer expression that may be NULL: the cells it
@@ -186,14 +210,14 @@ func (t *translator) pterm(e cc.ExpressionNode, elem cc.Type) (addrTerm, string)
 			if pv == nil {
 				t.refuse(x, "++ or -- on a pointer that is not a variable")
 			}
-			a := t.varTerm(x, pv)
+			a, cond := t.varTerm(x, pv)
 			if !isConstOff(a.off) {
 				r := t.temp()
 				t.emit("%s <- %s", r, a.off)
 				a.off = r
 			}
 			t.stepPointer(x.PostfixExpression, x.Case == cc.PostfixExpressionInc)
-			return a, ""
+			return a, cond
 		}
 	case *cc.AssignmentExpression:
 		// (p = e) == NULL: the assignment, then p
@@ -229,26 +253,26 @@ func (t *translator) pterm(e cc.ExpressionNode, elem cc.Type) (addrTerm, string)
 			return t.pterm(x.MultiplicativeExpression, elem)
 		}
 		var base addrTerm
-		var i string
+		var i, cond string
 		switch {
 		case isPointer(x.AdditiveExpression.Type()):
 			if x.Case == cc.AdditiveExpressionSub && isPointer(x.MultiplicativeExpression.Type()) {
 				t.refuse(x, "pointer difference used as a pointer")
 			}
-			base = t.arith(x.AdditiveExpression)
+			base, cond = t.arith(x.AdditiveExpression)
 			i = t.index(x.MultiplicativeExpression)
 			if x.Case == cc.AdditiveExpressionSub {
 				i = "(-" + i + ")"
 			}
 		case isPointer(x.MultiplicativeExpression.Type()) && x.Case == cc.AdditiveExpressionAdd:
-			base = t.arith(x.MultiplicativeExpression)
+			base, cond = t.arith(x.MultiplicativeExpression)
 			i = t.index(x.AdditiveExpression)
 		default:
 			t.refuse(x, "pointer outside the subset")
 		}
 		a := base.plus(i)
 		t.checkRange(x, a)
-		return a, ""
+		return a, cond
 	}
 	t.refuse(e, "pointer outside the subset (only NULL, &object, an array, a pointer variable, p + i, p - i, an allocation and a helper's result)")
 	return addrTerm{}, ""
@@ -259,13 +283,14 @@ func (t *translator) pterm(e cc.ExpressionNode, elem cc.Type) (addrTerm, string)
 // tested, and is refused where its characters would be read or written.
 var stringObject = &entity{kind: kConst, name: "a string literal", length: 0, elem: 1}
 
-// arith is the base of pointer arithmetic: not NULL, not maybe-NULL.
-func (t *translator) arith(e cc.ExpressionNode) addrTerm {
+// arith is the base of pointer arithmetic: not NULL, not a string; one
+// that shmem_ptr may have set to NULL keeps its condition.
+func (t *translator) arith(e cc.ExpressionNode) (addrTerm, string) {
 	a, cond := t.pterm(e, nil)
-	if a.ent == nil || cond != "" || a.ent == stringObject {
-		t.refuse(e, "arithmetic on %s, which is NULL, may be NULL or is a string", t.text(e))
+	if a.ent == nil || a.ent == stringObject {
+		t.refuse(e, "arithmetic on %s, which is NULL or a string", t.text(e))
 	}
-	return a
+	return a, cond
 }
 
 // checkRange refuses a pointer computed with a constant offset outside

@@ -152,9 +152,9 @@ func (t *translator) bind(n cc.Node, pv *ptrVar, a addrTerm, cond string, fresh 
 		switch {
 		case pv.reg == "":
 			t.refuse(n, "internal: pointer %s moved without a register", pv.cname)
-		case !pv.set || pv.at.ent == nil || pv.cond != "":
+		case !pv.set || pv.at.ent == nil:
 			t.refuse(n, "pointer %s set in a loop or a branch while it holds no object: set it to its object once, outside loops and branches (the translation fixes the object a pointer designates)", pv.cname)
-		case a.ent == nil || cond != "":
+		case a.ent == nil || cond != pv.cond:
 			t.refuse(n, "pointer %s set to NULL in a loop or a branch: the translation fixes the object a pointer designates", pv.cname)
 		case a.ent != pv.at.ent:
 			t.refuse(n, "pointer %s set to %s in a loop or a branch, where it designated %s: the translation fixes the object a pointer designates; index one object, or use one pointer per object", pv.cname, t.cname(a.ent), t.cname(pv.at.ent))
@@ -224,7 +224,8 @@ func (t *translator) assignPointer(x *cc.AssignmentExpression) {
 		if x.Case == cc.AssignmentExpressionSub {
 			i = "(-" + i + ")"
 		}
-		t.bind(x, pv, t.varTerm(x, pv).plus(i), "", false)
+		a, cond := t.varTerm(x, pv)
+		t.bind(x, pv, a.plus(i), cond, false)
 	default:
 		t.refuse(x, "operator %s on a pointer", x.Token.SrcStr())
 	}
@@ -240,20 +241,20 @@ func (t *translator) stepPointer(e cc.ExpressionNode, inc bool) {
 	if !inc {
 		i = "(-1)"
 	}
-	t.bind(e, pv, t.varTerm(e, pv).plus(i), "", false)
+	a, cond := t.varTerm(e, pv)
+	t.bind(e, pv, a.plus(i), cond, false)
 }
 
-// varTerm is what pv designates, for arithmetic on it.
-func (t *translator) varTerm(n cc.Node, pv *ptrVar) addrTerm {
+// varTerm is what pv designates, for arithmetic on it, and the
+// condition under which it is not NULL (from shmem_ptr).
+func (t *translator) varTerm(n cc.Node, pv *ptrVar) (addrTerm, string) {
 	switch {
 	case !pv.set:
 		t.refuse(n, "pointer %s is used before it is set", pv.cname)
 	case pv.at.ent == nil:
 		t.refuse(n, "arithmetic on %s, which is NULL here", pv.cname)
-	case pv.cond != "":
-		t.refuse(n, "arithmetic on %s, which shmem_ptr may have set to NULL (see docs/shmem.md, shmem_ptr)", pv.cname)
 	}
-	return pv.at
+	return pv.at, pv.cond
 }
 
 // A ptrReturn collects what the returns of an inlined helper give.
