@@ -158,3 +158,27 @@ int main(void) {
 		t.Fatalf("want the address error of line 9, got %v (violation %v)", r.RangeErr, r.Violation)
 	}
 }
+
+// A computed index outside its object is a run-time error at the access
+// (issue 34: y[4] of long y[4] must not be x, the next object in the
+// layout), here on the last iteration of a loop that runs one too far.
+func TestComputedIndexOutside(t *testing.T) {
+	src := []byte(`#include <shmem.h>
+long y[4];
+long x;
+int main(void) {
+    shmem_init();
+    for (int i = 0; i <= 4; i++)
+        y[i] = 1;
+    return 0;
+}
+`)
+	p, err := cfront.Compile("o.c", src, cfront.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := oracle.Explore(p, 1, oracle.Bounds{MaxQueue: 8, MaxNodes: 100_000, Timeout: time.Minute})
+	if r.RangeErr == nil || r.RangeErr.What != "address" || r.RangeErr.Pos.Line != 7 {
+		t.Fatalf("want the address error of line 7, got %v", r.RangeErr)
+	}
+}

@@ -17,7 +17,17 @@ type addrTerm struct {
 	off string
 }
 
-func (a addrTerm) String() string { return elemAddr(a.ent.name, a.off) }
+// String is the .pgas address of the cell. A computed offset is guarded:
+// outside its object it is pushed outside every address, so that the
+// access is a run-time error at its position rather than an access to the
+// neighbouring object (C: undefined behaviour; docs/shmem.md, "Indices").
+func (a addrTerm) String() string {
+	if isConstOff(a.off) {
+		return elemAddr(a.ent.name, a.off)
+	}
+	n := max(a.ent.length, 1)
+	return elemAddr(a.ent.name, fmt.Sprintf("(%s + ((%s < 0) || (%s >= %d)) * %d)", a.off, a.off, a.off, n, pgas.MaxAddrs))
+}
 
 // plus offsets a by i elements.
 func (a addrTerm) plus(i string) addrTerm {
