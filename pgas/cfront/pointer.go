@@ -24,7 +24,6 @@ type heapState struct {
 	freed      map[*entity]cc.Node // heap objects freed, and where
 	rets       []*ptrReturn        // pointer results of the helpers being inlined
 	assumed    []pgas.Assumption   // modelling choices the program exercises
-	dependsN   bool                // a size depends on N
 	hint       string              // the pointer being set, to name a block after it
 }
 

@@ -20,6 +20,8 @@ func TestPointerMapping(t *testing.T) {
 			[]string{"mem[r] <- (((1 + (!0)) + (1 > 0)) + (1 - 0))"}},
 		{"a heap block, its barrier, and shmem_free's", "", "long *d = shmem_calloc(2, sizeof(long)); d[1] = 1; shmem_free(d);",
 			[]string{"quiet ctx_default", "barrier", "mem[heap_d + 1] <- 1", "quiet ctx_default", "barrier"}},
+		{"shmem_align: the alignment changes no cell", "", "long *b = shmem_align(64, 2 * sizeof(long)); b[1] = 1;",
+			[]string{"quiet ctx_default", "barrier", "mem[heap_b + 1] <- 1"}},
 		{"a private block: no barrier", "long x;", "int *b = malloc(2 * sizeof(int)); b[0] = 1; free(b); x = 1;",
 			[]string{"mem[heap_b] <- 1", "mem[x] <- 1"}},
 		{"size 0: NULL and no barrier", "long x;", "long *z = shmem_malloc(0); x = (z == NULL);",

@@ -37,7 +37,6 @@ func (t *translator) sizeArg(e cc.ExpressionNode, routine string) int64 {
 	case v < 0 || v > maxAlloc:
 		t.refuse(e, "size %d for %s", v, routine)
 	}
-	t.hs().dependsN = t.hs().dependsN || strings.Contains(s, "N")
 	return v
 }
 
@@ -194,6 +193,5 @@ func (t *translator) nConst(e cc.ExpressionNode) (int64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	t.hs().dependsN = true
 	return v, true
 }
