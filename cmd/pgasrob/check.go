@@ -71,7 +71,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	}
 	path := inputName(fs.Arg(0))
 	out := checkJSON{Schema: "pgasrob/check/v1", File: path, Errors: []checkError{}}
-	p, err := loadProgram(fs.Arg(0))
+	p, err := loadProgramN(fs.Arg(0), singleN(lo, hi))
 	for n := lo; err == nil && n <= hi; n++ {
 		err = pgas.CheckN(p, n)
 	}

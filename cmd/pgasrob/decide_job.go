@@ -155,7 +155,7 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 	compiled := compileGuard(*b.maxMemory)
 	defer compiled()
 	if j.src, err = readSource(fs.Arg(0)); err == nil {
-		j.prog, err = compileProgram(j.file, j.src)
+		j.prog, err = compileProgramN(j.file, j.src, singleN(lo, hi))
 	}
 	if err != nil {
 		var pe *os.PathError

@@ -241,7 +241,7 @@ func generated(seed uint64, i int, loops, shmem bool) *gen.Program {
 // compileCase compiles a case for N ranks. A user's file that fails is a
 // usage error; a generated program that fails is the generator's bug.
 func compileCase(name, src string, ranks int, fromDir bool, stderr io.Writer) (*pgas.Program, int) {
-	p, err := compileProgram(name, []byte(src))
+	p, err := compileProgramN(name, []byte(src), ranks)
 	if err == nil {
 		err = pgas.CheckN(p, ranks)
 	}

@@ -50,21 +50,40 @@ func readSource(path string) ([]byte, error) {
 
 // loadProgram is pgas.Load with "-" read from standard input, and a C
 // file (by its .c extension) translated by pgas/cfront.
-func loadProgram(path string) (*pgas.Program, error) {
+func loadProgram(path string) (*pgas.Program, error) { return loadProgramN(path, 0) }
+
+// loadProgramN is loadProgram for n PEs (0: any); see compileProgramN.
+func loadProgramN(path string, n int) (*pgas.Program, error) {
 	src, err := readSource(path)
 	if err != nil {
 		return nil, err
 	}
-	return compileProgram(inputName(path), src)
+	return compileProgramN(inputName(path), src, n)
 }
 
 // compileProgram compiles a program for every command: a .c file is C
 // with OpenSHMEM (docs/shmem.md), anything else .pgas.
 func compileProgram(name string, src []byte) (*pgas.Program, error) {
+	return compileProgramN(name, src, 0)
+}
+
+// compileProgramN compiles a program for n PEs: the translation of a C
+// file whose memory depends on N (shmem_malloc(npes * sizeof(long))) is
+// made for that N, and refused with a message asking for one N when n is
+// 0 (a range). A .pgas program is the same for every N.
+func compileProgramN(name string, src []byte, n int) (*pgas.Program, error) {
 	if cfront.IsC(name) {
-		return cfront.Compile(name, src, cfront.Options{})
+		return cfront.Compile(name, src, cfront.Options{N: n})
 	}
 	return pgas.Compile(name, src)
+}
+
+// singleN is the N of a range lo..hi that names one, or 0.
+func singleN(lo, hi int) int {
+	if lo == hi {
+		return lo
+	}
+	return 0
 }
 
 // readProgramSources reads the programs of a --dir: its .pgas and .c

@@ -24,7 +24,11 @@ import (
 // before it is returned as res.Source; otherwise the repair is reported
 // as one that cannot be written in C.
 func repairC(file string, src []byte, ns []int, opt repair.Options) (*repair.Result, error) {
-	tr, err := cfront.Translate(file, src, cfront.Options{})
+	copt := cfront.Options{} // a translation per N when ns names one (heap sizes in N)
+	if len(ns) == 1 {
+		copt.N = ns[0]
+	}
+	tr, err := cfront.Translate(file, src, copt)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +57,7 @@ func repairC(file string, src []byte, ns []int, opt repair.Options) (*repair.Res
 			}
 		}
 	}
-	p, err := cfront.Compile(file, fixed, cfront.Options{})
+	p, err := cfront.Compile(file, fixed, copt)
 	if err != nil {
 		return res, fmt.Errorf("%w: the repaired C does not compile: %v", repair.ErrInternal, err)
 	}

@@ -83,7 +83,7 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 // translateFile loads, checks and translates a .pgas file and parses the
 // result back as a framework program.
 func translateFile(path string, n int, stderr io.Writer) (*translate.Result, *tsoprog.Program, int) {
-	p, err := loadProgram(path)
+	p, err := loadProgramN(path, n)
 	if err == nil {
 		err = pgas.CheckN(p, n)
 	}

@@ -185,7 +185,7 @@ func (t *translator) readsRegister(v string) bool {
 // count is the number of cells an element count covers: nelems elements
 // of size bytes each, in cells of the destination's element size.
 func (t *translator) count(n cc.ExpressionNode, size int64, obj *entity, name string) int {
-	k, ok := constValue(n)
+	k, ok := t.nConst(n) // size.go: constants and N
 	if !ok {
 		t.refuse(n, "element count of %s: only a constant count is in the subset", name)
 	}

@@ -56,13 +56,13 @@ func (t *translator) manyIvars(x *cc.PostfixExpression, name string, c shmemCall
 	}
 	rest := args[2:]
 	if some {
-		if isNull(rest[0]) {
+		if t.isNullArg(rest[0]) {
 			t.refuse(rest[0], "indices argument of %s: a local array, not NULL", name)
 		}
 		s.indices = t.privateArray(rest[0], "indices", name, s.n, 0)
 		rest = rest[1:]
 	}
-	if !isNull(rest[0]) {
+	if !t.isNullArg(rest[0]) {
 		s.status = t.privateArray(rest[0], "status", name, s.n, 0)
 	}
 	s.op = t.cmp(rest[1])

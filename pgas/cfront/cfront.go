@@ -13,6 +13,10 @@ type Options struct {
 	// Values is |DOM| for the program (the .pgas `values`); 0 infers it
 	// from the constants of the program (at least 2).
 	Values int
+	// N is the number of PEs the translation is for; 0 leaves it open,
+	// and a program whose memory depends on it (shmem_malloc(npes *
+	// sizeof(long))) is then refused with a message asking for one N.
+	N int
 }
 
 // Origin is where a generated .pgas line comes from in the C file.
@@ -32,6 +36,9 @@ type Result struct {
 	// Arrays are the .pgas names of C arrays, whose cells are shown as
 	// name[i] rather than name+i.
 	Arrays []string
+	// Assumptions are the modelling choices of the memory layout the
+	// program exercises (docs/shmem.md), for Program.Assumptions.
+	Assumptions []pgas.Assumption
 }
 
 // Origin returns the C origin of .pgas line line (from 1).
@@ -81,6 +88,7 @@ func Compile(name string, src []byte, opt Options) (*pgas.Program, error) {
 func (r *Result) apply(p *pgas.Program, name string) {
 	p.File = name
 	p.Dialect = "c"
+	p.Assumptions = append(p.Assumptions, r.Assumptions...)
 	for i := range p.Trans {
 		tr := &p.Trans[i]
 		if o, ok := r.Origin(tr.Pos.Line); ok {

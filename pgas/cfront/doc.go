@@ -15,7 +15,11 @@
 //     translation of declarations, statements and expressions; calls of the
 //     file's own functions are inlined.
 //   - memory.go: the memory layout (objects, their cells, pointers into
-//     them).
+//     them); pointer.go: pointer variables, each fixed to one object with
+//     a constant or register offset; heap.go, size.go: shmem_malloc and
+//     its family, malloc, shmem_ptr, and their sizes (constants and N);
+//     straight.go: where a construct runs once, which allocations and
+//     changes of a pointer's object need.
 //   - domain.go, sizemax.go: the value domain the translation needs.
 //   - libc.go: the model of the C library, routine by routine.
 //   - api.go and api_*.go: the OpenSHMEM API, one family per file (rma,

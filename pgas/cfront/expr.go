@@ -27,6 +27,9 @@ func (t *translator) temp() string {
 }
 
 func (t *translator) value(e cc.ExpressionNode) string {
+	if s, ok := t.pointerValue(e); ok { // pointer.go
+		return s
+	}
 	if v, ok := constValue(e); ok {
 		if t.novalue == 0 {
 			t.constant(e, v)

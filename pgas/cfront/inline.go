@@ -56,7 +56,7 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 		case isCtxType(pt):
 			binds[d] = t.ctxArg(args[i])
 		case pt.Kind() == cc.Ptr:
-			binds[d] = &entity{kind: kPtr, ptr: t.pointer(args[i])}
+			binds[d] = t.ptrParam(d, args[i]) // pointer.go
 		case cc.IsIntegerType(pt):
 			if d.AddressTaken() {
 				t.refuse(d, "the address of parameter %s is taken", d.Name())
@@ -82,6 +82,9 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 		}
 	}
 	res := ""
+	if want && ft.Result().Kind() == cc.Ptr {
+		t.refuse(x, "the pointer %s returns, used as a value", name)
+	}
 	if want {
 		if ft.Result().Kind() == cc.Void {
 			t.refuse(x, "the value of %s, which returns void", name)
@@ -89,7 +92,9 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 		res = t.temp()
 	}
 	old := t.cur
+	t.enterCall(x)
 	t.function(fd, binds, res, name)
+	t.leaveCall()
 	t.cur = old
 	return res
 }

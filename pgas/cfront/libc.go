@@ -12,6 +12,9 @@ import (
 // library translates a call of a routine we know: OpenSHMEM, assert,
 // abort, exit, printf. Anything else is refused by name.
 func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	if v, ok := t.heapCall(x, name, args); ok { // heap.go
+		return v
+	}
 	switch name {
 	case "__cfront_assert":
 		t.branch(args[0], false, t.end)
@@ -32,10 +35,6 @@ func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.Exp
 			}
 		}
 		return ""
-	case "malloc", "calloc", "free", "shmem_malloc", "shmem_calloc", "shmem_align", "shmem_free":
-		t.refuse(x, "dynamic allocation (%s): symmetric objects must be globals or statics", name)
-	case "shmem_ptr":
-		t.refuse(x, "shmem_ptr (direct loads and stores to another PE)")
 	case "shmem_global_exit":
 		t.refuse(x, "shmem_global_exit")
 	case "shmem_barrier", "shmem_broadcastmem", "shmem_team_sync", "shmem_team_my_pe", "shmem_team_n_pes":

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/pgasrob/pgasrob/pgas"
 	"modernc.org/cc/v4"
 )
 
@@ -16,12 +17,22 @@ type addrTerm struct {
 	off string
 }
 
-func (a addrTerm) String() string { return elemAddr(a.ent.name, a.off) }
+// String is the .pgas address of the cell. A computed offset is guarded:
+// outside its object it is pushed outside every address, so that the
+// access is a run-time error at its position rather than an access to the
+// neighbouring object (C: undefined behaviour; docs/shmem.md, "Indices").
+func (a addrTerm) String() string {
+	if isConstOff(a.off) {
+		return elemAddr(a.ent.name, a.off)
+	}
+	n := max(a.ent.length, 1)
+	return elemAddr(a.ent.name, fmt.Sprintf("(%s + ((%s < 0) || (%s >= %d)) * %d)", a.off, a.off, a.off, n, pgas.MaxAddrs))
+}
 
 // plus offsets a by i elements.
 func (a addrTerm) plus(i string) addrTerm {
-	x, err1 := strconv.ParseInt(a.off, 10, 64)
-	y, err2 := strconv.ParseInt(i, 10, 64)
+	x, err1 := strconv.ParseInt(trimParens(a.off), 10, 64)
+	y, err2 := strconv.ParseInt(trimParens(i), 10, 64)
 	switch {
 	case err1 == nil && err2 == nil:
 		return addrTerm{a.ent, fmt.Sprint(x + y)}
@@ -37,7 +48,7 @@ func (a addrTerm) plus(i string) addrTerm {
 // Offsets computed at run time are checked only against all addresses,
 // as in .pgas (docs/language.md, "Out of range").
 func (t *translator) check(n cc.Node, a addrTerm, cells int) {
-	k, err := strconv.ParseInt(a.off, 10, 64)
+	k, err := strconv.ParseInt(trimParens(a.off), 10, 64)
 	if err != nil {
 		return
 	}
@@ -45,7 +56,10 @@ func (t *translator) check(n cc.Node, a addrTerm, cells int) {
 	if size == 0 {
 		size = 1
 	}
-	if k < 0 || k+int64(cells) > int64(size) {
+	if k < 0 {
+		t.refuse(n, "access to element %d of %s: a negative index designates memory before the object (another object in the translation's layout)", k, t.cname(a.ent))
+	}
+	if k+int64(cells) > int64(size) {
 		t.refuse(n, "access to element %d..%d of %s, which has %d", k, k+int64(cells)-1, t.cname(a.ent), size)
 	}
 }
@@ -88,10 +102,10 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 		case cc.PostfixExpressionPrimary:
 			return t.address(x.PrimaryExpression)
 		case cc.PostfixExpressionIndex:
-			base := t.pointer(x.PostfixExpression)
+			base, cond := t.derefBase(x.PostfixExpression)
 			a := base.plus(t.index(x.ExpressionList))
 			t.check(x, a, 1)
-			return a
+			return guardNull(a, cond)
 		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
 			t.refuse(x, "struct member access")
 		}
@@ -100,9 +114,9 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 		case cc.UnaryExpressionPostfix:
 			return t.address(x.PostfixExpression)
 		case cc.UnaryExpressionDeref:
-			a := t.pointer(x.CastExpression)
+			a, cond := t.derefBase(x.CastExpression)
 			t.check(x, a, 1)
-			return a
+			return guardNull(a, cond)
 		}
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionUnary {
@@ -113,59 +127,219 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 	return addrTerm{}
 }
 
-// pointer evaluates a pointer-valued expression of the subset: &lvalue,
-// an array (its first element), a pointer parameter, p + i, p - i.
+// pointer evaluates a pointer-valued expression that designates cells:
+// &lvalue, an array (its first element), a pointer variable or parameter,
+// p + i, p - i. NULL, a pointer shmem_ptr may have set to NULL, and a
+// freed object are refused.
 func (t *translator) pointer(e cc.ExpressionNode) addrTerm {
+	a, cond := t.pterm(e, nil)
+	return t.cells(e, a, cond)
+}
+
+// cells checks that a, the value of e, designates cells.
+func (t *translator) cells(e cc.ExpressionNode, a addrTerm, cond string) addrTerm {
+	switch {
+	case a.ent == nil:
+		what := t.text(e) + " is NULL here"
+		if _, ok := constValue(e); ok {
+			what = "NULL"
+		}
+		t.refuse(e, "%s: a null pointer designates no cell", what)
+	case cond != "":
+		t.refuse(e, "%s, from shmem_ptr, passed to an OpenSHMEM routine: the specification makes that undefined (the routines take symmetric addresses); pass the symmetric object itself", t.text(e))
+	}
+	if a.ent == stringObject {
+		t.refuse(e, "a string literal used as memory: strings are not objects of the translation (only printf and friends read them)")
+	}
+	if at, ok := t.hs().freed[a.ent]; ok {
+		p := t.pos(at)
+		t.refuse(e, "%s designates %s, freed at line %d: use after free", t.text(e), t.cname(a.ent), p.Line)
+	}
+	return a
+}
+
+// derefBase evaluates the pointer of a load or store (*p, p[i]): as
+// pointer, except that a pointer shmem_ptr may have set to NULL is
+// allowed, with the condition under which it is not NULL.
+func (t *translator) derefBase(e cc.ExpressionNode) (addrTerm, string) {
+	a, cond := t.pterm(e, nil)
+	return t.cells(e, a, ""), cond // evaluated once: e may step a pointer
+}
+
+// guardNull makes the cell a out of range unless cond holds: a load or
+// store through a pointer that is NULL is then a run-time error at the
+// access (an address outside the program's), where the C program would
+// crash, and the cell itself otherwise.
+func guardNull(a addrTerm, cond string) addrTerm {
+	if cond == "" {
+		return a
+	}
+	return addrTerm{a.ent, fmt.Sprintf("(%s + (!%s) * %d)", a.off, cond, pgas.MaxAddrs)}
+}
+
+// pterm evaluates a pointer expression that may be NULL: the cells it
+// designates (ent nil for NULL) and, from shmem_ptr, the condition under
+// which it is not NULL. elem is the type it is used as, which an
+// allocation needs (nil: the expression's own).
+func (t *translator) pterm(e cc.ExpressionNode, elem cc.Type) (addrTerm, string) {
+	if v, ok := constValue(e); ok && v == 0 {
+		return addrTerm{}, ""
+	}
 	switch x := e.(type) {
 	case *cc.PrimaryExpression:
 		switch x.Case {
 		case cc.PrimaryExpressionExpr:
-			return t.pointer(x.ExpressionList)
+			return t.pterm(x.ExpressionList, elem)
+		case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
+			return addrTerm{ent: stringObject}, ""
 		case cc.PrimaryExpressionIdent:
 			ent := t.ident(x)
 			switch {
 			case ent.kind == kPtr:
-				return ent.ptr
+				if pv := t.hs().vars[ent]; pv != nil {
+					if !pv.set {
+						t.refuse(x, "pointer %s is used before it is set", pv.cname)
+					}
+					return pv.at, pv.cond
+				}
+				return ent.ptr, ""
 			case (ent.kind == kSym || ent.kind == kCell) && ent.length > 0:
-				return addrTerm{ent, "0"}
+				return addrTerm{ent, "0"}, ""
 			}
 			t.refuse(x, "%s is not a pointer or an array", x.Token.SrcStr())
 		}
 	case *cc.PostfixExpression:
-		if x.Case == cc.PostfixExpressionPrimary {
-			return t.pointer(x.PrimaryExpression)
+		switch x.Case {
+		case cc.PostfixExpressionPrimary:
+			return t.pterm(x.PrimaryExpression, elem)
+		case cc.PostfixExpressionCall:
+			return t.pointerCall(x, elem)
+		case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+			// *p++: the value before the step, kept if it is a register's
+			pv := t.ptrVarOf(x.PostfixExpression)
+			if pv == nil {
+				t.refuse(x, "++ or -- on a pointer that is not a variable")
+			}
+			a, cond := t.varTerm(x, pv)
+			if !isConstOff(a.off) {
+				r := t.temp()
+				t.emit("%s <- %s", r, a.off)
+				a.off = r
+			}
+			t.stepPointer(x.PostfixExpression, x.Case == cc.PostfixExpressionInc)
+			return a, cond
+		}
+	case *cc.AssignmentExpression:
+		// (p = e) == NULL: the assignment, then p
+		if x.Case == cc.AssignmentExpressionAssign || x.Case == cc.AssignmentExpressionAdd || x.Case == cc.AssignmentExpressionSub {
+			t.assignPointer(x)
+			return t.pterm(x.UnaryExpression, elem)
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {
+		case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+			t.stepPointer(x.UnaryExpression, x.Case == cc.UnaryExpressionInc)
+			return t.pterm(x.UnaryExpression, elem)
 		case cc.UnaryExpressionPostfix:
-			return t.pointer(x.PostfixExpression)
+			return t.pterm(x.PostfixExpression, elem)
 		case cc.UnaryExpressionAddrof:
-			return t.address(x.CastExpression)
+			return t.address(x.CastExpression), ""
 		}
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionUnary {
-			return t.pointer(x.UnaryExpression)
+			return t.pterm(x.UnaryExpression, elem)
 		}
-		t.refuse(x, "pointer cast")
+		pt, ok := x.Type().(*cc.PointerType)
+		if !ok {
+			t.refuse(x, "cast of a pointer to %s", x.Type())
+		}
+		a, cond := t.pterm(x.CastExpression, pt.Elem())
+		if k := pt.Elem().Kind(); a.ent != nil && k != cc.Void && pt.Elem().Size() != a.ent.elem {
+			t.refuse(x, "pointer cast to elements of %d bytes, where %s has elements of %d bytes (a reinterpreting cast)", pt.Elem().Size(), t.cname(a.ent), a.ent.elem)
+		}
+		return a, cond
 	case *cc.AdditiveExpression:
 		if x.Case == cc.AdditiveExpressionMul {
-			return t.pointer(x.MultiplicativeExpression)
+			return t.pterm(x.MultiplicativeExpression, elem)
 		}
-		if isPointer(x.AdditiveExpression.Type()) {
-			base := t.pointer(x.AdditiveExpression)
-			i := t.index(x.MultiplicativeExpression)
+		var base addrTerm
+		var i, cond string
+		switch {
+		case isPointer(x.AdditiveExpression.Type()):
+			if x.Case == cc.AdditiveExpressionSub && isPointer(x.MultiplicativeExpression.Type()) {
+				t.refuse(x, "pointer difference used as a pointer")
+			}
+			base, cond = t.arith(x.AdditiveExpression)
+			i = t.index(x.MultiplicativeExpression)
 			if x.Case == cc.AdditiveExpressionSub {
-				if isPointer(x.MultiplicativeExpression.Type()) {
-					t.refuse(x, "pointer difference")
-				}
 				i = "(-" + i + ")"
 			}
-			return base.plus(i)
+		case isPointer(x.MultiplicativeExpression.Type()) && x.Case == cc.AdditiveExpressionAdd:
+			base, cond = t.arith(x.MultiplicativeExpression)
+			i = t.index(x.AdditiveExpression)
+		default:
+			t.refuse(x, "pointer outside the subset")
 		}
-		if isPointer(x.MultiplicativeExpression.Type()) && x.Case == cc.AdditiveExpressionAdd {
-			return t.pointer(x.MultiplicativeExpression).plus(t.index(x.AdditiveExpression))
+		a := base.plus(i)
+		t.checkRange(x, a)
+		return a, cond
+	}
+	t.refuse(e, "pointer outside the subset (only NULL, &object, an array, a pointer variable, p + i, p - i, an allocation and a helper's result)")
+	return addrTerm{}, ""
+}
+
+// stringObject is what a string literal designates: an object without
+// cells, so that a pointer to a string may be passed, compared and
+// tested, and is refused where its characters would be read or written.
+var stringObject = &entity{kind: kConst, name: "a string literal", length: 0, elem: 1}
+
+// arith is the base of pointer arithmetic: not NULL, not a string; one
+// that shmem_ptr may have set to NULL keeps its condition.
+func (t *translator) arith(e cc.ExpressionNode) (addrTerm, string) {
+	a, cond := t.pterm(e, nil)
+	if a.ent == nil || a.ent == stringObject {
+		t.refuse(e, "arithmetic on %s, which is NULL or a string", t.text(e))
+	}
+	return a, cond
+}
+
+// checkRange refuses a pointer computed with a constant offset outside
+// its object (one past the end is a valid pointer in C, not a cell).
+func (t *translator) checkRange(n cc.Node, a addrTerm) {
+	k, err := strconv.ParseInt(trimParens(a.off), 10, 64)
+	if err != nil {
+		return
+	}
+	if size := max(a.ent.length, 1); k < 0 || k > int64(size) {
+		t.refuse(n, "pointer to element %d of %s, which has %d (outside the object)", k, t.cname(a.ent), size)
+	}
+}
+
+// trimParens strips the parentheses around a negative constant, "(-1)".
+func trimParens(s string) string {
+	for len(s) >= 2 && s[0] == '(' && s[len(s)-1] == ')' {
+		s = s[1 : len(s)-1]
+	}
+	return s
+}
+
+// addAddrAt declares the cells of e, refusing at n when the checker's
+// addresses would run out.
+func (t *translator) addAddrAt(n cc.Node, e *entity) {
+	if k := max(e.length, 1); t.ncells+k > maxCells {
+		t.refuse(n, "too many cells: the checker has %d addresses, and %s needs %d more than the %d left", maxCells, t.cname(e), k, maxCells-t.ncells)
+	}
+	t.addAddr(e)
+}
+
+// assume records a modelling choice of the memory layout the program
+// exercises, once.
+func (t *translator) assume(id, text string) {
+	h := t.hs()
+	for _, a := range h.assumed {
+		if a.ID == id {
+			return
 		}
 	}
-	t.refuse(e, "pointer outside the subset (only &object, an array, array + i and pointer parameters bound to those)")
-	return addrTerm{}
+	h.assumed = append(h.assumed, pgas.Assumption{ID: id, Text: text})
 }

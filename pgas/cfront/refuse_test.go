@@ -16,17 +16,16 @@ func TestRefusals(t *testing.T) {
 		line, col     int // of the refused construct, in wrap's layout (main's body is line 6)
 		want          string
 	}{
-		{"long *p;", "", 4, 6, "pointer variable p"},
+		{"long **p;", "", 4, 6, "pointer to a pointer (p)"},
 		// A blocking put of several elements reads its sources in no fixed
 		// order; from a symmetric source another PE may write meanwhile.
 		{"long d[2], s[2];", "shmem_long_put(d, s, 2, 1);", 6, 1, "blocking shmem_long_put of 2 elements from the symmetric object s"},
 		{"long d[2], s[2]; uint64_t g;", "shmem_long_put_signal(d, s, 2, &g, 1, SHMEM_SIGNAL_SET, 1);", 6, 1, "blocking shmem_long_put_signal of 2 elements from the symmetric object s"},
 		{"double d;", "", 4, 8, "floating point"},
 		{"struct s { int a; } v;", "", 4, 21, "struct or union v"},
-		{"", "long *p = malloc(8);", 6, 6, "pointer variable p"},
-		{"long x;", "shmem_long_p(&x, shmem_ptr(&x, 1) != 0, 1);", 6, 18, "shmem_ptr"},
-		{"long x;", "void *q = shmem_malloc(8);", 6, 6, "pointer variable q"},
-		{"long x;", "shmem_malloc(8);", 6, 1, "dynamic allocation (shmem_malloc)"},
+		{"", "long *p = malloc(0);", 6, 11, "malloc of 0 bytes"},
+		{"long x;", "void *q = shmem_malloc(8);", 6, 11, "shmem_malloc whose element type is not known"},
+		{"long x;", "for (int i = 0; i < 2; i++) shmem_malloc(8);", 6, 29, "shmem_malloc in a loop"},
 		{"long x;", "shmem_team_sync(SHMEM_TEAM_WORLD);", 6, 1, "teams and collectives (shmem_team_sync)"},
 		{"long x;", "x = x << 1;", 6, 5, "bitwise operator (<<)"},
 		{"long x;", "x = 1.5;", 6, 5, "floating point constant 1.5"},
@@ -35,11 +34,11 @@ func TestRefusals(t *testing.T) {
 		{"long x[2];", "x[2] = 1;", 6, 1, "access to element 2..2 of x, which has 2"},
 		{"long x;", "int v = 1; shmem_long_p(&v, 1, 1);", 6, 25, "v is not symmetric"},
 		{"long x;", "shmem_long_put(&x, &x, 1, shmem_n_pes() > 1 ? 1 : 0);", 0, 0, ""},
-		{"long x;", "int n = 2; shmem_putmem(&x, &x, n, 1);", 6, 33, "only a constant count"},
+		{"long x;", "int n = 2; n = 8; shmem_putmem(&x, &x, n, 1);", 6, 40, "only a constant count"},
 		{"long a[2]; long s[3]; uint64_t g;", "shmem_long_put_signal(a, s, 3, &g, 1, SHMEM_SIGNAL_SET, 1);", 6, 23, "access to element 0..2 of a, which has 2"},
 		{"long f[2];", "shmem_long_wait_until_some(f, 2, 0, 0, SHMEM_CMP_EQ, 1);", 6, 34, "indices argument of shmem_long_wait_until_some: a local array, not NULL"},
 		{"int f(int n) { return n ? f(n - 1) : 0; }", "f(1);", 4, 1, "recursion (f calls itself"},
-		{"int g(void) { return 1; } int (*fp)(void) = g;", "", 4, 31, "pointer variable fp"},
+		{"int g(void) { return 1; } int (*fp)(void) = g;", "", 4, 31, "function pointer fp"},
 		{"long x;", "foo(1);", 6, 1, "call of foo, which is neither a function of this file nor in the subset"},
 		{"long x;", "x = 300;", 6, 5, "constant 300 is outside the data domain"},
 		{"long __x;", "", 4, 6, "reserved"},

@@ -191,6 +191,10 @@ func (t *translator) jump(s *cc.JumpStatement) {
 			t.emit("goto %s", lp.cont)
 		}
 	case cc.JumpStatementReturn:
+		if t.returnPointer(s) { // pointer.go
+			t.emit("goto %s", f.ret)
+			return
+		}
 		if s.ExpressionList != nil {
 			if f.result != "" {
 				v := t.value(s.ExpressionList)
@@ -313,6 +317,10 @@ func (t *translator) assign(x *cc.AssignmentExpression) {
 	if isCtxType(x.UnaryExpression.Type()) {
 		t.refuse(x, "assignment of a context (contexts are created by shmem_ctx_create)")
 	}
+	if isPtrType(x.UnaryExpression.Type()) {
+		t.assignPointer(x) // pointer.go
+		return
+	}
 	lv := t.lvalue(x.UnaryExpression)
 	if x.Case == cc.AssignmentExpressionAssign {
 		t.write(lv, t.value(x.AssignmentExpression))
@@ -328,6 +336,10 @@ func (t *translator) assign(x *cc.AssignmentExpression) {
 }
 
 func (t *translator) increment(e cc.ExpressionNode, inc bool) {
+	if isPtrType(e.Type()) {
+		t.stepPointer(e, inc) // pointer.go
+		return
+	}
 	lv := t.lvalue(e)
 	cur := t.read(lv)
 	op := "+"

@@ -91,6 +91,7 @@ type translator struct {
 	end     string
 	smTemp  map[string]int // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
 	smLocal map[string]int // locals that may, likewise
+	heap    *heapState     // pointers and heap objects (pointer.go)
 }
 
 type initStore struct {
@@ -238,6 +239,7 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	}()
 	t.defctx = t.fresh("ctx_default", "SHMEM_CTX_DEFAULT")
 	t.ctxs = append(t.ctxs, t.defctx)
+	t.movedPointers(ast)
 	t.globals(ast)
 	main := t.funcs["main"]
 	if main == nil {
@@ -245,7 +247,9 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	}
 	t.end = t.fresh("END", "")
 	t.function(main, nil, "", "main")
-	return t.assemble(), nil
+	res = t.assemble()
+	res.Assumptions = t.hs().assumed
+	return res, nil
 }
 
 // assemble puts the declarations in front of the translated body.
