@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles/report"
 	"github.com/pgasrob/pgasrob/pgas"
 )
 
@@ -132,28 +133,34 @@ type decidePrinter struct {
 	out            decideJSON
 	dotFailed      bool
 	codes          []int
+	warned         bool
 }
 
 func (pr *decidePrinter) add(o outcome) {
 	pr.codes = append(pr.codes, o.Code)
+	if !pr.asJSON && !pr.warned {
+		// Once, above the first N: they hold for every N.
+		report.WriteWarnings(pr.stdout, pr.prog)
+		pr.warned = true
+	}
 	if o.Err != nil {
 		fmt.Fprintf(pr.stderr, "pgasrob decide: N = %d: %v\n", o.N, o.Err)
 	}
 	dotFile := ""
 	if pr.dot != "" && o.Res != nil && o.Res.Witness != nil {
-		dotFile = dotPath(pr.dot, o.N, pr.isRange)
-		if err := writeOutput(dotFile, []byte(witnessDot(pr.prog, pr.file, o.N, o.Res.Witness)), pr.stdout, pr.file); err != nil {
+		dotFile = report.DotPath(pr.dot, o.N, pr.isRange)
+		if err := writeOutput(dotFile, []byte(report.Dot(pr.prog, pr.file, o.N, o.Res.Witness)), pr.stdout, pr.file); err != nil {
 			fmt.Fprintf(pr.stderr, "pgasrob decide: %v\n", err)
 			pr.dotFailed, dotFile = true, ""
 		}
 	}
 	if pr.asJSON {
-		r := resultToJSON(pr.prog, o)
+		r := report.ResultToJSON(pr.prog, o)
 		r.DotFile = dotFile
 		pr.out.Results = append(pr.out.Results, r)
 		return
 	}
-	writeText(pr.stdout, pr.file, pr.prog, o)
+	report.WriteText(pr.stdout, pr.file, pr.prog, o)
 	if dotFile != "" {
 		fmt.Fprintf(pr.stdout, "  Graphviz graph of the cycle written to %s\n", dotFile)
 	}
@@ -166,6 +173,7 @@ func (pr *decidePrinter) finish() int {
 	}
 	if pr.asJSON {
 		pr.out.Program = pr.prog.Name
+		pr.out.Warnings, pr.out.Assumptions = report.Warnings(pr.prog), report.Assumptions(pr.prog)
 		pr.out.Verdict, pr.out.ExitCode = overallVerdict(overallCode(pr.codes)), code
 		writeJSON(pr.stdout, pr.out)
 	}

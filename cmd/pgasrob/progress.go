@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/pgasrob/pgasrob/cycles/report"
 	"strings"
 	"time"
 )
@@ -38,7 +39,7 @@ func (s progressStep) String() string {
 		if s.elapsed > 0 {
 			rate = float64(s.states) / s.elapsed.Seconds()
 		}
-		fmt.Fprintf(&b, ", %d states, %s states/s", s.states, human(rate))
+		fmt.Fprintf(&b, ", %d states, %s states/s", s.states, report.Human(rate))
 	}
 	if s.extra != "" {
 		b.WriteString(", " + s.extra)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/pgasrob/pgasrob/cycles/report"
 	"io"
 	"strings"
 	"sync/atomic"
@@ -240,7 +241,7 @@ func repairCode(res *repair.Result, err error) int {
 func nResults(rs []*cycles.Result) []repairNJSON {
 	out := []repairNJSON{}
 	for _, r := range rs {
-		nj := repairNJSON{N: r.N, Verdict: verdictWord(outcome{N: r.N, Res: r}), States: r.Stats.States}
+		nj := repairNJSON{N: r.N, Verdict: report.VerdictWord(outcome{N: r.N, Res: r}), States: r.Stats.States}
 		if r.Witness != nil {
 			nj.CycleType = append([]int{}, r.Witness.Cycle...)
 		}
@@ -288,7 +289,7 @@ func writeRepairText(w io.Writer, j *job, res *repair.Result, err error, written
 		return
 	}
 	for _, b := range res.Before {
-		fmt.Fprintf(w, "%s, N = %d: %s", j.file, b.N, verdictWord(outcome{N: b.N, Res: b}))
+		fmt.Fprintf(w, "%s, N = %d: %s", j.file, b.N, report.VerdictWord(outcome{N: b.N, Res: b}))
 		if b.Witness != nil {
 			fmt.Fprintf(w, " (cycle type %v)", b.Witness.Cycle)
 		}
