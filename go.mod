@@ -8,6 +8,7 @@ require (
 )
 
 require (
+	github.com/owenrumney/go-sarif/v3 v3.3.1 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	modernc.org/cc/v4 v4.31.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect

@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/pgasrob/pgasrob/cycles/report"
 	"strings"
 	"time"
+
+	"github.com/pgasrob/pgasrob/cycles/report"
 )
 
 // progressStep is one progress report, printed by every long-running
