@@ -47,6 +47,7 @@ type decideCmd struct {
 	proc   *string
 	after  *time.Duration
 	via    *string
+	out    *outputFlags
 }
 
 func newDecideCmd(stderr io.Writer) *decideCmd {
@@ -57,6 +58,7 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
 	c.proc = fs.String("procedure", "auto", "who decides: automata (the cycle-type search), oracle (direct exploration of X(P,N)), or auto (the search, joined after a second by the oracle; the first exact answer wins)")
 	c.after = fs.Duration("oracle-after", cycles.DefaultOracleDelay, "with --procedure auto: the search's head start before the oracle joins it (0s: at once; programs heavy in waits and queues often suit the oracle)")
+	c.out = addOutputFlags(fs)
 	c.via = fs.String("via", "exact", "route: exact (the procedure of Theorem 16) or instrumentation (pgasrob translate, then tso --model pso: it finds violations only, docs/translate.md)")
 	return c
 }
@@ -76,7 +78,7 @@ var decideModes = modeTable{
 			// answers for the whole program only.
 			ignores: flagList("procedure oracle-after"),
 			hints:   map[string]string{"dot": "the graph is of the merged result: give --dot to pgasrob merge"}},
-		{key: "exact", name: "decide", uses: flagList("all dot procedure oracle-after depth-first via", budgetFlagNames)},
+		{key: "exact", name: "decide", uses: flagList("all dot procedure oracle-after depth-first via", outputFlagNames, budgetFlagNames)},
 	},
 }
 
@@ -86,9 +88,10 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 	if j == nil {
 		return code
 	}
-	pr := &decidePrinter{stdout: stdout, stderr: stderr, file: j.file, prog: j.prog, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi,
+	pr := &decidePrinter{stdout: stdout, stderr: stderr, file: j.file, prog: j.prog, src: j.src, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi, outFlags: c.out,
 		out: decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Results: []nResultJSON{}}}
 	if ie != nil {
+		c.out.inputError(j.file, ie, stdout, stderr)
 		if *c.asJSON {
 			pr.out.Verdict, pr.out.ExitCode, pr.out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
 			writeJSON(stdout, pr.out)
@@ -113,6 +116,9 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	j.opt.OracleDelay = max(*c.after, time.Nanosecond)
+	if err := c.out.check(*c.asJSON, j.file); err != nil {
+		return usageError(stderr, "decide", err)
+	}
 	if j.mode == "shard" {
 		return j.runShard(stdout, stderr)
 	}
@@ -127,6 +133,9 @@ type decidePrinter struct {
 	stdout, stderr io.Writer
 	file           string
 	prog           *pgas.Program
+	src            []byte
+	outFlags       *outputFlags // nil: text or JSON only (merge)
+	outs           []outcome
 	asJSON         bool
 	dot            string
 	isRange        bool
@@ -138,6 +147,11 @@ type decidePrinter struct {
 
 func (pr *decidePrinter) add(o outcome) {
 	pr.codes = append(pr.codes, o.Code)
+	pr.outs = append(pr.outs, o)
+	if pr.outFlags.gcc() {
+		// All at the end: the warnings come first, once.
+		return
+	}
 	if !pr.asJSON && !pr.warned {
 		// Once, above the first N: they hold for every N.
 		report.WriteWarnings(pr.stdout, pr.prog)
@@ -169,6 +183,12 @@ func (pr *decidePrinter) add(o outcome) {
 func (pr *decidePrinter) finish() int {
 	code := overallCode(pr.codes)
 	if pr.dotFailed && code != exitInternal {
+		code = exitUsage
+	}
+	if pr.outFlags.gcc() {
+		report.WriteGCC(pr.stdout, pr.file, pr.prog, pr.outs)
+	}
+	if !pr.outFlags.write(report.File{Path: pr.file, Prog: pr.prog, Src: pr.src, Outcomes: pr.outs}, pr.stdout, pr.stderr) && code != exitInternal {
 		code = exitUsage
 	}
 	if pr.asJSON {

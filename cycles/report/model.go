@@ -230,3 +230,8 @@ func RunErrPos(p *pgas.Program, err error) (pgas.Pos, bool) {
 	}
 	return pgas.Pos{}, false
 }
+
+// Diag is a front-end warning at line:col, for tests and front ends.
+func Diag(line, col int, msg string) pgas.Diag {
+	return pgas.Diag{Pos: pgas.Pos{Line: line, Col: col}, Msg: msg}
+}

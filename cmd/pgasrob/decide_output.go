@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/pgasrob/pgasrob/cycles/report"
+)
+
+// The output formats of decide beyond text and --json (docs/cli.md):
+// --format gcc (compiler diagnostics on standard output), --sarif FILE
+// and --html FILE (files written beside the usual output). The renderers
+// are in cycles/report; this file reads the flags and writes the files.
+
+const outputFlagNames = "format sarif html"
+
+type outputFlags struct {
+	format *string
+	sarif  *string
+	html   *string
+	// isTTY says whether standard output is a terminal (--format auto);
+	// tests set it.
+	isTTY func() bool
+}
+
+func addOutputFlags(fs *pflag.FlagSet) *outputFlags {
+	o := &outputFlags{isTTY: func() bool { return isTerminal(os.Stdout) }}
+	o.format = fs.String("format", "text", "standard output: text (for people), gcc (compiler diagnostics FILE:LINE:COL: error: ..., with a note per step of the cycle), or auto (gcc when standard output is not a terminal, text when it is)")
+	o.sarif = fs.String("sarif", "", "also write the results as SARIF 2.1.0 to `FILE` (code scanning; \"-\": standard output)")
+	o.html = fs.String("html", "", "also write the witness of a violation as a self-contained HTML page to `FILE` (a lane per PE, the cycle drawn over the events, the source beside)")
+	return o
+}
+
+// check refuses combinations that cannot be honoured, before anything long
+// starts.
+func (o *outputFlags) check(asJSON bool, input string) error {
+	switch *o.format {
+	case "text", "gcc", "auto":
+	default:
+		return fmt.Errorf("--format must be text, gcc or auto, not %q", *o.format)
+	}
+	if asJSON && *o.format == "gcc" {
+		return fmt.Errorf("--json and --format gcc both choose standard output; give one")
+	}
+	if *o.sarif == "-" && (asJSON || *o.format != "text") {
+		return fmt.Errorf("--sarif - writes standard output, which --json or --format takes already")
+	}
+	if *o.html == "-" {
+		return fmt.Errorf("--html needs a file name")
+	}
+	for _, f := range []string{*o.sarif, *o.html} {
+		if err := notAnInput(f, []string{input}); f != "" && f != "-" && err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gcc says whether standard output takes compiler diagnostics.
+func (o *outputFlags) gcc() bool {
+	if o == nil {
+		return false
+	}
+	return *o.format == "gcc" || *o.format == "auto" && !o.isTTY()
+}
+
+// write writes the SARIF and HTML files of one decided file; false when
+// one could not be written (the message is printed).
+func (o *outputFlags) write(f report.File, stdout, stderr io.Writer) bool {
+	if o == nil {
+		return true
+	}
+	ok := o.writeSARIF([]report.File{f}, stdout, stderr, f.Path)
+	if *o.html != "" {
+		var b bytes.Buffer
+		if err := report.WriteHTML(&b, f); err != nil {
+			fmt.Fprintf(stderr, "pgasrob decide: --html: %v\n", err)
+			return false
+		}
+		if err := writeOutput(*o.html, b.Bytes(), stdout, f.Path); err != nil {
+			fmt.Fprintf(stderr, "pgasrob decide: %v\n", err)
+			return false
+		}
+	}
+	return ok
+}
+
+func (o *outputFlags) writeSARIF(files []report.File, stdout, stderr io.Writer, inputs ...string) bool {
+	if *o.sarif == "" {
+		return true
+	}
+	var b bytes.Buffer
+	if err := report.WriteSARIF(&b, files, version); err != nil {
+		fmt.Fprintf(stderr, "pgasrob decide: --sarif: %v\n", err)
+		return false
+	}
+	b.WriteByte('\n')
+	if err := writeOutput(*o.sarif, b.Bytes(), stdout, inputs...); err != nil {
+		fmt.Fprintf(stderr, "pgasrob decide: %v\n", err)
+		return false
+	}
+	return true
+}
+
+// inputError writes what the formats say about a file that could not be
+// compiled: a diagnostic (--format gcc is already the error's own format
+// on standard error) and a SARIF result.
+func (o *outputFlags) inputError(file string, ie *inputError, stdout, stderr io.Writer) {
+	if *o.sarif == "" {
+		return
+	}
+	errs := errorsToJSON(file, ie)
+	for i := range errs {
+		errs[i].Msg = strings.TrimPrefix(errs[i].Msg, file+": ")
+	}
+	o.writeSARIF([]report.File{{Path: file, Errors: errs}}, stdout, stderr, file)
+}
