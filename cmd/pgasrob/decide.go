@@ -34,7 +34,13 @@ with a sequentially consistent computation that reaches it.
 
 With a range -n LO..HI each N is decided in turn. The exit code is the
 most severe over all N: 4 internal error, then 2 run-time error, then 1
-not robust, then 3 unknown, then 0 robust. See docs/cli.md.`
+not robust, then 3 unknown, then 0 robust. See docs/cli.md.
+
+Several FILEs, or a directory with -r, make a project: the files are
+decided in parallel within --jobs, each file's result is printed as for
+one file (in the order of the files), then a summary table; the exit
+code is the most severe over every file and N, --json prints one object
+(schema pgasrob/decide-project/v1) and --sarif covers every file.`
 
 // decideCmd is the flag set of decide; merge parses a shard's settings
 // with it again.
@@ -48,10 +54,13 @@ type decideCmd struct {
 	after  *time.Duration
 	via    *string
 	out    *outputFlags
+	// recursive: directories among the arguments are searched for
+	// programs (decide_project.go).
+	recursive *bool
 }
 
 func newDecideCmd(stderr io.Writer) *decideCmd {
-	fs := newFlags("decide", "decide FILE -n N|LO..HI [flags]", decideDescription, exitsVerdict, stderr)
+	fs := newFlags("decide", "decide FILE... -n N|LO..HI [flags]", decideDescription, exitsVerdict, stderr)
 	c := &decideCmd{fs: fs, b: addBudgetFlags(fs)}
 	c.all = fs.Bool("all", false, "search every cycle type instead of stopping at the first violation")
 	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+decideSchema+", docs/cli.md) instead of text")
@@ -59,6 +68,7 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 	c.proc = fs.String("procedure", "auto", "who decides: automata (the cycle-type search), oracle (direct exploration of X(P,N)), or auto (the search, joined after a second by the oracle; the first exact answer wins)")
 	c.after = fs.Duration("oracle-after", cycles.DefaultOracleDelay, "with --procedure auto: the search's head start before the oracle joins it (0s: at once; programs heavy in waits and queues often suit the oracle)")
 	c.out = addOutputFlags(fs)
+	c.recursive = fs.BoolP("recursive", "r", false, "decide every .c and .pgas file under the directories given (a project: files in parallel within --jobs, then a summary table)")
 	c.via = fs.String("via", "exact", "route: exact (the procedure of Theorem 16) or instrumentation (pgasrob translate, then tso --model pso: it finds violations only, docs/translate.md)")
 	return c
 }
@@ -78,11 +88,14 @@ var decideModes = modeTable{
 			// answers for the whole program only.
 			ignores: flagList("procedure oracle-after"),
 			hints:   map[string]string{"dot": "the graph is of the merged result: give --dot to pgasrob merge"}},
-		{key: "exact", name: "decide", uses: flagList("all dot procedure oracle-after depth-first via", outputFlagNames, budgetFlagNames)},
+		{key: "exact", name: "decide", uses: flagList("all dot procedure oracle-after depth-first via recursive", outputFlagNames, budgetFlagNames)},
 	},
 }
 
 func runDecide(args []string, stdout, stderr io.Writer) int {
+	if files, ok := projectFiles(args); ok {
+		return runDecideProject(args, files, stdout, stderr)
+	}
 	c := newDecideCmd(stderr)
 	j, ie, code := prepare("decide", c.fs, c.b, decideModes, args, stderr)
 	if j == nil {
@@ -104,6 +117,23 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 	case *c.via != "exact":
 		return usageError(stderr, "decide", fmt.Errorf("--via must be exact or instrumentation, not %q", *c.via))
 	}
+	if code := c.exactOptions(j, stderr); code != 0 {
+		return code
+	}
+	if err := c.out.check(*c.asJSON, j.file); err != nil {
+		return usageError(stderr, "decide", err)
+	}
+	if j.mode == "shard" {
+		return j.runShard(stdout, stderr)
+	}
+	pr.out.Program = j.prog.Name
+	j.decideEach(stderr, pr.add)
+	return pr.finish()
+}
+
+// exactOptions sets the options of the exact route from the flags; a
+// non-zero result is the exit code of a usage error (printed).
+func (c *decideCmd) exactOptions(j *job, stderr io.Writer) int {
 	j.opt.All = *c.all
 	proc, err := cycles.ParseProcedure(*c.proc)
 	if err != nil {
@@ -116,15 +146,7 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	j.opt.OracleDelay = max(*c.after, time.Nanosecond)
-	if err := c.out.check(*c.asJSON, j.file); err != nil {
-		return usageError(stderr, "decide", err)
-	}
-	if j.mode == "shard" {
-		return j.runShard(stdout, stderr)
-	}
-	pr.out.Program = j.prog.Name
-	j.decideEach(stderr, pr.add)
-	return pr.finish()
+	return 0
 }
 
 // decidePrinter prints decide's outcomes as they come, for a live run
