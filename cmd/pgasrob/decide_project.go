@@ -257,13 +257,13 @@ func (r *fileRun) decide(path string, common []string, jobs int, gcc bool) {
 		r.code = code
 		r.json = decideJSON{Schema: decideSchema, File: r.file.Path, Results: []nResultJSON{}, Verdict: overallVerdict(code), ExitCode: code}
 		r.file.Errors = []checkError{{File: r.file.Path, Msg: strings.TrimSpace(errs.String())}}
-		r.text.Write(errs.Bytes())
+		r.inputText(errs.Bytes(), gcc)
 		return
 	case ie != nil:
 		r.code = exitUsage
 		r.file.Errors = errorsToJSON(j.file, ie)
 		r.json = decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Results: []nResultJSON{}, Verdict: "input error", ExitCode: exitUsage, Errors: r.file.Errors}
-		r.text.Write(errs.Bytes())
+		r.inputText(errs.Bytes(), gcc)
 		return
 	}
 	if code := c.exactOptions(j, &r.text); code != 0 {
@@ -288,6 +288,23 @@ func (r *fileRun) decide(path string, common []string, jobs int, gcc bool) {
 	r.json = pr.out
 	if gcc {
 		report.WriteGCC(&r.text, j.file, j.prog, pr.outs)
+	}
+}
+
+// inputText prints a file's input errors: as the command printed them,
+// or as diagnostics.
+func (r *fileRun) inputText(printed []byte, gcc bool) {
+	if !gcc {
+		r.text.Write(printed)
+		return
+	}
+	for _, e := range r.file.Errors {
+		at := e.File
+		if e.Line > 0 {
+			at = fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
+		}
+		msg := strings.TrimPrefix(strings.TrimPrefix(e.Msg, "pgasrob decide: "), e.File+": ")
+		fmt.Fprintf(&r.text, "%s: error: %s [%s]\n", at, msg, report.RuleInput)
 	}
 }
 

@@ -44,9 +44,16 @@ func WriteHTML(w io.Writer, f File) error {
 	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n", esc(title))
 	writeVerdicts(&b, f)
 	ev, edges, errAt, caption := evidence(f)
+	if edges == nil {
+		edges = []pageEdge{} // the script reads a list
+	}
 	if len(ev) > 0 {
 		fmt.Fprintf(&b, "<p id=\"caption\">%s</p>\n", esc(caption))
-		b.WriteString(`<nav id="controls"><button id="first" title="first event (Home)">first</button> <button id="prev" title="previous event (←)">◀</button> <button id="next" title="next event (→)">▶</button> <button id="last" title="every event (End)">all</button> <button id="play">play</button> <input id="step" type="range" min="0" value="0" aria-label="step"> <span id="stepinfo"></span> <label><input id="cycleonly" type="checkbox"> only the cycle's events</label></nav>` + "\n")
+		b.WriteString(`<nav id="controls"><button id="first" title="first event (Home)">first</button> <button id="prev" title="previous event (←)">◀</button> <button id="next" title="next event (→)">▶</button> <button id="last" title="every event (End)">all</button> <button id="play">play</button> <input id="step" type="range" min="0" value="0" aria-label="step"> <span id="stepinfo"></span>`)
+		if len(edges) > 0 {
+			b.WriteString(` <label><input id="cycleonly" type="checkbox"> only the cycle's events</label>`)
+		}
+		b.WriteString("</nav>\n")
 	}
 	b.WriteString("</header>\n<main>\n")
 	if len(ev) > 0 {
@@ -159,7 +166,7 @@ func writeLanes(b *strings.Builder, f File, ev []Event, edges []pageEdge) {
 	for _, e := range edges {
 		onCycle[e.From], onCycle[e.To] = true, true
 	}
-	fmt.Fprintf(b, "<section id=\"lanes\" style=\"--lanes: %d\">\n<div class=\"gutter head\">#</div>\n", len(procs))
+	fmt.Fprintf(b, "<div id=\"lanes-scroll\"><section id=\"lanes\" style=\"--lanes: %d\">\n<div class=\"gutter head\">#</div>\n", len(procs))
 	for i, pr := range procs {
 		fmt.Fprintf(b, "<div class=\"lane head\" data-proc=\"%d\" style=\"grid-column: %d\">%s</div>\n", pr, i+2, esc(ProcName(f.Prog, pr)))
 	}
@@ -198,7 +205,7 @@ func writeLanes(b *strings.Builder, f File, ev []Event, edges []pageEdge) {
 		}
 		b.WriteString("</a>\n")
 	}
-	b.WriteString("<svg id=\"edges\" aria-label=\"happens-before cycle\"></svg>\n</section>\n")
+	b.WriteString("<svg id=\"edges\" aria-label=\"happens-before cycle\"></svg>\n</section></div>\n")
 }
 
 // writeSource writes the source beside the lanes, each line with an

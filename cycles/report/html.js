@@ -106,7 +106,8 @@
     }, 500);
   });
   document.getElementById("step").addEventListener("input", function (ev) { show(+ev.target.value, true); });
-  document.getElementById("cycleonly").addEventListener("change", function (ev) {
+  var only = document.getElementById("cycleonly");
+  if (only) only.addEventListener("change", function (ev) {
     events.forEach(function (e) { e.classList.toggle("dim", ev.target.checked && !e.classList.contains("on-cycle")); });
     draw();
   });
@@ -118,6 +119,10 @@
     if (k !== undefined) { ev.preventDefault(); show(k, true); }
   });
   window.addEventListener("resize", draw);
+  // "#step=K" in the address opens the page at step K (a link to a
+  // moment of the computation).
+  var at = /step=(\d+)/.exec(location.hash);
+  if (at) step = Math.min(+at[1], events.length - 1);
   draw();
   document.body.setAttribute("data-drawn", String(svg.querySelectorAll("path.edge").length));
 })();
