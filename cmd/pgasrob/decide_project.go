@@ -49,10 +49,19 @@ var perFileArgs = func(path string) ([]string, error) { return nil, nil }
 
 // projectFiles says whether args ask for a project, and lists its files:
 // more than one FILE, or -r. It parses args on a flag set of its own,
-// printing nothing: a wrong flag is reported by the single-file path.
+// printing nothing: a wrong flag is reported by the single-file path. A
+// directory alone is a project too, so that it is told to give -r.
 func projectFiles(args []string) ([]string, bool) {
 	c := newDecideCmd(io.Discard)
-	if c.fs.Parse(args) != nil || (c.fs.NArg() < 2 && !*c.recursive) {
+	if c.fs.Parse(args) != nil {
+		return nil, false
+	}
+	dir := false
+	if c.fs.NArg() == 1 {
+		st, err := os.Stat(c.fs.Arg(0))
+		dir = err == nil && st.IsDir()
+	}
+	if c.fs.NArg() < 2 && !*c.recursive && !dir {
 		return nil, false
 	}
 	return c.fs.Args(), true
@@ -222,7 +231,7 @@ func finishProject(c *decideCmd, runs []*fileRun, stdout, stderr io.Writer, prog
 	if !c.out.writeSARIF(files, stdout, stderr) && code != exitInternal {
 		code = exitUsage
 	}
-	out.Verdict, out.ExitCode = overallVerdict(code), code
+	out.Verdict, out.ExitCode = projectVerdict(code, files), code
 	if *c.asJSON {
 		writeJSON(stdout, out)
 		return code
@@ -233,6 +242,22 @@ func finishProject(c *decideCmd, runs []*fileRun, stdout, stderr io.Writer, prog
 		fmt.Fprintf(stdout, "%d files, %s; exit code %d (the most severe)\n", len(runs), roundSeconds(time.Since(start)), code)
 	}
 	return code
+}
+
+// projectVerdict is the word of the overall exit code; a 2 that no
+// run-time error explains comes from an input error.
+func projectVerdict(code int, files []report.File) string {
+	if code != exitUsage {
+		return overallVerdict(code)
+	}
+	for _, f := range files {
+		for _, o := range f.Outcomes {
+			if o.Code == exitUsage {
+				return overallVerdict(code)
+			}
+		}
+	}
+	return "input error"
 }
 
 func roundSeconds(d time.Duration) string { return report.RoundDur(d).String() }
