@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles/repair"
 	"github.com/pgasrob/pgasrob/cycles/report"
 	"github.com/pgasrob/pgasrob/pgas"
 )
@@ -127,6 +128,7 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return j.runShard(stdout, stderr)
 	}
 	pr.out.Program = j.prog.Name
+	pr.fixer = c.out.fixer(j)
 	j.decideEach(stderr, pr.add)
 	return pr.finish()
 }
@@ -158,6 +160,7 @@ type decidePrinter struct {
 	src            []byte
 	outFlags       *outputFlags // nil: text or JSON only (merge)
 	outs           []outcome
+	fixer          func([]outcome) *repair.Result // --sarif-fixes
 	asJSON         bool
 	dot            string
 	isRange        bool
@@ -210,7 +213,11 @@ func (pr *decidePrinter) finish() int {
 	if pr.outFlags.gcc() {
 		report.WriteGCC(pr.stdout, pr.file, pr.prog, pr.outs)
 	}
-	if !pr.outFlags.write(report.File{Path: pr.file, Prog: pr.prog, Src: pr.src, Outcomes: pr.outs}, pr.stdout, pr.stderr) && code != exitInternal {
+	f := report.File{Path: pr.file, Prog: pr.prog, Src: pr.src, Outcomes: pr.outs}
+	if pr.fixer != nil {
+		f.Fix = pr.fixer(pr.outs)
+	}
+	if !pr.outFlags.write(f, pr.stdout, pr.stderr) && code != exitInternal {
 		code = exitUsage
 	}
 	if pr.asJSON {

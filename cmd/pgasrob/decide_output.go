@@ -9,7 +9,11 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles/repair"
 	"github.com/pgasrob/pgasrob/cycles/report"
+	"github.com/pgasrob/pgasrob/pgas/cfront"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 // The output formats of decide beyond text and --json (docs/cli.md):
@@ -17,12 +21,13 @@ import (
 // and --html FILE (files written beside the usual output). The renderers
 // are in cycles/report; this file reads the flags and writes the files.
 
-const outputFlagNames = "format sarif html"
+const outputFlagNames = "format sarif html sarif-fixes"
 
 type outputFlags struct {
 	format *string
 	sarif  *string
 	html   *string
+	fixes  *bool
 	// isTTY says whether standard output is a terminal (--format auto);
 	// tests set it.
 	isTTY func() bool
@@ -33,7 +38,41 @@ func addOutputFlags(fs *pflag.FlagSet) *outputFlags {
 	o.format = fs.String("format", "text", "standard output: text (for people), gcc (compiler diagnostics FILE:LINE:COL: error: ..., with a note per step of the cycle), or auto (gcc when standard output is not a terminal, text when it is)")
 	o.sarif = fs.String("sarif", "", "also write the results as SARIF 2.1.0 to `FILE` (code scanning; \"-\": standard output)")
 	o.html = fs.String("html", "", "also write the witness of a violation as a self-contained HTML page to `FILE` (a lane per PE, the cycle drawn over the events, the source beside)")
+	o.fixes = fs.Bool("sarif-fixes", false, "with --sarif: repair each program found not robust (as pgasrob repair does, default costs, the same budgets) and give the insertions as the results' fixes")
 	return o
+}
+
+// fixer returns the repair of a job whose outcomes have a violation, for
+// --sarif-fixes; nil when not asked for or nothing to repair.
+func (o *outputFlags) fixer(j *job) func([]outcome) *repair.Result {
+	if o == nil || !*o.fixes {
+		return nil
+	}
+	return func(outs []outcome) *repair.Result {
+		var ns []int
+		for _, x := range outs {
+			if x.Res != nil && x.Res.Verdict == cycles.NotRobust {
+				ns = append(ns, x.N)
+			}
+		}
+		if len(ns) == 0 {
+			return nil
+		}
+		opt := repair.Options{Decide: j.opt, Costs: repair.DefaultCosts(),
+			Oracle: oracle.Bounds{MaxQueue: 4, MaxNodes: oracle.DefaultMaxNodes, Timeout: j.opt.Timeout}}
+		opt.Decide.Progress = nil
+		var res *repair.Result
+		var err error
+		if cfront.IsC(j.file) {
+			res, err = repairC(j.file, j.src, ns, opt)
+		} else {
+			res, err = repair.Repair(j.file, j.src, ns, opt)
+		}
+		if err != nil || res == nil || res.Verdict != repair.Repaired {
+			return nil // no fix to offer; the result stands without one
+		}
+		return res
+	}
 }
 
 // check refuses combinations that cannot be honoured, before anything long
@@ -49,6 +88,9 @@ func (o *outputFlags) check(asJSON bool, input string) error {
 	}
 	if *o.sarif == "-" && (asJSON || *o.format != "text") {
 		return fmt.Errorf("--sarif - writes standard output, which --json or --format takes already")
+	}
+	if *o.fixes && *o.sarif == "" {
+		return fmt.Errorf("--sarif-fixes goes with --sarif")
 	}
 	if *o.html == "-" {
 		return fmt.Errorf("--html needs a file name")

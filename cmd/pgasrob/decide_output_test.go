@@ -162,3 +162,44 @@ func TestDecideFormatGCC(t *testing.T) {
 		}
 	}
 }
+
+// --sarif-fixes: the repair of sb.c (a quiet between each put and the
+// load after it: the fence of store buffering) is the result's fix.
+func TestDecideSARIFFixes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sb.sarif")
+	code, _, errs := runCmd("decide", "../../examples/shmem/sb.c", "-n", "2", "--sarif", path, "--sarif-fixes")
+	if code != exitNotRobust {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Fixes []struct {
+					ArtifactChanges []struct {
+						Replacements []struct {
+							InsertedContent struct {
+								Text string `json:"text"`
+							} `json:"insertedContent"`
+						} `json:"replacements"`
+					} `json:"artifactChanges"`
+				} `json:"fixes"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	fixes := log.Runs[0].Results[0].Fixes
+	if len(fixes) != 1 || len(fixes[0].ArtifactChanges[0].Replacements) == 0 {
+		t.Fatalf("no fix: %s", data)
+	}
+	for _, r := range fixes[0].ArtifactChanges[0].Replacements {
+		if !strings.Contains(r.InsertedContent.Text, "shmem_") {
+			t.Errorf("inserted %q, want an OpenSHMEM call", r.InsertedContent.Text)
+		}
+	}
+}

@@ -185,7 +185,7 @@ func runDecideProject(args, paths []string, stdout, stderr io.Writer) int {
 				if ctx.Err() != nil {
 					r.interrupted(files[i], automata.StopReason(ctx))
 				} else {
-					r.decide(files[i], common, perFile, c.out.gcc())
+					r.decide(files[i], common, perFile, c.out)
 				}
 				mu.Lock()
 				finished++
@@ -264,7 +264,8 @@ func roundSeconds(d time.Duration) string { return report.RoundDur(d).String() }
 
 // decide runs the decision of one file as "pgasrob decide FILE" does,
 // into r.
-func (r *fileRun) decide(path string, common []string, jobs int, gcc bool) {
+func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags) {
+	gcc := of.gcc()
 	t0 := time.Now()
 	defer func() { r.elapsed = time.Since(t0); r.file.Elapsed = r.elapsed.Seconds() }()
 	r.file.Path = inputName(path)
@@ -307,6 +308,9 @@ func (r *fileRun) decide(path string, common []string, jobs int, gcc bool) {
 		pr.out.Results = append(pr.out.Results, report.ResultToJSON(j.prog, o))
 	})
 	r.file.Outcomes = pr.outs
+	if fix := of.fixer(j); fix != nil {
+		r.file.Fix = fix(pr.outs)
+	}
 	r.code = overallCode(pr.codes)
 	pr.out.Verdict, pr.out.ExitCode = overallVerdict(r.code), r.code
 	pr.out.Warnings, pr.out.Assumptions = report.Warnings(j.prog), report.Assumptions(j.prog)
