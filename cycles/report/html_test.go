@@ -46,6 +46,9 @@ func browser(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("-short: the browser test installs and starts Chromium")
 	}
+	if why := os.Getenv("PGASROB_CHROMIUM_SKIP"); why != "" {
+		t.Skipf("no headless Chromium: %s", why)
+	}
 	out, err := exec.Command("bash", "../../scripts/chromium.sh").Output()
 	if err != nil {
 		reason := err.Error()
