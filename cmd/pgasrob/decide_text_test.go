@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pgasrob/pgasrob/cycles/report"
 )
 
 func TestOverallCode(t *testing.T) {
@@ -35,7 +37,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 		t.Skipf("docs/cli.md not readable: %v", err)
 	}
 	for _, v := range []any{decideJSON{}, nResultJSON{}, statsJSON{}, cacheJSON{}, typeCounts{}, witnessJSON{},
-		edgeJSON{}, eventJSON{}, cellJSON{}, runtimeErrorJSON{}, cyclesJSON{}, cyclesNJSON{}, cycleTypeJSON{}, versionJSON{}} {
+		edgeJSON{}, eventJSON{}, cellJSON{}, runtimeErrorJSON{}, cyclesJSON{}, cyclesNJSON{}, cycleTypeJSON{}, versionJSON{}, projectJSON{}, report.SummaryJSON{}, report.AssumptionJSON{}} {
 		ty := reflect.TypeOf(v)
 		for i := 0; i < ty.NumField(); i++ {
 			name, _, _ := strings.Cut(ty.Field(i).Tag.Get("json"), ",")
@@ -44,7 +46,7 @@ func TestJSONFieldsDocumented(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range []string{decideSchema, cyclesSchema, versionSchema} {
+	for _, s := range []string{decideSchema, cyclesSchema, versionSchema, projectSchema} {
 		if !bytes.Contains(doc, []byte(s)) {
 			t.Errorf("schema %s is not in docs/cli.md", s)
 		}

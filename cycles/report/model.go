@@ -36,22 +36,21 @@ type Cell struct {
 
 // Event is one event of a computation in the user's terms.
 type Event struct {
-	Index   int
-	Part    int    // 1..4 in a normal-form witness, 0 otherwise
-	Kind    string // load, store, write, popb, …
-	Rank    int    // the semantics' rank, from 1
-	Proc    int    // the process in the user's terms: rank, or PE (rank-1) for C
-	Who     string // "rank 2" or "PE 1"
-	Cell    *Cell  // nil when the event accesses no cell
-	Queue   string // the queue's or the context's name
-	Pos     pgas.Pos
-	HasPos  bool   // the event comes from a transition with a source position
-	Text    string // the source text of the command (for C: the C call)
-	Sugar   string // the sugar the transition was expanded from (.pgas)
-	Mark    string // enter, leave, enter+leave or ""
-	IsBar   bool
-	C       bool // the program is C
-	rawMark normalform.Mark
+	Index  int
+	Part   int    // 1..4 in a normal-form witness, 0 otherwise
+	Kind   string // load, store, write, popb, …
+	Rank   int    // the semantics' rank, from 1
+	Proc   int    // the process in the user's terms: rank, or PE (rank-1) for C
+	Who    string // "rank 2" or "PE 1"
+	Cell   *Cell  // nil when the event accesses no cell
+	Queue  string // the queue's or the context's name
+	Pos    pgas.Pos
+	HasPos bool   // the event comes from a transition with a source position
+	Text   string // the source text of the command (for C: the C call)
+	Sugar  string // the sugar the transition was expanded from (.pgas)
+	Mark   string // enter, leave, enter+leave or ""
+	IsBar  bool
+	C      bool // the program is C
 }
 
 // Edge is one step of a happens-before cycle, with why it holds.
@@ -72,10 +71,6 @@ type Witness struct {
 	Cycle      []Edge
 	Class      []int // the ↔-class of each event (pgas.HappensBefore)
 }
-
-// Procs is the number of processes: lanes of the HTML page, threadFlows
-// of SARIF.
-func (w *Witness) Procs() int { return w.N }
 
 // ProcName names process number proc (user's terms) of p.
 func ProcName(p *pgas.Program, proc int) string {
@@ -141,7 +136,7 @@ func transOf(p *pgas.Program, e pgas.Event) (pgas.Trans, bool) {
 // NewEvent is event e of p, number i of its computation, in part part.
 func NewEvent(p *pgas.Program, i, part int, e pgas.Event, mark normalform.Mark) Event {
 	ev := Event{Index: i, Part: part, Kind: e.Kind.String(), Rank: e.Rank, Proc: procOf(p, e.Rank), Who: RankText(p, e.Rank),
-		Cell: cellOf(p, e), Queue: queueName(p, e.Queue), Mark: mark.String(), IsBar: e.Kind == pgas.KBar, C: IsC(p), rawMark: mark}
+		Cell: cellOf(p, e), Queue: queueName(p, e.Queue), Mark: mark.String(), IsBar: e.Kind == pgas.KBar, C: IsC(p)}
 	if t, ok := transOf(p, e); ok {
 		ev.Pos, ev.HasPos, ev.Text, ev.Sugar = t.Pos, true, t.Text, t.Sugar
 		if ev.Pos.File == "" {
