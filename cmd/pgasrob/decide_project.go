@@ -239,7 +239,11 @@ func finishProject(c *decideCmd, runs []*fileRun, stdout, stderr io.Writer, prog
 	if !c.out.gcc() {
 		fmt.Fprintln(stdout)
 		report.WriteSummary(stdout, out.Summary)
-		fmt.Fprintf(stdout, "%d files, %s; exit code %d (the most severe)\n", len(runs), roundSeconds(time.Since(start)), code)
+		noun := "files"
+		if len(runs) == 1 {
+			noun = "file"
+		}
+		fmt.Fprintf(stdout, "%d %s, %s; exit code %d (the most severe)\n", len(runs), noun, roundSeconds(time.Since(start)), code)
 	}
 	return code
 }
