@@ -124,6 +124,12 @@ func evidence(f File) (ev []Event, edges []pageEdge, errAt pgas.Pos, caption str
 		switch {
 		case o.Res.Witness != nil:
 			m := NewWitness(f.Prog, o.N, o.Res.Witness)
+			if m.Direct {
+				// as it ran, not in normal form: no parts τ1..τ4
+				for i := range m.Events {
+					m.Events[i].Part = 0
+				}
+			}
 			for _, e := range m.Cycle {
 				edges = append(edges, pageEdge{e.From, e.To, e.Rel, e.Why})
 			}
