@@ -173,8 +173,9 @@ type decidePrinter struct {
 func (pr *decidePrinter) add(o outcome) {
 	pr.codes = append(pr.codes, o.Code)
 	pr.outs = append(pr.outs, o)
-	if pr.outFlags.gcc() {
-		// All at the end: the warnings come first, once.
+	if pr.outFlags.gcc() || pr.outFlags.sarifStdout() {
+		// gcc: all at the end, the warnings first, once; "--sarif -":
+		// the log is the output.
 		return
 	}
 	if !pr.asJSON && !pr.warned {

@@ -36,7 +36,7 @@ type outputFlags struct {
 func addOutputFlags(fs *pflag.FlagSet) *outputFlags {
 	o := &outputFlags{isTTY: func() bool { return isTerminal(os.Stdout) }}
 	o.format = fs.String("format", "text", "standard output: text (for people), gcc (compiler diagnostics FILE:LINE:COL: error: ..., with a note per step of the cycle), or auto (gcc when standard output is not a terminal, text when it is)")
-	o.sarif = fs.String("sarif", "", "also write the results as SARIF 2.1.0 to `FILE` (code scanning; \"-\": standard output)")
+	o.sarif = fs.String("sarif", "", "also write the results as SARIF 2.1.0 to `FILE` (code scanning; \"-\": standard output, instead of the text)")
 	o.html = fs.String("html", "", "also write the witness of a violation as a self-contained HTML page to `FILE` (a lane per PE, the cycle drawn over the events, the source beside)")
 	o.fixes = fs.Bool("sarif-fixes", false, "with --sarif: repair each program found not robust (as pgasrob repair does, default costs, the same budgets) and give the insertions as the results' fixes")
 	return o
@@ -110,6 +110,10 @@ func (o *outputFlags) gcc() bool {
 	}
 	return *o.format == "gcc" || *o.format == "auto" && !o.isTTY()
 }
+
+// sarifStdout says whether the SARIF log is the standard output ("--sarif
+// -"), which then carries nothing else.
+func (o *outputFlags) sarifStdout() bool { return o != nil && *o.sarif == "-" }
 
 // write writes the SARIF and HTML files of one decided file; false when
 // one could not be written (the message is printed).

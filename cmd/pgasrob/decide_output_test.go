@@ -203,3 +203,26 @@ func TestDecideSARIFFixes(t *testing.T) {
 		}
 	}
 }
+
+// "--sarif -": the log is the whole standard output, for one file and
+// for a project.
+func TestDecideSARIFStdout(t *testing.T) {
+	for _, args := range [][]string{
+		{"decide", "../../examples/shmem/sb.c", "-n", "2", "--sarif", "-"},
+		{"decide", "../../examples/shmem/sb.c", "../../examples/put.pgas", "-n", "2", "--sarif", "-"},
+	} {
+		code, out, errs := runCmd(args...)
+		var log struct {
+			Version string `json:"version"`
+			Runs    []struct {
+				Results []json.RawMessage `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(out), &log); err != nil || code != exitNotRobust {
+			t.Fatalf("%v: exit %d, %v\n%s%s", args, code, err, out, errs)
+		}
+		if log.Version != "2.1.0" || len(log.Runs[0].Results) != 1 {
+			t.Errorf("%v: version %q, %d results; want 2.1.0 and sb.c's violation", args, log.Version, len(log.Runs[0].Results))
+		}
+	}
+}

@@ -153,6 +153,9 @@ func runDecideProject(args, paths []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, "decide", fmt.Errorf("--%s goes with one FILE, not a project of %d", f, len(paths)))
 		}
 	}
+	if *c.b.n == "" {
+		return usageError(stderr, "decide", fmt.Errorf("missing -n N (the number of ranks, or a range like 2..4)"))
+	}
 	if *c.b.jobs < 1 || *c.b.jobs > 1024 {
 		return usageError(stderr, "decide", fmt.Errorf("--jobs must be in 1..1024"))
 	}
@@ -216,7 +219,7 @@ func finishProject(c *decideCmd, runs []*fileRun, stdout, stderr io.Writer, prog
 	var files []report.File
 	for _, r := range runs {
 		<-r.done
-		if !*c.asJSON {
+		if !*c.asJSON && !c.out.sarifStdout() {
 			prog.clear()
 			_, _ = stdout.Write(r.text.Bytes())
 		}
@@ -236,7 +239,7 @@ func finishProject(c *decideCmd, runs []*fileRun, stdout, stderr io.Writer, prog
 		writeJSON(stdout, out)
 		return code
 	}
-	if !c.out.gcc() {
+	if !c.out.gcc() && !c.out.sarifStdout() {
 		fmt.Fprintln(stdout)
 		report.WriteSummary(stdout, out.Summary)
 		noun := "files"
