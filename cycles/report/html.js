@@ -107,8 +107,18 @@
   });
   document.getElementById("step").addEventListener("input", function (ev) { show(+ev.target.value, true); });
   var only = document.getElementById("cycleonly");
+  var gutters = Array.prototype.slice.call(document.querySelectorAll("#lanes .gutter:not(.head)"));
   if (only) only.addEventListener("change", function (ev) {
-    events.forEach(function (e) { e.classList.toggle("dim", ev.target.checked && !e.classList.contains("on-cycle")); });
+    // Hide the events off the cycle and close up the rows they leave.
+    var row = 2;
+    events.forEach(function (e, i) {
+      var hide = ev.target.checked && !e.classList.contains("on-cycle");
+      e.classList.toggle("dim", hide);
+      gutters[i].classList.toggle("dim", hide);
+      if (!hide) {
+        e.style.gridRow = gutters[i].style.gridRow = String(row++);
+      }
+    });
     draw();
   });
   events.forEach(function (e) {
