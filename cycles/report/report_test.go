@@ -16,7 +16,7 @@ import (
 // decided compiles an example of the repository and decides it for n,
 // as "pgasrob decide" does (automata procedure, one job, so that the
 // witness is the same every run).
-func decided(t *testing.T, path string, n int) (*pgas.Program, Outcome) {
+func decided(t testing.TB, path string, n int) (*pgas.Program, Outcome) {
 	t.Helper()
 	file := filepath.Join("../../examples", path)
 	src, err := os.ReadFile(file)
