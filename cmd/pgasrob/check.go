@@ -22,13 +22,6 @@ type checkJSON struct {
 	Program *checkProgJSON `json:"program,omitempty"`
 }
 
-type checkError struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
-	Col  int    `json:"col"`
-	Msg  string `json:"msg"`
-}
-
 type checkProgJSON struct {
 	Name        string         `json:"name"`
 	Values      int            `json:"values"`

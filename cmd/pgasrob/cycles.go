@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles/report"
 	"github.com/pgasrob/pgasrob/pgas"
 )
 
@@ -127,6 +127,7 @@ type cyclesPrinter struct {
 	prog           *pgas.Program // for a C program's terms in the JSON; nil when unknown
 	out            cyclesJSON
 	codes          []int
+	warned         bool
 }
 
 func (pr *cyclesPrinter) add(o outcome) {
@@ -134,11 +135,15 @@ func (pr *cyclesPrinter) add(o outcome) {
 	if o.Err != nil {
 		fmt.Fprintf(pr.stderr, "pgasrob cycles: N = %d: %v\n", o.N, o.Err)
 	}
+	if !pr.asJSON && !pr.warned {
+		report.WriteWarnings(pr.stdout, pr.prog)
+		pr.warned = true
+	}
 	if !pr.asJSON {
-		writeCyclesText(pr.stdout, pr.file, o, pr.restricted)
+		report.WriteCyclesText(pr.stdout, pr.file, o, pr.restricted)
 		return
 	}
-	r := cyclesToJSON(pr.prog, o)
+	r := report.CyclesToJSON(pr.prog, o)
 	if pr.restricted && r.Verdict == "robust" {
 		r.Verdict = restrictedRobust
 	}
@@ -149,6 +154,7 @@ func (pr *cyclesPrinter) finish() int {
 	code := overallCode(pr.codes)
 	if pr.asJSON {
 		pr.out.Verdict, pr.out.ExitCode = overallVerdict(code), code
+		pr.out.Warnings, pr.out.Assumptions = report.Warnings(pr.prog), report.Assumptions(pr.prog)
 		if pr.restricted && pr.out.Verdict == "robust" {
 			pr.out.Verdict = restrictedRobust
 		}
@@ -156,11 +162,6 @@ func (pr *cyclesPrinter) finish() int {
 	}
 	return code
 }
-
-// restrictedRobust is the verdict of --type when none of the given cycle
-// types is feasible: robustness needs every cycle type, so a subset only
-// answers for itself.
-const restrictedRobust = "no violation of these types"
 
 // typesFor parses the --type arguments for n ranks, without duplicates
 // (rotations are the same type).
@@ -178,162 +179,4 @@ func typesFor(args []string, n int) ([]cycles.CycleType, error) {
 		}
 	}
 	return types, nil
-}
-
-func writeCyclesText(w io.Writer, file string, o outcome, restricted bool) {
-	fmt.Fprintf(w, "%s, N = %d: ", file, o.N)
-	if o.Res == nil {
-		fmt.Fprintln(w, "INTERNAL ERROR (no verdict)")
-		return
-	}
-	r := o.Res
-	if r.Verdict == cycles.RunError {
-		fmt.Fprintf(w, "RUN-TIME ERROR: %v\n  (no cycle type searched; run \"pgasrob decide\" for the computation that reaches it)\n", r.RunError.Err)
-		return
-	}
-	c := countTypes(r)
-	verdict := r.Verdict.String()
-	if restricted {
-		// Robustness needs every cycle type; a subset only answers for itself.
-		verdict = strings.ToUpper(restrictedRobust)
-		switch r.Verdict {
-		case cycles.NotRobust:
-			verdict = "NOT ROBUST"
-		case cycles.Unknown:
-			verdict = "UNKNOWN"
-		}
-	}
-	fmt.Fprintf(w, "%s (%d of %d cycle types feasible, %d infeasible, %d unknown)\n", verdict, c.Feasible, c.Total, c.Infeasible, c.Unknown+c.Skipped)
-	if r.Verdict == cycles.Unknown && len(r.Types) == 0 {
-		fmt.Fprintf(w, "  stopped before any cycle type: %s\n", r.Reason)
-	}
-	if r.Partial {
-		fmt.Fprintf(w, "  too many cycle types to list (more than %d): below, the %d representatives searched; %d more were passed over as their images by symmetry\n",
-			cycles.MaxListedTypes, len(r.Types), c.BySymmetry)
-	}
-	if r.Partial && r.Verdict == cycles.Unknown && r.Reason != "" {
-		fmt.Fprintf(w, "  %s\n", r.Reason)
-	}
-	fmt.Fprintf(w, "  %-14s %-11s %12s %12s %10s\n", "cycle type", "verdict", "states", "transitions", "time")
-	for _, t := range r.Types {
-		word := typeWord(t)
-		if t.SymmetricTo != nil {
-			fmt.Fprintf(w, "  %-14v %-11s %12s %12s %10s  same as %v by symmetry\n", t.Cycle, word, "", "", "", t.SymmetricTo)
-			continue
-		}
-		note := ""
-		if word == "unknown" && t.Reason != "" {
-			note = "  " + t.Reason
-		}
-		fmt.Fprintf(w, "  %-14v %-11s %12d %12d %10v%s\n", t.Cycle, word, t.Stats.States, t.Stats.Transitions, roundDur(t.Stats.Elapsed), note)
-	}
-	fmt.Fprintf(w, "  total: %s\n", statsLine(r))
-	if y := r.Yardsticks; y != nil {
-		fmt.Fprintf(w, "  yardsticks: %d product states = %.1f × %d states of reduced Y = %.1f × %d distinct (Y, marks) pairs\n",
-			y.ProductStates, ratio(y.ProductStates, y.ReducedY), y.ReducedY, ratio(y.ProductStates, y.YMarks), y.YMarks)
-	}
-}
-
-func ratio(a, b int64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
-// cyclesSchema names the version of the --json output: a change that
-// removes or renames a field, or changes its meaning, bumps it.
-const cyclesSchema = "pgasrob/cycles/v1"
-
-// cyclesJSON is the --json output of "pgasrob cycles" (docs/cli.md).
-type cyclesJSON struct {
-	Schema   string        `json:"schema"`
-	File     string        `json:"file"`
-	Program  string        `json:"program"`
-	NArg     string        `json:"n"`
-	Results  []cyclesNJSON `json:"results"`
-	Verdict  string        `json:"verdict"`
-	ExitCode int           `json:"exit_code"`
-	Errors   []checkError  `json:"errors,omitempty"`
-	// Restricted is true with --type: then "robust" only means that none
-	// of the given cycle types is feasible.
-	Restricted bool `json:"restricted"`
-}
-
-type cyclesNJSON struct {
-	N            int               `json:"n"`
-	Verdict      string            `json:"verdict"`
-	ExitCode     int               `json:"exit_code"`
-	Reason       string            `json:"reason,omitempty"`
-	Stats        statsJSON         `json:"stats"`
-	Cache        cacheJSON         `json:"cache"`
-	CycleTypes   typeCounts        `json:"cycle_types"`
-	Types        []cycleTypeJSON   `json:"types"`
-	Yardsticks   *yardsticksJSON   `json:"yardsticks,omitempty"`
-	RuntimeError *runtimeErrorJSON `json:"runtime_error,omitempty"`
-	Error        string            `json:"error,omitempty"`
-}
-
-// yardsticksJSON is cycles.Yardsticks with its ratios (--yardsticks).
-type yardsticksJSON struct {
-	ProductStates      int64   `json:"product_states"`
-	ReducedYStates     int64   `json:"reduced_y_states"`
-	YMarksStates       int64   `json:"y_marks_states"`
-	ProductPerReducedY float64 `json:"product_per_reduced_y"`
-	ProductPerYMarks   float64 `json:"product_per_y_marks"`
-}
-
-type cycleTypeJSON struct {
-	CycleType   []int  `json:"cycle_type"`
-	Verdict     string `json:"verdict"` // feasible, infeasible, unknown, skipped
-	Reason      string `json:"reason,omitempty"`
-	SymmetricTo []int  `json:"symmetric_to,omitempty"`
-	// A C program: cycle_type and symmetric_to as PE numbers (rank - 1).
-	CyclePEs       []int     `json:"cycle_pes,omitempty"`
-	SymmetricToPEs []int     `json:"symmetric_to_pes,omitempty"`
-	Stats          statsJSON `json:"stats"`
-}
-
-func cyclesToJSON(p *pgas.Program, o outcome) cyclesNJSON {
-	d := resultToJSON(nil, outcome{N: o.N, Res: withoutWitness(o.Res), Err: o.Err, Code: o.Code})
-	j := cyclesNJSON{N: d.N, Verdict: d.Verdict, ExitCode: d.ExitCode, Reason: d.Reason, Stats: d.Stats,
-		Cache: d.Cache, CycleTypes: d.CycleTypes, Error: d.Error, Types: []cycleTypeJSON{}}
-	if o.Res == nil {
-		return j
-	}
-	if re := o.Res.RunError; re != nil {
-		// The path is printed by "pgasrob decide"; here the message is enough.
-		j.RuntimeError = &runtimeErrorJSON{Message: errMessage(p, re.Err), Path: []eventJSON{}}
-	}
-	if y := o.Res.Yardsticks; y != nil {
-		j.Yardsticks = &yardsticksJSON{y.ProductStates, y.ReducedY, y.YMarks, ratio(y.ProductStates, y.ReducedY), ratio(y.ProductStates, y.YMarks)}
-	}
-	for _, t := range o.Res.Types {
-		tj := cycleTypeJSON{CycleType: append([]int{}, t.Cycle...), Verdict: typeWord(t), Stats: statsToJSON(t.Stats, t.Stats.Elapsed)}
-		if tj.Verdict == "unknown" {
-			tj.Reason = t.Reason
-		}
-		if t.SymmetricTo != nil {
-			tj.SymmetricTo = append([]int{}, t.SymmetricTo...)
-		}
-		if isC(p) {
-			tj.CyclePEs = pes(t.Cycle)
-			if t.SymmetricTo != nil {
-				tj.SymmetricToPEs = pes(t.SymmetricTo)
-			}
-		}
-		j.Types = append(j.Types, tj)
-	}
-	return j
-}
-
-// withoutWitness hides the witness and run-time error path, which this
-// command does not print and which would need the program to render.
-func withoutWitness(r *cycles.Result) *cycles.Result {
-	if r == nil {
-		return nil
-	}
-	c := *r
-	c.Witness, c.RunError = nil, nil
-	return &c
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles/repair"
+	"github.com/pgasrob/pgasrob/cycles/report"
 	"github.com/pgasrob/pgasrob/pgas"
 )
 
@@ -33,7 +35,13 @@ with a sequentially consistent computation that reaches it.
 
 With a range -n LO..HI each N is decided in turn. The exit code is the
 most severe over all N: 4 internal error, then 2 run-time error, then 1
-not robust, then 3 unknown, then 0 robust. See docs/cli.md.`
+not robust, then 3 unknown, then 0 robust. See docs/cli.md.
+
+Several FILEs, or a directory with -r, make a project: the files are
+decided in parallel within --jobs, each file's result is printed as for
+one file (in the order of the files), then a summary table; the exit
+code is the most severe over every file and N, --json prints one object
+(schema pgasrob/decide-project/v1) and --sarif covers every file.`
 
 // decideCmd is the flag set of decide; merge parses a shard's settings
 // with it again.
@@ -46,16 +54,22 @@ type decideCmd struct {
 	proc   *string
 	after  *time.Duration
 	via    *string
+	out    *outputFlags
+	// recursive: directories among the arguments are searched for
+	// programs (decide_project.go).
+	recursive *bool
 }
 
 func newDecideCmd(stderr io.Writer) *decideCmd {
-	fs := newFlags("decide", "decide FILE -n N|LO..HI [flags]", decideDescription, exitsVerdict, stderr)
+	fs := newFlags("decide", "decide FILE... -n N|LO..HI [flags]", decideDescription, exitsVerdict, stderr)
 	c := &decideCmd{fs: fs, b: addBudgetFlags(fs)}
 	c.all = fs.Bool("all", false, "search every cycle type instead of stopping at the first violation")
 	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+decideSchema+", docs/cli.md) instead of text")
 	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
 	c.proc = fs.String("procedure", "auto", "who decides: automata (the cycle-type search), oracle (direct exploration of X(P,N)), or auto (the search, joined after a second by the oracle; the first exact answer wins)")
 	c.after = fs.Duration("oracle-after", cycles.DefaultOracleDelay, "with --procedure auto: the search's head start before the oracle joins it (0s: at once; programs heavy in waits and queues often suit the oracle)")
+	c.out = addOutputFlags(fs)
+	c.recursive = fs.BoolP("recursive", "r", false, "decide every .c and .pgas file under the directories given (a project: files in parallel within --jobs, then a summary table)")
 	c.via = fs.String("via", "exact", "route: exact (the procedure of Theorem 16) or instrumentation (pgasrob translate, then tso --model pso: it finds violations only, docs/translate.md)")
 	return c
 }
@@ -75,19 +89,23 @@ var decideModes = modeTable{
 			// answers for the whole program only.
 			ignores: flagList("procedure oracle-after"),
 			hints:   map[string]string{"dot": "the graph is of the merged result: give --dot to pgasrob merge"}},
-		{key: "exact", name: "decide", uses: flagList("all dot procedure oracle-after depth-first via", budgetFlagNames)},
+		{key: "exact", name: "decide", uses: flagList("all dot procedure oracle-after depth-first via recursive", outputFlagNames, budgetFlagNames)},
 	},
 }
 
 func runDecide(args []string, stdout, stderr io.Writer) int {
+	if files, ok := projectFiles(args); ok {
+		return runDecideProject(args, files, stdout, stderr)
+	}
 	c := newDecideCmd(stderr)
 	j, ie, code := prepare("decide", c.fs, c.b, decideModes, args, stderr)
 	if j == nil {
 		return code
 	}
-	pr := &decidePrinter{stdout: stdout, stderr: stderr, file: j.file, prog: j.prog, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi,
+	pr := &decidePrinter{stdout: stdout, stderr: stderr, file: j.file, prog: j.prog, src: j.src, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi, outFlags: c.out,
 		out: decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Results: []nResultJSON{}}}
 	if ie != nil {
+		c.out.inputError(j.file, ie, stdout, stderr)
 		if *c.asJSON {
 			pr.out.Verdict, pr.out.ExitCode, pr.out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
 			writeJSON(stdout, pr.out)
@@ -100,6 +118,24 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 	case *c.via != "exact":
 		return usageError(stderr, "decide", fmt.Errorf("--via must be exact or instrumentation, not %q", *c.via))
 	}
+	if code := c.exactOptions(j, stderr); code != 0 {
+		return code
+	}
+	if err := c.out.check(*c.asJSON, j.file); err != nil {
+		return usageError(stderr, "decide", err)
+	}
+	if j.mode == "shard" {
+		return j.runShard(stdout, stderr)
+	}
+	pr.out.Program = j.prog.Name
+	pr.fixer = c.out.fixer(j)
+	j.decideEach(stderr, pr.add)
+	return pr.finish()
+}
+
+// exactOptions sets the options of the exact route from the flags; a
+// non-zero result is the exit code of a usage error (printed).
+func (c *decideCmd) exactOptions(j *job, stderr io.Writer) int {
 	j.opt.All = *c.all
 	proc, err := cycles.ParseProcedure(*c.proc)
 	if err != nil {
@@ -112,12 +148,7 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	j.opt.OracleDelay = max(*c.after, time.Nanosecond)
-	if j.mode == "shard" {
-		return j.runShard(stdout, stderr)
-	}
-	pr.out.Program = j.prog.Name
-	j.decideEach(stderr, pr.add)
-	return pr.finish()
+	return 0
 }
 
 // decidePrinter prints decide's outcomes as they come, for a live run
@@ -126,34 +157,50 @@ type decidePrinter struct {
 	stdout, stderr io.Writer
 	file           string
 	prog           *pgas.Program
+	src            []byte
+	outFlags       *outputFlags // nil: text or JSON only (merge)
+	outs           []outcome
+	fixer          func([]outcome) *repair.Result // --sarif-fixes
 	asJSON         bool
 	dot            string
 	isRange        bool
 	out            decideJSON
 	dotFailed      bool
 	codes          []int
+	warned         bool
 }
 
 func (pr *decidePrinter) add(o outcome) {
 	pr.codes = append(pr.codes, o.Code)
+	pr.outs = append(pr.outs, o)
+	if pr.outFlags.gcc() || pr.outFlags.sarifStdout() {
+		// gcc: all at the end, the warnings first, once; "--sarif -":
+		// the log is the output.
+		return
+	}
+	if !pr.asJSON && !pr.warned {
+		// Once, above the first N: they hold for every N.
+		report.WriteWarnings(pr.stdout, pr.prog)
+		pr.warned = true
+	}
 	if o.Err != nil {
 		fmt.Fprintf(pr.stderr, "pgasrob decide: N = %d: %v\n", o.N, o.Err)
 	}
 	dotFile := ""
 	if pr.dot != "" && o.Res != nil && o.Res.Witness != nil {
-		dotFile = dotPath(pr.dot, o.N, pr.isRange)
-		if err := writeOutput(dotFile, []byte(witnessDot(pr.prog, pr.file, o.N, o.Res.Witness)), pr.stdout, pr.file); err != nil {
+		dotFile = report.DotPath(pr.dot, o.N, pr.isRange)
+		if err := writeOutput(dotFile, []byte(report.Dot(pr.prog, pr.file, o.N, o.Res.Witness)), pr.stdout, pr.file); err != nil {
 			fmt.Fprintf(pr.stderr, "pgasrob decide: %v\n", err)
 			pr.dotFailed, dotFile = true, ""
 		}
 	}
 	if pr.asJSON {
-		r := resultToJSON(pr.prog, o)
+		r := report.ResultToJSON(pr.prog, o)
 		r.DotFile = dotFile
 		pr.out.Results = append(pr.out.Results, r)
 		return
 	}
-	writeText(pr.stdout, pr.file, pr.prog, o)
+	report.WriteText(pr.stdout, pr.file, pr.prog, o)
 	if dotFile != "" {
 		fmt.Fprintf(pr.stdout, "  Graphviz graph of the cycle written to %s\n", dotFile)
 	}
@@ -164,8 +211,19 @@ func (pr *decidePrinter) finish() int {
 	if pr.dotFailed && code != exitInternal {
 		code = exitUsage
 	}
+	if pr.outFlags.gcc() {
+		report.WriteGCC(pr.stdout, pr.file, pr.prog, pr.outs)
+	}
+	f := report.File{Path: pr.file, Prog: pr.prog, Src: pr.src, Outcomes: pr.outs}
+	if pr.fixer != nil {
+		f.Fix = pr.fixer(pr.outs)
+	}
+	if !pr.outFlags.write(f, pr.stdout, pr.stderr) && code != exitInternal {
+		code = exitUsage
+	}
 	if pr.asJSON {
 		pr.out.Program = pr.prog.Name
+		pr.out.Warnings, pr.out.Assumptions = report.Warnings(pr.prog), report.Assumptions(pr.prog)
 		pr.out.Verdict, pr.out.ExitCode = overallVerdict(overallCode(pr.codes)), code
 		writeJSON(pr.stdout, pr.out)
 	}

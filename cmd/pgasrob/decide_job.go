@@ -276,15 +276,6 @@ func incoherent(r *cycles.Result) error {
 
 func ptr[T any](v T) *T { return &v }
 
-// outcome is what one N produced: a result, or an error that stopped the
-// decision (an internal error of the procedure).
-type outcome struct {
-	N    int
-	Res  *cycles.Result
-	Err  error
-	Code int
-}
-
 // codeOf maps a verdict to the exit code of one N.
 func codeOf(v cycles.Verdict) int {
 	switch v {

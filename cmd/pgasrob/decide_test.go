@@ -84,7 +84,8 @@ func TestDecideCommand(t *testing.T) {
 			[]string{"RUN-TIME ERROR", "rte.pgas:6:10: value 2 outside 0..1", "#1   load   rank 1  (1,x)", "line 5: r <- mem[x]"}, nil},
 		{"no -n", []string{oneToOne}, exitUsage, nil, []string{"pgasrob decide: missing -n N"}},
 		{"no file", []string{"-n", "2"}, exitUsage, nil, []string{"pgasrob decide: missing FILE"}},
-		{"two files", []string{oneToOne, oneToOne, "-n", "2"}, exitUsage, nil, []string{"want exactly one FILE"}},
+		// Several files are a project (decide_project.go): each decided, then the summary.
+		{"two files", []string{oneToOne, oneToOneFixed, "-n", "2"}, exitNotRobust, []string{"1to1.pgas, N = 2: NOT ROBUST", "1to1-fixed.pgas, N = 2: ROBUST", "exit code 1 (the most severe)"}, nil},
 		{"bad N", []string{oneToOne, "-n", "two"}, exitUsage, nil, []string{"pgasrob decide: -n \"two\": not a number"}},
 		{"empty range", []string{oneToOne, "-n", "3..2"}, exitUsage, nil, []string{"lo <= hi"}},
 		{"unknown flag", []string{oneToOne, "-n", "2", "--nope"}, exitUsage, nil, []string{"pgasrob decide: unknown flag: --nope", "--help"}},

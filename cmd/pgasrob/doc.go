@@ -5,6 +5,10 @@
 // cross-checks the checkers (difftest). Run "pgasrob help" for the subcommands; docs/cli.md documents
 // every flag, output and JSON schema.
 //
+// What a verdict looks like — text, JSON, Graphviz, compiler diagnostics,
+// SARIF, the HTML page — is cycles/report's; the command parses flags,
+// runs the procedures and hands the results to it.
+//
 // Each subcommand lives in files named after it (tso.go, tso_json.go,
 // tso_fences.go, …) and registers itself in init; its JSON types are
 // beside it. A command that runs in several modes picks its mode once

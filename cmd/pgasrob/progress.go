@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/pgasrob/pgasrob/cycles/report"
 )
 
 // progressStep is one progress report, printed by every long-running
@@ -38,7 +40,7 @@ func (s progressStep) String() string {
 		if s.elapsed > 0 {
 			rate = float64(s.states) / s.elapsed.Seconds()
 		}
-		fmt.Fprintf(&b, ", %d states, %s states/s", s.states, human(rate))
+		fmt.Fprintf(&b, ", %d states, %s states/s", s.states, report.Human(rate))
 	}
 	if s.extra != "" {
 		b.WriteString(", " + s.extra)

@@ -4,14 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/pgasrob/pgasrob/cycles"
 	"github.com/pgasrob/pgasrob/cycles/repair"
+	"github.com/pgasrob/pgasrob/cycles/report"
 	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/pgas/cfront"
 	"github.com/pgasrob/pgasrob/pgas/oracle"
@@ -48,60 +47,10 @@ program failed its re-decision or the oracle). See docs/cli.md.`
 const exitsRepair = "exit codes: 0 repaired or already robust, 2 usage or input error (also a reachable run-time error),\n" +
 	"3 no repair found (budget or vocabulary), 4 internal error (the repaired program failed its checks)"
 
-// repairSchema versions the --json output of repair (docs/cli.md).
-const repairSchema = "pgasrob/repair/v1"
+// The renderers of repair (text and --json) are in cycles/report.
+const repairSchema = report.RepairSchema
 
-type repairJSON struct {
-	Schema     string            `json:"schema"`
-	File       string            `json:"file"`
-	NArg       string            `json:"n"`
-	Verdict    string            `json:"verdict"` // repaired, already robust, no repair, run-time error, input error
-	Reason     string            `json:"reason,omitempty"`
-	Before     []repairNJSON     `json:"before"`
-	Insertions []insertionJSON   `json:"insertions"`
-	Cost       int64             `json:"cost"`
-	Minimality *minimalityJSON   `json:"minimality,omitempty"`
-	Rounds     int               `json:"rounds"`
-	Candidates int               `json:"candidates"`
-	Diff       string            `json:"diff,omitempty"`
-	Source     string            `json:"source,omitempty"`
-	Written    string            `json:"written,omitempty"`
-	After      []repairNJSON     `json:"after"`
-	Oracle     []oracleCheckJSON `json:"oracle"`
-	ElapsedMS  int64             `json:"elapsed_ms"`
-	Errors     []checkError      `json:"errors,omitempty"`
-	ExitCode   int               `json:"exit_code"`
-}
-
-type repairNJSON struct {
-	N         int    `json:"n"`
-	Verdict   string `json:"verdict"`
-	CycleType []int  `json:"cycle_type,omitempty"` // of the witness, when not robust
-	States    int64  `json:"states"`
-}
-
-type insertionJSON struct {
-	Kind   string `json:"kind"` // wait, waitq, sync, fence, quiet, blocking, atomic
-	Line   int    `json:"line"` // the statement an insertion goes before, or the operation changed
-	OpLine int    `json:"op_line,omitempty"`
-	Queue  string `json:"queue,omitempty"`
-	Cost   int64  `json:"cost"`
-	Text   string `json:"text"`
-}
-
-type minimalityJSON struct {
-	Proven  bool   `json:"proven"`
-	Checked int    `json:"checked"`
-	Total   int    `json:"total"` // -1: more than --proof-sets
-	Reason  string `json:"reason,omitempty"`
-}
-
-type oracleCheckJSON struct {
-	N         int    `json:"n"`
-	Complete  bool   `json:"complete"`
-	Truncated string `json:"truncated,omitempty"`
-	States    int64  `json:"states"`
-}
+type repairJSON = report.RepairJSON
 
 // repairModes: repair has one mode. It decides many programs in turn,
 // so the shard flags it shares with decide are refused (and hidden).
@@ -144,7 +93,7 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	if j == nil {
 		return code
 	}
-	out := repairJSON{Schema: repairSchema, File: j.file, NArg: *b.n, Before: []repairNJSON{}, Insertions: []insertionJSON{}, After: []repairNJSON{}, Oracle: []oracleCheckJSON{}}
+	out := report.NewRepairJSON(j.file, *b.n)
 	if ie != nil {
 		if *asJSON {
 			out.Verdict, out.ExitCode, out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
@@ -214,12 +163,12 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		fillRepairJSON(&out, j, res, err)
+		report.FillRepairJSON(&out, j.file, j.src, res, err)
 		out.ExitCode = code
 		writeJSON(stdout, out)
 		return code
 	}
-	writeRepairText(stdout, j, res, err, out.Written)
+	report.WriteRepairText(stdout, j.file, j.src, res, err, out.Written)
 	return code
 }
 
@@ -235,118 +184,4 @@ func repairCode(res *repair.Result, err error) int {
 		return exitUnknown
 	}
 	return exitRobust
-}
-
-func nResults(rs []*cycles.Result) []repairNJSON {
-	out := []repairNJSON{}
-	for _, r := range rs {
-		nj := repairNJSON{N: r.N, Verdict: verdictWord(outcome{N: r.N, Res: r}), States: r.Stats.States}
-		if r.Witness != nil {
-			nj.CycleType = append([]int{}, r.Witness.Cycle...)
-		}
-		out = append(out, nj)
-	}
-	return out
-}
-
-func fillRepairJSON(out *repairJSON, j *job, res *repair.Result, err error) {
-	if err != nil {
-		out.Verdict, out.Reason = "internal error", err.Error()
-	}
-	if res == nil {
-		return
-	}
-	if err == nil {
-		out.Verdict, out.Reason = res.Verdict.String(), res.Reason
-	}
-	out.Before, out.After = nResults(res.Before), nResults(res.After)
-	out.Cost, out.Rounds, out.Candidates, out.ElapsedMS = res.Cost, res.Rounds, res.Candidates, res.Elapsed.Milliseconds()
-	for _, in := range res.Insertions {
-		ij := insertionJSON{Kind: in.Kind.String(), Line: in.At.Line, Queue: in.Queue, Cost: in.Cost, Text: in.Text}
-		switch in.Kind {
-		case repair.Wait:
-			ij.OpLine = in.Op.Line
-		case repair.Sync, repair.Blocking, repair.Atomic:
-			ij.Line, ij.OpLine = in.Op.Line, in.Op.Line
-		}
-		out.Insertions = append(out.Insertions, ij)
-	}
-	if res.Verdict == repair.Repaired || res.Verdict == repair.AlreadyRobust {
-		m := res.Minimality
-		out.Minimality = &minimalityJSON{Proven: m.Proven, Checked: m.Checked, Total: m.Total, Reason: m.Reason}
-		out.Source = string(res.Source)
-		out.Diff = repair.Diff(j.file, j.src, res.Source)
-	}
-	for _, o := range res.Oracle {
-		out.Oracle = append(out.Oracle, oracleCheckJSON{N: o.N, Complete: o.Complete, Truncated: o.Truncated, States: o.Explored})
-	}
-}
-
-func writeRepairText(w io.Writer, j *job, res *repair.Result, err error, written string) {
-	if res == nil {
-		fmt.Fprintf(w, "%s: INTERNAL ERROR (no repair shown)\n", j.file)
-		return
-	}
-	for _, b := range res.Before {
-		fmt.Fprintf(w, "%s, N = %d: %s", j.file, b.N, verdictWord(outcome{N: b.N, Res: b}))
-		if b.Witness != nil {
-			fmt.Fprintf(w, " (cycle type %v)", b.Witness.Cycle)
-		}
-		fmt.Fprintln(w)
-	}
-	switch res.Verdict {
-	case repair.AlreadyRobust:
-		fmt.Fprintln(w, "nothing to repair")
-		return
-	case repair.RunError:
-		fmt.Fprintf(w, "RUN-TIME ERROR: %s (run \"pgasrob decide\" for the computation that reaches it)\n", res.Reason)
-		return
-	case repair.NoRepair:
-		fmt.Fprintf(w, "NO REPAIR: %s\n", res.Reason)
-		return
-	}
-	if err != nil {
-		fmt.Fprintf(w, "INTERNAL ERROR: %v\n", err)
-		return
-	}
-	fmt.Fprintf(w, "REPAIRED at cost %d (%d insertion", res.Cost, len(res.Insertions))
-	if len(res.Insertions) != 1 {
-		fmt.Fprint(w, "s")
-	}
-	fmt.Fprintf(w, ", %d rounds, %d candidate insertions, %v):\n", res.Rounds, res.Candidates, res.Elapsed.Round(time.Millisecond))
-	for _, in := range res.Insertions {
-		fmt.Fprintf(w, "  %s  [%s, cost %d]\n", in.Text, in.Kind, in.Cost)
-	}
-	m := res.Minimality
-	switch {
-	case m.Proven:
-		fmt.Fprintf(w, "minimal: every cheaper set of insertions (%d) was decided and leaves a violation\n", m.Checked)
-	default:
-		fmt.Fprintf(w, "minimality not proven: %s (%d cheaper sets decided, all with a violation)\n", m.Reason, m.Checked)
-	}
-	fmt.Fprint(w, indentDiff(repair.Diff(j.file, j.src, res.Source)))
-	var ns, states []string
-	for _, a := range res.After {
-		ns = append(ns, fmt.Sprint(a.N))
-		states = append(states, fmt.Sprint(a.Stats.States))
-	}
-	fmt.Fprintf(w, "repaired program: ROBUST for N = %s (decided again from its text: %s states)\n", strings.Join(ns, ", "), strings.Join(states, ", "))
-	for _, o := range res.Oracle {
-		if o.Complete {
-			fmt.Fprintf(w, "oracle, N = %d: no violation in the whole state space (%d states)\n", o.N, o.Explored)
-		} else {
-			fmt.Fprintf(w, "oracle, N = %d: no violation within its bound (%s; %d states)\n", o.N, o.Truncated, o.Explored)
-		}
-	}
-	if written != "" {
-		fmt.Fprintf(w, "written to %s\n", written)
-	}
-}
-
-func indentDiff(d string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimSuffix(d, "\n"), "\n") {
-		b.WriteString("  " + l + "\n")
-	}
-	return b.String()
 }

@@ -32,6 +32,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"decide", oneToOne, "-n", "12", "--json", "--procedure", "automata"}, // streamed: note, listing
 			{"decide", oneToOneFixed, "-n", "2", "--json", "--via", "instrumentation"},
 			{"decide", "../../examples/shmem/mp-none.c", "-n", "2", "--json"}, // a C program: pe, cycle_pes, cell text
+			{"decide", "-r", oneToOne, bad, "-n", "2", "--json"},              // a project: files, summary
 		},
 		"translate": {{"translate", oneToOne, "-n", "2", "--json"}},
 		"cycles": {
@@ -87,6 +88,9 @@ func TestJSONSchemasDocumented(t *testing.T) {
 
 		"symmetric_to_pes": "cycles: a C program with a type taken by symmetry (the litmus files have none at small N)",
 		"witness_withheld": "tso: a witness that would not fit the memory budget (tso.TestWitnessWithheld)",
+		"warnings":         "decide, cycles: a front end's warning (pgas.Program.Warnings; report.TestWarningsAndAssumptions)",
+		"assumptions":      "decide, cycles: a front end's assumptions (pgas.Program.Assumptions; report.TestWarningsAndAssumptions)",
+		"id":               "decide, cycles: an assumption's id",
 	}
 	for cmd, lines := range runs {
 		t.Run(cmd, func(t *testing.T) {
@@ -113,6 +117,9 @@ func TestJSONSchemasDocumented(t *testing.T) {
 				want := "pgasrob/" + cmd + "/v1"
 				if slices.Contains(args, "--via") {
 					want = "pgasrob/decide-via/v1"
+				}
+				if slices.Contains(args, "-r") {
+					want = "pgasrob/decide-project/v1"
 				}
 				if slices.Contains(args, "all") {
 					want = "pgasrob/tso-criteria/v1"

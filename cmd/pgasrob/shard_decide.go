@@ -8,6 +8,7 @@ import (
 
 	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles/report"
 	"github.com/pgasrob/pgasrob/normalform"
 	"github.com/pgasrob/pgasrob/pgas"
 )
@@ -100,7 +101,7 @@ func eventOf(p *pgas.Program, n int, v []int) (pgas.Event, error) {
 }
 
 func encodeDecideN(o outcome) shardDecideN {
-	d := shardDecideN{N: o.N, Verdict: verdictWord(o), Types: []shardType{}}
+	d := shardDecideN{N: o.N, Verdict: report.VerdictWord(o), Types: []shardType{}}
 	if o.Err != nil {
 		d.Error = o.Err.Error()
 	}

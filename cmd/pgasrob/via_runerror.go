@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles/report"
 	"github.com/pgasrob/pgasrob/pgas"
 )
 
@@ -29,7 +30,7 @@ func viaRunError(ctx context.Context, j *job, n int) (*viaResultJSON, []pgas.Eve
 		r.Verdict, r.Reason = "INTERNAL ERROR", o.Err.Error()
 		return r, nil, exitInternal
 	case res.Verdict == cycles.RunError:
-		re := resultToJSON(j.prog, o).RuntimeError
+		re := report.ResultToJSON(j.prog, o).RuntimeError
 		r.Verdict, r.Reason, r.RuntimeError = "RUN-TIME ERROR", res.RunError.Err.Error(), re
 	case res.Verdict == cycles.Unknown:
 		r.Verdict, r.Reason = "UNKNOWN", res.Reason
@@ -50,9 +51,5 @@ func writeViaRunError(w io.Writer, file string, p *pgas.Program, r *viaResultJSO
 	if r.RuntimeError == nil {
 		return
 	}
-	fmt.Fprintf(w, "  reached by this sequentially consistent computation (%d events):\n", len(path))
-	for i, e := range path {
-		fmt.Fprintf(w, "    %s\n", eventLine(p, i, e, 0))
-	}
-	fmt.Fprintf(w, "  (robustness is not decided for a program that can fail; fix the error first)\n")
+	report.WritePath(w, report.NewPath(p, path))
 }

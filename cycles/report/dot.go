@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -18,44 +18,24 @@ func dotQuote(s string) string {
 	return `"` + s + `"`
 }
 
-// witnessDot draws the happens-before cycle of a witness: one node per
-// event on the cycle, one edge per step, ↔ steps dashed. Events of one
-// ↔-class sit in one cluster so the classes the cycle passes through are
-// visible.
-func witnessDot(p *pgas.Program, file string, n int, w *cycles.Witness) string {
+// Dot draws the happens-before cycle of a witness: one node per event on
+// the cycle, one edge per step, ↔ steps dashed. Events of one ↔-class
+// sit in one cluster so the classes the cycle passes through are visible.
+func Dot(p *pgas.Program, file string, n int, w *cycles.Witness) string {
+	m := NewWitness(p, n, w)
 	var b strings.Builder
 	fmt.Fprintf(&b, "digraph witness {\n")
 	title := fmt.Sprintf("%s, N = %d: happens-before cycle of type %v", file, n, w.Cycle)
-	if w.Direct {
+	if m.Direct {
 		title = fmt.Sprintf("%s, N = %d: happens-before cycle found by the oracle", file, n)
 	}
 	fmt.Fprintf(&b, "  label=%s;\n", dotQuote(title))
 	fmt.Fprintf(&b, "  labelloc=t;\n  node [shape=box, fontname=\"monospace\"];\n")
-	hb := pgas.HappensBefore(w.Computation)
-	onCycle := map[int]bool{}
-	var order []int
-	for _, e := range w.HB {
-		for _, x := range []int{e.From, e.To} {
-			if !onCycle[x] && x >= 0 && x < len(w.Computation) {
-				onCycle[x] = true
-				order = append(order, x)
-			}
-		}
-	}
-	part := make([]int, len(w.Computation))
-	i := 0
-	for k, ls := range w.Parts {
-		for range ls {
-			if i < len(part) {
-				part[i] = k + 1
-			}
-			i++
-		}
-	}
+	order := m.OnCycle()
 	byClass := map[int][]int{}
 	var classes []int
 	for _, x := range order {
-		c := hb.Class[x]
+		c := m.Class[x]
 		if _, ok := byClass[c]; !ok {
 			classes = append(classes, c)
 		}
@@ -69,14 +49,14 @@ func witnessDot(p *pgas.Program, file string, n int, w *cycles.Witness) string {
 			indent = "    "
 		}
 		for _, x := range xs {
-			e := w.Computation[x]
-			label := fmt.Sprintf("#%d %s %s", x, e.Kind, rankText(p, e.Rank))
-			if e.HasCell {
-				label += " " + cellText(p, e)
+			ev := m.Events[x]
+			label := fmt.Sprintf("#%d %s %s", x, ev.Kind, ev.Who)
+			if ev.Cell != nil {
+				label += " " + ev.Cell.Text
 			}
-			label += fmt.Sprintf("\nτ%d", part[x])
-			if t, ok := transOf(p, e); ok {
-				label += fmt.Sprintf(", line %d: %s", t.Pos.Line, t.Text)
+			label += fmt.Sprintf("\nτ%d", ev.Part)
+			if ev.HasPos {
+				label += fmt.Sprintf(", line %d: %s", ev.Pos.Line, ev.Text)
 			}
 			fmt.Fprintf(&b, "%se%d [label=%s];\n", indent, x, dotQuote(label))
 		}
@@ -84,20 +64,36 @@ func witnessDot(p *pgas.Program, file string, n int, w *cycles.Witness) string {
 			fmt.Fprintf(&b, "  }\n")
 		}
 	}
-	for _, e := range w.HB {
+	for _, e := range m.Cycle {
 		style := ""
-		if e.Rel == pgas.RelID {
+		if e.Rel == pgas.RelID.String() {
 			style = ", style=dashed, arrowhead=none"
 		}
-		fmt.Fprintf(&b, "  e%d -> e%d [label=%s%s];\n", e.From, e.To, dotQuote(e.Rel.String()), style)
+		fmt.Fprintf(&b, "  e%d -> e%d [label=%s%s];\n", e.From, e.To, dotQuote(e.Rel), style)
 	}
 	b.WriteString("}\n")
 	return b.String()
 }
 
-// dotPath is where the graph for N goes: FILE itself for a single N, FILE
+// OnCycle lists the events on the cycle, each once, in the order the
+// cycle first meets them.
+func (m *Witness) OnCycle() []int {
+	seen := map[int]bool{}
+	var order []int
+	for _, e := range m.Cycle {
+		for _, x := range []int{e.From, e.To} {
+			if !seen[x] && x >= 0 && x < len(m.Events) {
+				seen[x] = true
+				order = append(order, x)
+			}
+		}
+	}
+	return order
+}
+
+// DotPath is where the graph for N goes: FILE itself for a single N, FILE
 // with "-N" before its extension for a range ("cyc.dot" -> "cyc-3.dot").
-func dotPath(file string, n int, isRange bool) string {
+func DotPath(file string, n int, isRange bool) string {
 	if !isRange || file == "-" { // "-": standard output, every graph
 		return file
 	}
