@@ -21,9 +21,9 @@ func (t *translator) globals(ast *cc.AST) {
 			fd := ed.FunctionDefinition
 			t.funcs[fd.Declarator.Name()] = fd
 		case cc.ExternalDeclarationDecl:
-			t.declaration(ed.Declaration, true)
+			t.guard(ed, func() { t.declaration(ed.Declaration, true) })
 		case cc.ExternalDeclarationAsmStmt:
-			t.refuse(ed, "asm statement")
+			t.guard(ed, func() { t.refuse(ed, "asm statement") })
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package cfront
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -19,12 +20,17 @@ const (
 	maxCells       = 60 // of .pgas's 64 addresses; the .pgas compiler may add hidden ones
 )
 
-// refusal is a construct outside the subset: the translation stops at the
-// first one (a refusal often makes what follows meaningless).
+// refusal is a construct outside the subset. It ends the translation of
+// the declaration or statement it is in (guard); the translation goes on
+// with the next one, so that one run reports every refusal of the file,
+// up to pgas.MaxErrors.
 type refusal struct {
 	pos pgas.Pos
 	msg string
 }
+
+// stop ends the translation at once: a budget ran out.
+type stop struct{ err error }
 
 // kind is what a C object becomes.
 type kind int
@@ -91,6 +97,10 @@ type translator struct {
 	end     string
 	smTemp  map[string]int // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
 	smLocal map[string]int // locals that may, likewise
+	errs    pgas.ErrorList // the refusals met so far
+	near    pgas.Pos       // the declaration or statement being translated
+	steps   int            // emits since the last look at the context
+	uses    map[string]bool // the modelling choices exercised (assume.go)
 }
 
 type initStore struct {
@@ -124,6 +134,7 @@ var pgasKeywords = strings.Fields(`program values address register queue mem ran
 // fresh returns an unused .pgas name close to base, recording the C name
 // it stands for when that differs.
 func (t *translator) fresh(base, cname string) string {
+	base = asciiName(base)
 	n := base
 	for i := 1; t.used[n]; i++ {
 		n = fmt.Sprintf("%s_%d", base, i)
@@ -135,6 +146,32 @@ func (t *translator) fresh(base, cname string) string {
 	return n
 }
 
+// asciiName spells a C identifier in the letters of .pgas names: a
+// character outside ASCII (C allows them in identifiers) becomes _uXXXX,
+// its code point. The spelling is the same at every use, and Names maps it
+// back to the C name for every message.
+func asciiName(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "_u%04x", r)
+		}
+	}
+	return b.String()
+}
+
 func (t *translator) label() string {
 	t.nlabel++
 	return fmt.Sprintf("L%d", t.nlabel)
@@ -142,6 +179,7 @@ func (t *translator) label() string {
 
 // emit appends a line of .pgas whose origin is the current C construct.
 func (t *translator) emit(format string, args ...any) {
+	t.tick()
 	if len(t.out) > maxLines {
 		panic(refusal{t.cur.Pos, fmt.Sprintf("the program is too large for the checker (more than %d generated lines)", maxLines)})
 	}
@@ -160,6 +198,14 @@ func (t *translator) refuse(n cc.Node, format string, args ...any) {
 
 func (t *translator) pos(n cc.Node) pgas.Pos {
 	if n == nil {
+		// a limit of the whole program (cells, registers): the construct
+		// that reached it
+		switch {
+		case t.cur.Pos.Line > 0:
+			return t.cur.Pos
+		case t.near.Line > 0:
+			return t.near
+		}
 		return pgas.Pos{File: t.file, Line: 1, Col: 1}
 	}
 	p := n.Position()
@@ -173,6 +219,7 @@ func (t *translator) pos(n cc.Node) pgas.Pos {
 // at makes n the origin of the lines emitted until the next call, with its
 // C text as written; it returns the previous origin.
 func (t *translator) at(n cc.Node) Origin {
+	t.tick()
 	old := t.cur
 	t.cur = Origin{Pos: t.pos(n), Text: t.text(n)}
 	return old
@@ -221,31 +268,114 @@ func cutAt(s string, n int) string {
 	return s
 }
 
-// run translates the whole translation unit.
+// run translates the whole translation unit. Refusals are collected
+// (guard); a budget's end stops at once; any other panic is a bug of the
+// translation, an *InternalError, unless a refusal came first (it is then
+// taken for a consequence of the construct refused).
 func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			ref, ok := r.(refusal)
-			if !ok {
-				// a bug of the translation: an error, not a crash
-				ref = refusal{t.cur.Pos, fmt.Sprintf("internal error of the C front end (please report): %v", r)}
-				if ref.pos.Line == 0 {
-					ref.pos = pgas.Pos{File: t.file, Line: 1, Col: 1}
-				}
-			}
-			res, err = nil, pgas.ErrorList{{Pos: ref.pos, Msg: ref.msg}}
+			res, err = nil, t.failure(r)
 		}
 	}()
 	t.defctx = t.fresh("ctx_default", "SHMEM_CTX_DEFAULT")
 	t.ctxs = append(t.ctxs, t.defctx)
 	t.globals(ast)
 	main := t.funcs["main"]
-	if main == nil {
+	if main == nil && len(t.errs) == 0 {
 		t.refuse(nil, "no function main: the program of every PE starts there")
 	}
-	t.end = t.fresh("END", "")
-	t.function(main, nil, "", "main")
-	return t.assemble(), nil
+	if main != nil {
+		t.end = t.fresh("END", "")
+		t.guard(main, func() { t.function(main, nil, "", "main") })
+	}
+	if len(t.errs) > 0 {
+		sortErrors(t.errs)
+		return nil, capErrors(t.errs)
+	}
+	res = t.assemble()
+	res.Assumptions = t.assumptions()
+	return res, nil
+}
+
+// failure turns what ended the translation into its error.
+func (t *translator) failure(r any) error {
+	switch v := r.(type) {
+	case stop:
+		return v.err
+	case refusal:
+		t.errs = append(t.errs, &pgas.Error{Pos: v.pos, Msg: v.msg})
+	default:
+		if len(t.errs) == 0 {
+			return &InternalError{Pos: t.pos(nil), Msg: fmt.Sprint(r)}
+		}
+	}
+	sortErrors(t.errs)
+	return capErrors(t.errs)
+}
+
+// guard translates one declaration or statement, n, by f: a refusal in it
+// is recorded and the translation goes on after it. Past pgas.MaxErrors
+// refusals it stops. A run-time panic after a refusal is taken for a
+// consequence of what was refused (a name left undeclared) and dropped.
+func (t *translator) guard(n cc.Node, f func()) {
+	near, cur := t.near, t.cur
+	nframes, novalue := len(t.frames), t.novalue
+	nloops := 0
+	if nframes > 0 {
+		nloops = len(t.frame().loops)
+	}
+	t.near = t.pos(n)
+	defer func() {
+		t.near = near
+		r := recover()
+		if r == nil {
+			return
+		}
+		// leave the translator as the construct found it: frames of
+		// calls inlined in it, loops entered, constant contexts
+		t.frames, t.novalue = t.frames[:nframes], novalue
+		if nframes > 0 {
+			f := t.frame()
+			f.loops = f.loops[:min(nloops, len(f.loops))]
+		}
+		switch v := r.(type) {
+		case refusal:
+			e := &pgas.Error{Pos: v.pos, Msg: v.msg}
+			for _, old := range t.errs {
+				if old.Pos == e.Pos && old.Msg == e.Msg {
+					e = nil // an inlined function refused at each call
+					break
+				}
+			}
+			if e != nil {
+				t.errs = append(t.errs, e)
+			}
+			t.cur = cur
+			if len(t.errs) >= pgas.MaxErrors {
+				panic(stop{capErrors(t.errs)})
+			}
+		case stop:
+			panic(v)
+		default:
+			if len(t.errs) == 0 {
+				panic(r)
+			}
+			t.cur = cur
+		}
+	}()
+	f()
+}
+
+// tick looks at the context every few hundred steps: a budget that ran
+// out stops the translation.
+func (t *translator) tick() {
+	if t.steps++; t.steps&255 != 0 {
+		return
+	}
+	if ctx := t.opt.Context; ctx != nil && ctx.Err() != nil {
+		panic(stop{&BudgetError{Phase: "translating", Cause: context.Cause(ctx)}})
+	}
 }
 
 // assemble puts the declarations in front of the translated body.

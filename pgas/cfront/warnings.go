@@ -1,0 +1,164 @@
+// What makes an answer weaker than it looks (warnings: a program or a PE
+// that communicates nothing), and the modelling choices a program
+// exercises (assumptions: docs/shmem.md, "What you are assuming when the
+// answer is ROBUST"). Issue 34, items 2 and 6.
+
+package cfront
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pgasrob/pgasrob/pgas"
+)
+
+// communicates reports whether a command moves data between PEs: a remote
+// read or write, a put, get, atomic or signal. Barriers and local accesses
+// do not.
+func communicates(c *pgas.Cmd) bool {
+	switch c.Op {
+	case pgas.OpRead, pgas.OpWrite, pgas.OpSend, pgas.OpRecv, pgas.OpAtomic:
+		return true
+	}
+	return false
+}
+
+// silentWarnings warns when no SHMEM communication is reachable from the
+// program's start, whatever the PE: every answer is then about a program
+// in which PEs share nothing.
+func silentWarnings(p *pgas.Program, name string) []pgas.Diag {
+	if reachesComm(p, nil) {
+		return nil
+	}
+	return []pgas.Diag{{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: "the program performs no SHMEM communication (no put, get, atomic or signal can be reached): any verdict is about PEs that share nothing; check that the SHMEM calls were not compiled out or refused"}}
+}
+
+// PEWarnings warns, for N PEs, about each PE that can reach no SHMEM
+// communication, when others can: conditions on the PE number (my_pe,
+// n_pes and constants) are evaluated, every other condition is taken
+// both ways, so a PE is named only when no path of its code communicates.
+func PEWarnings(p *pgas.Program, n int) []pgas.Diag {
+	if !reachesComm(p, nil) {
+		return nil // silentWarnings said it for the whole program
+	}
+	var silent []string
+	for r := 1; r <= n; r++ {
+		if !reachesComm(p, &pgas.Env{Rank: int64(r), N: int64(n)}) {
+			if p.Dialect == "c" {
+				silent = append(silent, fmt.Sprintf("PE %d", r-1))
+			} else {
+				silent = append(silent, fmt.Sprintf("rank %d", r))
+			}
+		}
+	}
+	if len(silent) == 0 {
+		return nil
+	}
+	verb := "reaches"
+	if len(silent) > 1 {
+		verb = "reach"
+	}
+	return []pgas.Diag{{Pos: pgas.Pos{File: p.File, Line: 1, Col: 1}, Msg: fmt.Sprintf("with N = %d, %s %s no SHMEM communication: the verdict says nothing about what %s would send or receive", n, strings.Join(silent, ", "), verb, plural(len(silent), "it", "they"))}}
+}
+
+func plural(k int, one, many string) string {
+	if k == 1 {
+		return one
+	}
+	return many
+}
+
+// reachesComm searches the control graph from the initial state. With env
+// nil every transition can be taken; otherwise an assume whose condition
+// reads only the rank, N and constants is taken only where it holds.
+func reachesComm(p *pgas.Program, env *pgas.Env) bool {
+	seen := make([]bool, len(p.Labels))
+	stack := []int{p.Init}
+	if p.Init < 0 || p.Init >= len(seen) {
+		return false
+	}
+	seen[p.Init] = true
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if q >= len(p.Out) {
+			continue
+		}
+		for _, i := range p.Out[q] {
+			tr := &p.Trans[i]
+			if env != nil && tr.Cmd.Op == pgas.OpAssume && tr.Cmd.Val != nil && len(tr.Cmd.Val.Regs()) == 0 {
+				if v, err := tr.Cmd.Val.Eval(*env); err == nil && v == 0 {
+					continue
+				}
+			}
+			if communicates(&tr.Cmd) {
+				return true
+			}
+			if tr.To >= 0 && tr.To < len(seen) && !seen[tr.To] {
+				seen[tr.To] = true
+				stack = append(stack, tr.To)
+			}
+		}
+	}
+	return false
+}
+
+// The modelling choices, in the order of docs/shmem.md.
+var (
+	assumeIndexOrder = pgas.Assumption{ID: "index-order", Text: "a put or get of several elements reads and writes them one by one in index order (docs/shmem.md, assumptions)"}
+	assumeNoStore    = pgas.Assumption{ID: "ctx-nostore", Text: "SHMEM_CTX_NOSTORE is read as in docs/shmem.md: it changes no ordering the checker models (docs/shmem.md, assumptions)"}
+	assumePolls      = pgas.Assumption{ID: "failed-polls", Text: "a wait_until or test that has not yet succeeded reads nothing: failed polls are not events (docs/shmem.md, assumptions)"}
+	assumeLocalSC    = pgas.Assumption{ID: "local-sc", Text: "a PE's own loads and stores are sequentially consistent and at once visible to remote accesses (docs/shmem.md, assumptions)"}
+)
+
+// assumptions lists the choices the translated program exercises. The
+// translator records them as it meets the constructs (t.assume).
+func (t *translator) assumptions() []pgas.Assumption {
+	var out []pgas.Assumption
+	for _, a := range []pgas.Assumption{assumeIndexOrder, assumeNoStore, assumePolls, assumeLocalSC} {
+		if t.uses[a.ID] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// assume records that the program exercises choice a.
+func (t *translator) assume(a pgas.Assumption) {
+	if t.uses == nil {
+		t.uses = map[string]bool{}
+	}
+	t.uses[a.ID] = true
+}
+
+// programAssumptions completes what the translator recorded with what the
+// compiled program shows: waits with a guard (failed polls), local loads
+// and stores, and SHMEM_CTX_NOSTORE in the source.
+func programAssumptions(p *pgas.Program, res *Result, src []byte) []pgas.Assumption {
+	has := map[string]bool{}
+	for _, a := range res.Assumptions {
+		has[a.ID] = true
+	}
+	for i := range p.Trans {
+		c := &p.Trans[i].Cmd
+		switch {
+		case c.Guard != nil:
+			has[assumePolls.ID] = true
+		case c.Op == pgas.OpLoad || c.Op == pgas.OpStore:
+			has[assumeLocalSC.ID] = true
+		}
+	}
+	inComment := false
+	for l := range strings.Lines(string(src)) {
+		if strings.Contains(stripComments(l, &inComment), "SHMEM_CTX_NOSTORE") {
+			has[assumeNoStore.ID] = true
+		}
+	}
+	var out []pgas.Assumption
+	for _, a := range []pgas.Assumption{assumeIndexOrder, assumeNoStore, assumePolls, assumeLocalSC} {
+		if has[a.ID] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
