@@ -94,10 +94,12 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 		out: cyclesJSON{Schema: cyclesSchema, File: j.file, NArg: *c.b.n, Results: []cyclesNJSON{}, Restricted: len(*c.only) > 0}}
 	if ie != nil {
 		if *c.asJSON {
-			pr.out.Verdict, pr.out.ExitCode, pr.out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
+			pr.out.Verdict, pr.out.ExitCode = ie.verdict()
+			pr.out.Errors = errorsToJSON(j.file, ie)
 			writeJSON(stdout, pr.out)
 		}
-		return exitUsage
+		_, code := ie.verdict()
+		return code
 	}
 	if err := c.checkTypes(j.lo, j.hi); err != nil {
 		fmt.Fprintf(stderr, "pgasrob cycles: %v\n%s\n", err, usageHint("cycles"))

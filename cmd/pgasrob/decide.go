@@ -69,7 +69,7 @@ var decideModes = modeTable{
 	choices: []string{"via", "procedure", "exploration"},
 	modes: []mode{
 		{key: "via", when: "via=instrumentation", name: "--via instrumentation",
-			uses: flagList("via n max-states timeout jobs max-memory json"), ignores: flagList("procedure oracle-after exploration no-symmetry depth-first")},
+			uses: flagList("via n max-states timeout jobs max-memory json lang"), ignores: flagList("procedure oracle-after exploration no-symmetry depth-first")},
 		{key: "shard", when: "shard", name: "--shard", uses: flagList("shard shard-costs all depth-first via", budgetFlagNames),
 			// A shard searches its part of the cycle types: the oracle
 			// answers for the whole program only.
@@ -89,10 +89,12 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		out: decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Results: []nResultJSON{}}}
 	if ie != nil {
 		if *c.asJSON {
-			pr.out.Verdict, pr.out.ExitCode, pr.out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
+			pr.out.Verdict, pr.out.ExitCode = ie.verdict()
+			pr.out.Errors = errorsToJSON(j.file, ie)
 			writeJSON(stdout, pr.out)
 		}
-		return exitUsage
+		_, code := ie.verdict()
+		return code
 	}
 	switch {
 	case j.mode == "via":

@@ -49,13 +49,11 @@ func readSource(path string) ([]byte, error) {
 }
 
 // loadProgram is pgas.Load with "-" read from standard input, and a C
-// file (by its .c extension) translated by pgas/cfront.
-func loadProgram(path string) (*pgas.Program, error) {
-	src, err := readSource(path)
-	if err != nil {
-		return nil, err
-	}
-	return compileProgram(inputName(path), src)
+// file (by its .c extension, --lang or its content) translated by
+// pgas/cfront, under the budgets of b (frontend.go).
+func loadProgram(path string, b frontBudget) (*pgas.Program, error) {
+	p, _, err := loadGuarded(path, b)
+	return p, err
 }
 
 // compileProgram compiles a program for every command: a .c file is C

@@ -147,10 +147,12 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	out := repairJSON{Schema: repairSchema, File: j.file, NArg: *b.n, Before: []repairNJSON{}, Insertions: []insertionJSON{}, After: []repairNJSON{}, Oracle: []oracleCheckJSON{}}
 	if ie != nil {
 		if *asJSON {
-			out.Verdict, out.ExitCode, out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
+			out.Verdict, out.ExitCode = ie.verdict()
+			out.Errors = errorsToJSON(j.file, ie)
 			writeJSON(stdout, out)
 		}
-		return exitUsage
+		_, code := ie.verdict()
+		return code
 	}
 	if *write != "" {
 		// Before the search: a long run must not end in this refusal.

@@ -12,7 +12,7 @@ import (
 )
 
 const (
-	maxLineBytes = 16 << 10 // bytes in one physical line
+	maxLineBytes = 64 << 10 // bytes in one physical line
 	maxNesting   = 256      // open (, [ and { at once
 )
 

@@ -225,47 +225,90 @@ func (t *translator) at(n cc.Node) Origin {
 	return old
 }
 
-// text is the source of n as written on its first line, without a final
-// semicolon; macro expansions are shown as written, not expanded.
+// maxText bounds the C text kept for one construct: a condition of
+// thousands of terms must not be copied into every line generated from it
+// (the output of translate would grow with the square of the input).
+const maxText = 160
+
+// text is the source of n as written, on its first line, without a final
+// semicolon. A macro is shown as written, not expanded: cc gives every
+// token of an expansion the position of the macro's name, so the text ends
+// after the last token's name, with its arguments if it takes some.
 func (t *translator) text(n cc.Node) string {
 	p := n.Position()
 	if p.Filename != t.file || p.Line < 1 || p.Line > len(t.lines) {
-		return strings.TrimSpace(cc.NodeSource(n))
+		return clip(strings.TrimSpace(cc.NodeSource(n)))
 	}
 	start := t.lines[p.Line-1] + p.Column - 1
-	end := len(t.src)
+	eol := len(t.src)
 	if p.Line < len(t.lines) {
-		end = t.lines[p.Line] - 1
+		eol = t.lines[p.Line] - 1
 	}
-	if start < 0 || start > end {
-		return strings.TrimSpace(cc.NodeSource(n))
+	if start < 0 || start > eol {
+		return clip(strings.TrimSpace(cc.NodeSource(n)))
 	}
-	s := string(t.src[start:end])
-	if want := strings.Join(strings.Fields(cc.NodeSource(n)), ""); want != "" {
-		s = cutAt(s, len(want))
+	end := eol
+	if toks := cc.NodeTokens(n); len(toks) > 0 {
+		if e, ok := t.tokenEnd(toks[len(toks)-1]); ok && e >= start && e <= eol {
+			end = e
+		}
 	}
-	return strings.TrimRight(strings.TrimSpace(s), ";")
+	return clip(strings.TrimRight(strings.TrimSpace(string(t.src[start:end])), ";"))
 }
 
-// cutAt returns the prefix of s holding n non-blank bytes, extended to
-// close any parenthesis it opened.
-func cutAt(s string, n int) string {
-	depth, seen := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		}
-		if s[i] != ' ' && s[i] != '\t' {
-			seen++
-		}
-		if seen >= n && depth <= 0 {
-			return s[:i+1]
+// tokenEnd is the offset in t.src just after tok as written: tok itself,
+// or the macro call it was expanded from.
+func (t *translator) tokenEnd(tok cc.Token) (int, bool) {
+	p := tok.Position()
+	if p.Filename != t.file || p.Line < 1 || p.Line > len(t.lines) {
+		return 0, false
+	}
+	off := t.lines[p.Line-1] + p.Column - 1
+	if off < 0 || off > len(t.src) {
+		return 0, false
+	}
+	lit := tok.SrcStr()
+	if lit != "" && strings.HasPrefix(string(t.src[off:min(len(t.src), off+len(lit))]), lit) {
+		return off + len(lit), true
+	}
+	// a macro's name, then its arguments if a parenthesis follows
+	i := off
+	for i < len(t.src) && (t.src[i] == '_' || t.src[i] >= 'a' && t.src[i] <= 'z' || t.src[i] >= 'A' && t.src[i] <= 'Z' || t.src[i] >= '0' && t.src[i] <= '9' || t.src[i] >= 0x80) {
+		i++
+	}
+	if i == off {
+		return 0, false
+	}
+	j := i
+	for j < len(t.src) && (t.src[j] == ' ' || t.src[j] == '\t') {
+		j++
+	}
+	if j < len(t.src) && t.src[j] == '(' {
+		depth := 0
+		for k := j; k < len(t.src) && t.src[k] != '\n'; k++ {
+			switch t.src[k] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					return k + 1, true
+				}
+			}
 		}
 	}
-	return s
+	return i, true
+}
+
+// clip keeps s within maxText bytes, cut at a rune, marked by "...".
+func clip(s string) string {
+	if len(s) <= maxText {
+		return s
+	}
+	cut := maxText - 3
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 // run translates the whole translation unit. Refusals are collected
