@@ -95,11 +95,11 @@ type translator struct {
 	ncells  int      // addresses declared
 	defctx  string
 	end     string
-	smTemp  map[string]int // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
-	smLocal map[string]int // locals that may, likewise
-	errs    pgas.ErrorList // the refusals met so far
-	near    pgas.Pos       // the declaration or statement being translated
-	steps   int            // emits since the last look at the context
+	smTemp  map[string]int  // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
+	smLocal map[string]int  // locals that may, likewise
+	errs    pgas.ErrorList  // the refusals met so far
+	near    pgas.Pos        // the declaration or statement being translated
+	steps   int             // emits since the last look at the context
 	uses    map[string]bool // the modelling choices exercised (assume.go)
 }
 
