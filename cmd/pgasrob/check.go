@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(subcommand{name: "check", summary: "parse and statically check a .pgas program", run: runCheck})
+	register(subcommand{name: "check", summary: "parse and statically check a program (.pgas, or C with OpenSHMEM)", run: runCheck})
 }
 
 // checkJSON is the --json output of "pgasrob check" (docs/language.md).

@@ -12,10 +12,12 @@ import (
 )
 
 func init() {
-	register(subcommand{name: "decide", summary: "decide robustness of a .pgas program for N ranks (Theorem 16)", run: runDecide})
+	register(subcommand{name: "decide", summary: "decide robustness of a program (.pgas, or C with OpenSHMEM) for N ranks (Theorem 16)", run: runDecide})
 }
 
-const decideDescription = `Decide whether the .pgas program in FILE is robust for N ranks: whether
+const decideDescription = `Decide whether the program in FILE is robust for N ranks (FILE: a .pgas
+program, or a C program with OpenSHMEM, docs/shmem.md: a .c file or --lang
+c; "-" reads standard input, C when it is unmistakably C): whether
 every computation under the PGAS memory model (asynchronous remote reads
 and writes through FIFO queues, Table 1 of pgas-theory-full.md) has the
 happens-before relation of a sequentially consistent one. The procedure is
@@ -53,7 +55,7 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 	c := &decideCmd{fs: fs, b: addBudgetFlags(fs)}
 	c.all = fs.Bool("all", false, "search every cycle type instead of stopping at the first violation")
 	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+decideSchema+", docs/cli.md) instead of text")
-	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
+	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N; \"-\": the graph alone on standard output, the verdict on standard error)")
 	c.proc = fs.String("procedure", "auto", "who decides: automata (the cycle-type search), oracle (direct exploration of X(P,N)), or auto (the search, joined after a second by the oracle; the first exact answer wins)")
 	c.after = fs.Duration("oracle-after", cycles.DefaultOracleDelay, "with --procedure auto: the search's head start before the oracle joins it (0s: at once; programs heavy in waits and queues often suit the oracle)")
 	c.via = fs.String("via", "exact", "route: exact (the procedure of Theorem 16) or instrumentation (pgasrob translate, then tso --model pso: it finds violations only, docs/translate.md)")
@@ -85,7 +87,13 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 	if j == nil {
 		return code
 	}
-	pr := &decidePrinter{stdout: stdout, stderr: stderr, file: j.file, prog: j.prog, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi,
+	dotOut := stdout
+	if *c.dot == "-" {
+		// only the graph on standard output, so that it can be piped to
+		// dot; the verdict goes to standard error
+		stdout = stderr
+	}
+	pr := &decidePrinter{stdout: stdout, stderr: stderr, dotOut: dotOut, file: j.file, prog: j.prog, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi,
 		out: decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Results: []nResultJSON{}}}
 	if ie != nil {
 		if *c.asJSON {
@@ -126,6 +134,7 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 // and for a merge of shards alike.
 type decidePrinter struct {
 	stdout, stderr io.Writer
+	dotOut         io.Writer // where --dot - writes (stdout; nil: stdout)
 	file           string
 	prog           *pgas.Program
 	asJSON         bool
@@ -133,6 +142,7 @@ type decidePrinter struct {
 	isRange        bool
 	out            decideJSON
 	dotFailed      bool
+	noted          bool // the program's warnings are printed
 	codes          []int
 }
 
@@ -144,7 +154,11 @@ func (pr *decidePrinter) add(o outcome) {
 	dotFile := ""
 	if pr.dot != "" && o.Res != nil && o.Res.Witness != nil {
 		dotFile = dotPath(pr.dot, o.N, pr.isRange)
-		if err := writeOutput(dotFile, []byte(witnessDot(pr.prog, pr.file, o.N, o.Res.Witness)), pr.stdout, pr.file); err != nil {
+		out := pr.dotOut
+		if out == nil {
+			out = pr.stdout
+		}
+		if err := writeOutput(dotFile, []byte(witnessDot(pr.prog, pr.file, o.N, o.Res.Witness)), out, pr.file); err != nil {
 			fmt.Fprintf(pr.stderr, "pgasrob decide: %v\n", err)
 			pr.dotFailed, dotFile = true, ""
 		}
@@ -156,8 +170,12 @@ func (pr *decidePrinter) add(o outcome) {
 		return
 	}
 	writeText(pr.stdout, pr.file, pr.prog, o)
-	if dotFile != "" {
+	if dotFile != "" && dotFile != "-" {
 		fmt.Fprintf(pr.stdout, "  Graphviz graph of the cycle written to %s\n", dotFile)
+	}
+	if !pr.noted && pr.prog != nil {
+		pr.noted = true
+		writeProgramNotes(pr.stdout, pr.prog, o.Res != nil && o.Res.Verdict == cycles.Robust)
 	}
 }
 
@@ -168,6 +186,7 @@ func (pr *decidePrinter) finish() int {
 	}
 	if pr.asJSON {
 		pr.out.Program = pr.prog.Name
+		pr.out.programNotes(pr.prog)
 		pr.out.Verdict, pr.out.ExitCode = overallVerdict(overallCode(pr.codes)), code
 		writeJSON(pr.stdout, pr.out)
 	}

@@ -27,6 +27,28 @@ type decideJSON struct {
 	Verdict  string        `json:"verdict"`
 	ExitCode int           `json:"exit_code"`
 	Errors   []checkError  `json:"errors,omitempty"`
+	// Warnings and Assumptions are Program.Warnings and
+	// Program.Assumptions (issue 34).
+	Warnings    []checkError     `json:"warnings,omitempty"`
+	Assumptions []assumptionJSON `json:"assumptions,omitempty"`
+}
+
+type assumptionJSON struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+// programNotes fills the warnings and assumptions of p.
+func (d *decideJSON) programNotes(p *pgas.Program) {
+	if p == nil {
+		return
+	}
+	for _, w := range p.Warnings {
+		d.Warnings = append(d.Warnings, checkError{w.Pos.File, w.Pos.Line, w.Pos.Col, w.Msg})
+	}
+	for _, a := range p.Assumptions {
+		d.Assumptions = append(d.Assumptions, assumptionJSON{a.ID, a.Text})
+	}
 }
 
 // errorsToJSON lists input errors with their positions (0 when unknown).

@@ -242,6 +242,21 @@ func writeText(w io.Writer, file string, p *pgas.Program, o outcome) {
 	}
 }
 
+// writeProgramNotes prints the program's warnings, and for a ROBUST
+// answer one line pointing to the modelling choices it rests on.
+func writeProgramNotes(w io.Writer, p *pgas.Program, robust bool) {
+	for _, d := range p.Warnings {
+		fmt.Fprintf(w, "  warning: %v: %s\n", d.Pos, d.Msg)
+	}
+	if robust && len(p.Assumptions) > 0 {
+		ids := make([]string, len(p.Assumptions))
+		for i, a := range p.Assumptions {
+			ids[i] = a.ID
+		}
+		fmt.Fprintf(w, "  assuming: %s (docs/shmem.md, \"What you are assuming when the answer is ROBUST\"; --json lists them)\n", strings.Join(ids, ", "))
+	}
+}
+
 // writeNote says where the decision departed from its options.
 func writeNote(w io.Writer, r *cycles.Result) {
 	if r.Note != "" {

@@ -144,7 +144,8 @@ func writeAtomic(path string, data []byte) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
-		return err
+		// the temporary file is ours: the user named path
+		return &os.PathError{Op: "write", Path: path, Err: unwrapPath(err)}
 	}
 	_, err = tmp.Write(data)
 	if err == nil {
@@ -175,7 +176,7 @@ func writeAtomic(path string, data []byte) error {
 func writeInPlace(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 	if err != nil {
-		return err
+		return &os.PathError{Op: "write", Path: path, Err: unwrapPath(err)}
 	}
 	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {

@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	register(subcommand{name: "repair", summary: "find the cheapest waits, fences or synchronous operations that make a .pgas program robust", run: runRepair})
+	register(subcommand{name: "repair", summary: "find the cheapest waits, fences or synchronous operations that make a program (.pgas, or C with OpenSHMEM) robust", run: runRepair})
 }
 
 const repairDescription = `Find a cheapest set of synchronisation insertions that makes the .pgas

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register(subcommand{name: "translate", summary: "compile a .pgas program for N ranks into the store-atomic framework (tso's input format)", run: runTranslate})
+	register(subcommand{name: "translate", summary: "compile a program (.pgas, or C with OpenSHMEM) for N ranks into the store-atomic framework (tso's input format)", run: runTranslate})
 }
 
 const translateDescription = `Compile FILE (a .pgas program, or a C program with OpenSHMEM: a .c file, or

@@ -84,7 +84,7 @@ func predefWarnings(cfg *cc.Config, name string, src []byte) []pgas.Diag {
 		if len(calls) > 3 {
 			calls = append(calls[:3:3], "...")
 		}
-		ws = append(ws, pgas.Diag{Pos: g.pos, Msg: fmt.Sprintf("this conditional removes SHMEM calls (%s) because of %s: the program checked does not contain them; define the macros your build uses with -D, or edit the condition",
+		ws = append(ws, pgas.Diag{Pos: g.pos, Msg: fmt.Sprintf("this conditional removes SHMEM calls (%s) because of %s: the program checked lacks them; make the condition hold for pgasrob's value, or check that branch on its own",
 			strings.Join(calls, ", "), strings.Join(ms, ", "))})
 	}
 	return ws

@@ -33,17 +33,20 @@ func silentWarnings(p *pgas.Program, name string) []pgas.Diag {
 	return []pgas.Diag{{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: "the program performs no SHMEM communication (no put, get, atomic or signal can be reached): any verdict is about PEs that share nothing; check that the SHMEM calls were not compiled out or refused"}}
 }
 
-// PEWarnings warns, for N PEs, about each PE that can reach no SHMEM
-// communication, when others can: conditions on the PE number (my_pe,
+// PEWarnings warns, for N PEs, about each PE that takes no part in the
+// communication, when others do: conditions on the PE number (my_pe,
 // n_pes and constants) are evaluated, every other condition is taken
-// both ways, so a PE is named only when no path of its code communicates.
+// both ways, so a PE is named only when no path of its code communicates,
+// synchronises (a barrier, a wait) or reads or writes a cell that a remote
+// access of the program targets.
 func PEWarnings(p *pgas.Program, n int) []pgas.Diag {
 	if !reachesComm(p, nil) {
 		return nil // silentWarnings said it for the whole program
 	}
+	part := takesPart(p)
 	var silent []string
 	for r := 1; r <= n; r++ {
-		if !reachesComm(p, &pgas.Env{Rank: int64(r), N: int64(n)}) {
+		if !reaches(p, &pgas.Env{Rank: int64(r), N: int64(n)}, part) {
 			if p.Dialect == "c" {
 				silent = append(silent, fmt.Sprintf("PE %d", r-1))
 			} else {
@@ -58,7 +61,7 @@ func PEWarnings(p *pgas.Program, n int) []pgas.Diag {
 	if len(silent) > 1 {
 		verb = "reach"
 	}
-	return []pgas.Diag{{Pos: pgas.Pos{File: p.File, Line: 1, Col: 1}, Msg: fmt.Sprintf("with N = %d, %s %s no SHMEM communication: the verdict says nothing about what %s would send or receive", n, strings.Join(silent, ", "), verb, plural(len(silent), "it", "they"))}}
+	return []pgas.Diag{{Pos: pgas.Pos{File: p.File, Line: 1, Col: 1}, Msg: fmt.Sprintf("with N = %d, %s %s no SHMEM communication, barrier or wait, and no cell that another PE accesses: the verdict says nothing about what %s would send or receive", n, strings.Join(silent, ", "), verb, plural(len(silent), "it", "they"))}}
 }
 
 func plural(k int, one, many string) string {
@@ -68,10 +71,49 @@ func plural(k int, one, many string) string {
 	return many
 }
 
-// reachesComm searches the control graph from the initial state. With env
-// nil every transition can be taken; otherwise an assume whose condition
-// reads only the rank, N and constants is taken only where it holds.
+// takesPart is what makes a PE part of the communication: a remote
+// access, a barrier, a wait (a guarded load or atomic), or a load or store
+// of a cell that some remote access targets (any cell, when a target is
+// not a constant).
+func takesPart(p *pgas.Program) func(*pgas.Cmd) bool {
+	targets := map[int64]bool{}
+	anyCell := false
+	for i := range p.Trans {
+		c := &p.Trans[i].Cmd
+		if !communicates(c) || c.Remote == nil {
+			continue
+		}
+		if v, ok := c.Remote.Const(); ok {
+			targets[v] = true
+		} else {
+			anyCell = true
+		}
+	}
+	return func(c *pgas.Cmd) bool {
+		switch {
+		case communicates(c), c.Op == pgas.OpBarrier, c.Guard != nil:
+			return true
+		case (c.Op == pgas.OpLoad || c.Op == pgas.OpStore) && c.Addr != nil:
+			if anyCell {
+				return true
+			}
+			v, ok := c.Addr.Const()
+			return !ok || targets[v]
+		}
+		return false
+	}
+}
+
+// reachesComm reports whether a remote access can be reached.
 func reachesComm(p *pgas.Program, env *pgas.Env) bool {
+	return reaches(p, env, communicates)
+}
+
+// reaches searches the control graph from the initial state for a command
+// that satisfies want. With env nil every transition can be taken;
+// otherwise an assume whose condition reads only the rank, N and
+// constants is taken only where it holds.
+func reaches(p *pgas.Program, env *pgas.Env, want func(*pgas.Cmd) bool) bool {
 	seen := make([]bool, len(p.Labels))
 	stack := []int{p.Init}
 	if p.Init < 0 || p.Init >= len(seen) {
@@ -91,7 +133,7 @@ func reachesComm(p *pgas.Program, env *pgas.Env) bool {
 					continue
 				}
 			}
-			if communicates(&tr.Cmd) {
+			if want(&tr.Cmd) {
 				return true
 			}
 			if tr.To >= 0 && tr.To < len(seen) && !seen[tr.To] {
