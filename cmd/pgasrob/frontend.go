@@ -41,11 +41,12 @@ func (e *budgetStop) Error() string { return fmt.Sprintf("UNKNOWN: %v while %s",
 func loadGuarded(path string, b frontBudget) (*pgas.Program, []byte, error) {
 	ctx, stop := b.context()
 	defer stop()
-	return loadIn(ctx, path, b.lang)
+	return loadIn(ctx, path, b.lang, b.timeout)
 }
 
-// context is a context that the budgets of b and SIGINT/SIGTERM end, with
-// the budget as its cause; stop releases it.
+// context is a context that the memory budget of b and SIGINT/SIGTERM
+// end, with the budget as its cause; stop releases it. (The time budget
+// is the C front end's alone: loadIn.)
 func (b frontBudget) context() (context.Context, func()) {
 	ctx, stop := interruptContext()
 	stops := []func(){stop}
@@ -54,11 +55,6 @@ func (b frontBudget) context() (context.Context, func()) {
 		ctx, unguard = memoryGuard(ctx, b.maxMemory)
 		stops = append(stops, unguard)
 	}
-	if b.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, b.timeout, fmt.Errorf("time budget of %v reached", b.timeout))
-		stops = append(stops, cancel)
-	}
 	return ctx, func() {
 		for i := len(stops) - 1; i >= 0; i-- {
 			stops[i]()
@@ -66,8 +62,25 @@ func (b frontBudget) context() (context.Context, func()) {
 	}
 }
 
-// loadIn reads and compiles path under ctx.
-func loadIn(ctx context.Context, path, lang string) (*pgas.Program, []byte, error) {
+// loadIn reads and compiles path under ctx, and a C program also under
+// timeout (0: none), from the start when its name or lang says it is C.
+// A .pgas program is not timed: its compiler is linear in the file, with
+// limits of its own (docs/language.md), and --timeout keeps its meaning
+// of a bound on each N's search.
+func loadIn(ctx context.Context, path, lang string, timeout time.Duration) (*pgas.Program, []byte, error) {
+	timed := false
+	withTimeout := func() {
+		if timeout > 0 && !timed {
+			timed = true
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeoutCause(ctx, timeout, fmt.Errorf("time budget of %v reached", timeout))
+			// released with the context of the command; a timer alone
+			_ = cancel
+		}
+	}
+	if lang == "c" || lang == "" && cfront.IsC(inputName(path)) {
+		withTimeout()
+	}
 	src, err := guarded(ctx, "reading the program", func() ([]byte, error) { return readSource(path) })
 	if err != nil {
 		return nil, nil, err
@@ -79,6 +92,7 @@ func loadIn(ctx context.Context, path, lang string) (*pgas.Program, []byte, erro
 	}
 	var p *pgas.Program
 	if lang == "c" {
+		withTimeout()
 		p, err = cfront.Compile(name, src, cfront.Options{Context: ctx})
 		var be *cfront.BudgetError
 		if errors.As(err, &be) {

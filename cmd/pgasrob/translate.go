@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/pgas/translate"
@@ -72,7 +73,13 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 	b := frontBudget{timeout: *timeout, maxMemory: *maxMemory, lang: *lang}
 	ctx, stop := b.context()
 	defer stop()
-	tr, _, code := translateFile(ctx, fs.Arg(0), n, b.lang, stderr)
+	if *timeout > 0 {
+		// translate has no search: the time budget covers all of it
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, *timeout, fmt.Errorf("time budget of %v reached", *timeout))
+		defer cancel()
+	}
+	tr, _, code := translateFile(ctx, fs.Arg(0), n, b.lang, 0, stderr)
 	if tr == nil {
 		return code
 	}
@@ -95,8 +102,8 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 
 // translateFile loads, checks and translates a .pgas file (or C file) and
 // parses the result back as a framework program, all under ctx.
-func translateFile(ctx context.Context, path string, n int, lang string, stderr io.Writer) (*translate.Result, *tsoprog.Program, int) {
-	p, _, err := loadIn(ctx, path, lang)
+func translateFile(ctx context.Context, path string, n int, lang string, timeout time.Duration, stderr io.Writer) (*translate.Result, *tsoprog.Program, int) {
+	p, _, err := loadIn(ctx, path, lang, timeout)
 	if err == nil {
 		err = pgas.CheckN(p, n)
 	}
