@@ -70,6 +70,7 @@ func TestFrontEndBudgets(t *testing.T) {
 		{"memory", []string{"decide", big, "-n", "2", "--max-memory", "40"}, 48 << 20, 30 * time.Second, "memory budget of 40 MiB reached while"},
 		{"both", []string{"decide", big, "-n", "2", "--timeout", "1s", "--max-memory", "40"}, 48 << 20, 1500 * time.Millisecond, "reached while"},
 		{"translate", []string{"translate", big, "-n", "2", "--timeout", "1s", "--max-memory", "40"}, 48 << 20, 1500 * time.Millisecond, "reached while"},
+		{"via instrumentation", []string{"decide", big, "-n", "2", "--via", "instrumentation", "--timeout", "1s", "--max-memory", "40"}, 48 << 20, 1500 * time.Millisecond, "reached while"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, _ := guardedRun(t, c.limit, c.wall, c.args...)

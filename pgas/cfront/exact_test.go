@@ -38,14 +38,16 @@ func TestPragmasRefused(t *testing.T) {
 	}{
 		{"long x;\nint main(void) {\n#pragma omp parallel for\n  for (int i = 0; i < 2; i++) shmem_long_p(&x, i, 0);\n  return 0;\n}\n", 5, 1, "OpenMP threads are not modelled: #pragma omp parallel for"},
 		{"long x;\n#pragma omp threadprivate(x)\nint main(void) { return 0; }\n", 4, 1, "OpenMP threads are not modelled"},
-		{"long x;\n  #pragma GCC unroll 4\nint main(void) { return 0; }\n", 4, 4, "#pragma GCC unroll 4 is not interpreted"},
+		{"long x;\n  #pragma GCC unroll 4\nint main(void) { return 0; }\n", 4, 3, "#pragma GCC unroll 4 is not interpreted"},
 		{"long x;\n#pragma pack(1)\nint main(void) { return 0; }\n", 4, 1, "#pragma pack"},
 		{"long x;\n#pragma acc kernels\nint main(void) { return 0; }\n", 4, 1, "OpenACC offloading is not modelled"},
+		{"long x;\nint main(void) {\n  /* _Pragma(\"no\") */ x = 1; _Pragma(\"omp barrier\") x = 2;\n  return 0;\n}\n", 5, 30, "OpenMP threads are not modelled: #pragma omp barrier"},
+		{"long x;\n#define BARRIER _Pragma(\"omp barrier\")\nint main(void) { BARRIER; return 0; }\n", 4, 17, "OpenMP threads are not modelled"},
 	} {
 		_, err := Translate("f.c", []byte("#include <shmem.h>\n#include <stdlib.h>\n"+c.src), Options{})
 		l := errList(t, err)
 		e := l[0]
-		if e.Pos.Line != c.line || !strings.Contains(e.Msg, c.want) {
+		if e.Pos.Line != c.line || e.Pos.Col != c.col || !strings.Contains(e.Msg, c.want) {
 			t.Errorf("%q: got %v, want line %d: %q", c.src, err, c.line, c.want)
 		}
 		if e.Pos.Col < 1 || e.Pos.File != "f.c" {

@@ -6,6 +6,7 @@
 package cfront
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/pgasrob/pgasrob/pgas"
@@ -86,4 +87,43 @@ func precheck(name string, src []byte) error {
 
 func refuseAt(name string, line, col int, msg string) error {
 	return pgas.ErrorList{{Pos: pgas.Pos{File: name, Line: line, Col: col}, Msg: msg}}
+}
+
+// codeOccurrences lists the positions of word in src outside comments and
+// literals, where it is a whole identifier.
+func codeOccurrences(name string, src []byte, word string) []pgas.Pos {
+	var out []pgas.Pos
+	line, lineStart := 1, 0
+	inBlock, inLine, quote := false, false, byte(0)
+	isID := func(c byte) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\n':
+			line, lineStart, inLine, quote = line+1, i+1, false, 0
+		case inLine:
+		case inBlock:
+			if c == '*' && i+1 < len(src) && src[i+1] == '/' {
+				inBlock, i = false, i+1
+			}
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			inLine = true
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			inBlock, i = true, i+1
+		case c == '"' || c == '\'':
+			quote = c
+		case bytes.HasPrefix(src[i:], []byte(word)) && (i == 0 || !isID(src[i-1])) && (i+len(word) == len(src) || !isID(src[i+len(word)])):
+			out = append(out, pgas.Pos{File: name, Line: line, Col: i - lineStart + 1})
+			i += len(word) - 1
+		}
+	}
+	return out
 }

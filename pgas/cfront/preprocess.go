@@ -35,7 +35,7 @@ func parseC(ctx context.Context, name string, src []byte) (*parsed, error) {
 	if err != nil {
 		return nil, &InternalError{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: err.Error()}
 	}
-	pr := &pragmas{file: name}
+	pr := &pragmas{file: name, src: src}
 	cfg := &cc.Config{
 		ABI:             abi,
 		FS:              headerFS(),
@@ -95,8 +95,49 @@ func capErrors(list pgas.ErrorList) pgas.ErrorList {
 // interpret, which would otherwise change the program's meaning unseen.
 type pragmas struct {
 	file   string
+	src    []byte
 	values int
 	errs   pgas.ErrorList
+	ops    []pgas.Pos // the _Pragma operators of the file, in order
+	nops   int        // how many of them were met
+}
+
+// hashCol is the column of the "#" that starts the directive whose first
+// word after "pragma" is at line:col, or col when it cannot be found.
+func (pr *pragmas) hashCol(line, col int) int {
+	l := 1
+	for i := 0; i < len(pr.src); i++ {
+		if l == line {
+			rest := pr.src[i:]
+			if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+				rest = rest[:j]
+			}
+			if h := bytes.IndexByte(rest, '#'); h >= 0 && h < col {
+				return h + 1
+			}
+			return col
+		}
+		if pr.src[i] == '\n' {
+			l++
+		}
+	}
+	return col
+}
+
+// operatorPos is the position of the next _Pragma operator of the file:
+// cc keeps none for the pragma it makes of one. Operators are met in the
+// order of the text, except those inside a macro, which are then placed
+// at the last operator of the file.
+func (pr *pragmas) operatorPos() pgas.Pos {
+	if pr.ops == nil {
+		pr.ops = codeOccurrences(pr.file, pr.src, "_Pragma")
+		if len(pr.ops) == 0 {
+			pr.ops = []pgas.Pos{{File: pr.file, Line: 1, Col: 1}}
+		}
+	}
+	p := pr.ops[min(pr.nops, len(pr.ops)-1)]
+	pr.nops++
+	return p
 }
 
 func (pr *pragmas) handle(toks []cc.Token) error {
@@ -112,10 +153,11 @@ func (pr *pragmas) handle(toks []cc.Token) error {
 	p := toks[0].Position()
 	pos := pgas.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
 	if p.Filename == "_Pragma_" || p.Filename == "" {
-		// _Pragma("..."): cc keeps no position of the operator itself.
-		pos = pgas.Pos{File: pr.file, Line: 1, Col: 1}
+		pos = pr.operatorPos()
 	} else if strings.HasPrefix(p.Filename, includeDir) {
 		return nil // our own headers
+	} else if p.Filename == pr.file {
+		pos.Col = pr.hashCol(p.Line, p.Column)
 	}
 	if words[0] == "pgasrob" {
 		v, err := strconv.Atoi(strings.Join(words[2:], ""))
