@@ -34,7 +34,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"decide", oneToOne, "-n", "12", "--json", "--procedure", "automata"}, // streamed: note, listing
 			{"decide", oneToOneFixed, "-n", "2", "--json", "--via", "instrumentation"},
 			{"decide", "../../examples/shmem/mp-none.c", "-n", "2", "--json"}, // a C program: pe, cycle_pes, cell text
-			{"decide", silent, "-n", "2", "--json"},                            // warnings, assumptions
+			{"decide", silent, "-n", "2", "--json"},                           // warnings, assumptions
 		},
 		"translate": {{"translate", oneToOne, "-n", "2", "--json"}},
 		"cycles": {

@@ -292,6 +292,9 @@ func (t *translator) frame() *frame { return t.frames[len(t.frames)-1] }
 
 // lookup finds what a resolved identifier denotes.
 func (t *translator) lookup(d *cc.Declarator) *entity {
+	if t.refused[d] {
+		panic(consequence{}) // its declaration is refused: said once
+	}
 	for i := len(t.frames) - 1; i >= 0; i-- {
 		if e, ok := t.frames[i].vars[d]; ok {
 			return e

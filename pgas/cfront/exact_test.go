@@ -91,6 +91,16 @@ int main(void) {
 	}
 }
 
+// TestRefusedDeclarationOnce: the uses of a refused declaration are not
+// refused again as unknown names.
+func TestRefusedDeclarationOnce(t *testing.T) {
+	_, err := Translate("f.c", []byte(wrap("long x;", "long a[40];\na[0] = 1;\nx = a[1];\nshmem_long_p(&x, a[2], 0);\ndouble d = 1;")), Options{})
+	l := errList(t, err)
+	if len(l) != 2 || !strings.Contains(l[0].Msg, "array a of 40 elements") || !strings.Contains(l[1].Msg, "floating point") {
+		t.Errorf("want the array and the double, once each; got %v", err)
+	}
+}
+
 // TestTooManyRefusals: past pgas.MaxErrors the translation stops.
 func TestTooManyRefusals(t *testing.T) {
 	var b strings.Builder

@@ -32,6 +32,11 @@ type refusal struct {
 // stop ends the translation at once: a budget ran out.
 type stop struct{ err error }
 
+// consequence ends the translation of a construct that uses a declaration
+// already refused: the refusal has been reported, and another message
+// about the same name would only mislead.
+type consequence struct{}
+
 // kind is what a C object becomes.
 type kind int
 
@@ -95,12 +100,13 @@ type translator struct {
 	ncells  int      // addresses declared
 	defctx  string
 	end     string
-	smTemp  map[string]int  // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
-	smLocal map[string]int  // locals that may, likewise
-	errs    pgas.ErrorList  // the refusals met so far
-	near    pgas.Pos        // the declaration or statement being translated
-	steps   int             // emits since the last look at the context
-	uses    map[string]bool // the modelling choices exercised (assume.go)
+	smTemp  map[string]int          // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
+	smLocal map[string]int          // locals that may, likewise
+	errs    pgas.ErrorList          // the refusals met so far
+	near    pgas.Pos                // the declaration or statement being translated
+	steps   int                     // emits since the last look at the context
+	uses    map[string]bool         // the modelling choices exercised (assume.go)
+	refused map[*cc.Declarator]bool // declared by a refused declaration
 }
 
 type initStore struct {
@@ -348,6 +354,7 @@ func (t *translator) failure(r any) error {
 		return v.err
 	case refusal:
 		t.errs = append(t.errs, &pgas.Error{Pos: v.pos, Msg: v.msg})
+	case consequence:
 	default:
 		if len(t.errs) == 0 {
 			return &InternalError{Pos: t.pos(nil), Msg: fmt.Sprint(r)}
@@ -383,7 +390,10 @@ func (t *translator) guard(n cc.Node, f func()) {
 			f.loops = f.loops[:min(nloops, len(f.loops))]
 		}
 		switch v := r.(type) {
+		case consequence:
+			t.cur = cur
 		case refusal:
+			t.markRefused(n)
 			e := &pgas.Error{Pos: v.pos, Msg: v.msg}
 			for _, old := range t.errs {
 				if old.Pos == e.Pos && old.Msg == e.Msg {
@@ -408,6 +418,30 @@ func (t *translator) guard(n cc.Node, f func()) {
 		}
 	}()
 	f()
+}
+
+// markRefused records the declarators of a refused declaration, so that
+// their uses end quietly (consequence) instead of being refused again as
+// unknown names.
+func (t *translator) markRefused(n cc.Node) {
+	var d *cc.Declaration
+	switch x := n.(type) {
+	case *cc.BlockItem:
+		d = x.Declaration
+	case *cc.ExternalDeclaration:
+		d = x.Declaration
+	}
+	if d == nil {
+		return
+	}
+	if t.refused == nil {
+		t.refused = map[*cc.Declarator]bool{}
+	}
+	for l := d.InitDeclaratorList; l != nil; l = l.InitDeclaratorList {
+		if l.InitDeclarator != nil && l.InitDeclarator.Declarator != nil {
+			t.refused[l.InitDeclarator.Declarator] = true
+		}
+	}
 }
 
 // tick looks at the context every few hundred steps: a budget that ran
