@@ -87,7 +87,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 		} else {
 			fmt.Fprintln(stderr, err)
 		}
-		return exitUsage
+		return frontCode(err) // 4 for a fault of the front end, not the input's
 	}
 	out.OK = true
 	out.Program = summarize(p)

@@ -2,6 +2,7 @@ package cfront
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -93,7 +94,16 @@ func Compile(name string, src []byte, opt Options) (*pgas.Program, error) {
 	}
 	p, err := pgas.Compile(name+".pgas", res.Source)
 	if err != nil {
-		return nil, &InternalError{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: "the translation does not compile: " + firstLine(err.Error())}
+		// at the C construct whose translation fails, if known
+		ie := &InternalError{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: "the translation does not compile: " + firstLine(err.Error())}
+		var list pgas.ErrorList
+		if errors.As(err, &list) && len(list) > 0 {
+			if o, ok := res.Origin(list[0].Pos.Line); ok && o.Pos.Line > 0 {
+				ie.Pos = o.Pos
+				ie.Msg = "the translation of " + o.Text + " does not compile: " + list[0].Msg
+			}
+		}
+		return nil, ie
 	}
 	if err := opt.Context.Err(); err != nil {
 		return nil, &BudgetError{Phase: "compiling the translation of", Cause: context.Cause(opt.Context)}
