@@ -92,6 +92,10 @@ type job struct {
 	costsHash string
 	settings  []string
 	stopped   string // why decideEach stopped early (a signal, the memory guard)
+	// frontTime is what the C front end took: the first N's --timeout
+	// is charged with it, so that --timeout bounds the whole command for
+	// one N (0 for a .pgas program, whose compiler is not timed).
+	frontTime time.Duration
 }
 
 // inputError is an error in the user's input, with positions when the
@@ -169,9 +173,13 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 	}
 	// The budgets cover reading and compiling (issues 29 and 34); the
 	// searches start their own guards.
+	start := time.Now()
 	j.prog, j.src, err = loadGuarded(fs.Arg(0), frontBudget{timeout: *b.timeout, maxMemory: *b.maxMemory, lang: *b.lang})
 	if err != nil {
 		return j, frontError(cmd, j.file, err, stderr), frontCode(err)
+	}
+	if j.prog.Dialect == "c" {
+		j.frontTime = time.Since(start)
 	}
 	if hi > maxDecideRanks {
 		// Before the program is checked for N: one limit, one message.
@@ -246,6 +254,9 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 	for n := j.lo; n <= j.hi; n++ {
 		opt := j.opt
 		opt.Context = ctx
+		if n == j.lo && opt.Timeout > 0 && j.frontTime > 0 {
+			opt.Timeout = max(time.Nanosecond, opt.Timeout-j.frontTime)
+		}
 		if j.onlyFor != nil {
 			opt.Only = j.onlyFor(n)
 		}

@@ -75,10 +75,13 @@ func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 			continue
 		}
 		start := time.Now()
+		if n == j.lo {
+			start = start.Add(-j.frontTime) // the C front end's time counts
+		}
 		tctx, cancel := ctx, context.CancelFunc(func() {})
 		if j.opt.Timeout > 0 {
 			// the translation is part of the time of this N
-			tctx, cancel = context.WithTimeoutCause(ctx, j.opt.Timeout, fmt.Errorf("time budget of %v reached", j.opt.Timeout))
+			tctx, cancel = context.WithDeadlineCause(ctx, start.Add(j.opt.Timeout), fmt.Errorf("time budget of %v reached", j.opt.Timeout))
 		}
 		tr, tp, code := translateProgram(tctx, j.prog, n, stderr)
 		cancel()
