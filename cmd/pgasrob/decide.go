@@ -15,9 +15,11 @@ func init() {
 	register(subcommand{name: "decide", summary: "decide robustness of a program (.pgas, or C with OpenSHMEM) for N ranks (Theorem 16)", run: runDecide})
 }
 
-const decideDescription = `Decide whether the program in FILE is robust for N ranks (FILE: a .pgas
-program, or a C program with OpenSHMEM, docs/shmem.md: a .c file or --lang
-c; "-" reads standard input, C when it is unmistakably C): whether
+const decideDescription = `FILE is a .pgas program, or a C program with OpenSHMEM (docs/shmem.md): a
+.c file, or any file with --lang c; "-" reads standard input (as C when it
+is unmistakably C).
+
+Decide whether the program in FILE is robust for N ranks: whether
 every computation under the PGAS memory model (asynchronous remote reads
 and writes through FIFO queues, Table 1 of pgas-theory-full.md) has the
 happens-before relation of a sequentially consistent one. The procedure is
