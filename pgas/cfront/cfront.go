@@ -42,7 +42,7 @@ type Result struct {
 	// puts them in Program.Warnings.
 	Warnings []pgas.Diag
 	// Assumptions are the modelling choices the program exercises
-	// (assume.go); Compile puts them in Program.Assumptions.
+	// (warnings.go); Compile puts them in Program.Assumptions.
 	Assumptions []pgas.Assumption
 }
 

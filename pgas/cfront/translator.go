@@ -105,7 +105,7 @@ type translator struct {
 	errs    pgas.ErrorList          // the refusals met so far
 	near    pgas.Pos                // the declaration or statement being translated
 	steps   int                     // emits since the last look at the context
-	uses    map[string]bool         // the modelling choices exercised (assume.go)
+	uses    map[string]bool         // the modelling choices exercised (warnings.go)
 	refused map[*cc.Declarator]bool // declared by a refused declaration
 }
 
