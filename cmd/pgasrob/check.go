@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(subcommand{name: "check", summary: "parse and statically check a .pgas program", run: runCheck})
+	register(subcommand{name: "check", summary: "parse and statically check a program (.pgas, or C with OpenSHMEM)", run: runCheck})
 }
 
 // checkJSON is the --json output of "pgasrob check" (docs/language.md).
@@ -40,13 +40,16 @@ type checkAddr struct {
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("check", "check FILE [-n N|LO..HI] [--json] [--automaton]",
-		`Parse FILE and run the static checks of the .pgas language (docs/language.md):
+		`Parse FILE (a .pgas program, or a C program with OpenSHMEM: a .c file,
+or --lang c; "-" reads standard input) and run the static checks of the
+.pgas language (docs/language.md) on it or on its translation (docs/shmem.md):
 syntax, names, labels, arities, limits, and constant values out of range.
 Prints a summary of the compiled program. Exit 0 if the program is fine,
 2 with file:line:col errors otherwise.`, exitsCheck, stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	dump := fs.Bool("automaton", false, "also print the compiled automaton: every transition with its core command")
 	nArg := stringOnceP(fs, "n", "n", "also check that the program can run on `N` ranks (or each N of a range LO..HI)")
+	lang := fs.String("lang", "", langFlagHelp)
 	if done, code := parseFlags(fs, args); done {
 		return code
 	}
@@ -64,7 +67,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	}
 	path := inputName(fs.Arg(0))
 	out := checkJSON{Schema: "pgasrob/check/v1", File: path, Errors: []checkError{}}
-	p, err := loadProgramN(fs.Arg(0), singleN(lo, hi))
+	p, err := loadProgram(fs.Arg(0), frontBudget{lang: *lang, n: singleN(lo, hi)})
 	for n := lo; err == nil && n <= hi; n++ {
 		err = pgas.CheckN(p, n)
 	}
@@ -77,7 +80,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 		} else {
 			fmt.Fprintln(stderr, err)
 		}
-		return exitUsage
+		return frontCode(err) // 4 for a fault of the front end, not the input's
 	}
 	out.OK = true
 	out.Program = summarize(p)

@@ -17,7 +17,7 @@ import (
 const (
 	exitsVerdict = "exit codes: 0 robust, 1 not robust, 2 usage or input error (also a reachable run-time error),\n" +
 		"3 unknown (a budget ran out, or interrupted), 4 internal error (a witness failed its replay)"
-	exitsCheck    = "exit codes: 0 the program is fine, 2 usage error or a mistake in the program"
+	exitsCheck    = "exit codes: 0 the program is fine, 2 usage error or a mistake in the program, 4 internal error of the C front end"
 	exitsVersion  = "exit codes: 0, 2 usage error"
 	exitsDifftest = "exit codes: 0 no disagreement, 1 a disagreement, 2 usage or input error,\n" +
 		"3 nothing could be compared (every program skipped) or interrupted, 4 internal error"

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(subcommand{name: "cycles", summary: "list every cycle type of a .pgas program with its verdict (research)", run: runCycles})
+	register(subcommand{name: "cycles", summary: "list every cycle type of a program (.pgas, or C with OpenSHMEM) with its verdict (research)", run: runCycles})
 }
 
 const cyclesDescription = `For research: decide, for every cycle type of N ranks (a sequence of
@@ -25,7 +25,9 @@ leaves the program unchanged maps it onto an already searched one, with
 that one's verdict (turn this off with --no-symmetry). --type restricts
 the search to some cycle types. Use "pgasrob decide" to see a witness.
 
-The exit code is that of "pgasrob decide --all" (see docs/cli.md).`
+FILE is a .pgas program, or a C program with OpenSHMEM (a .c file, or
+--lang c; docs/shmem.md); "-" reads standard input. The exit code is that
+of "pgasrob decide --all" (see docs/cli.md).`
 
 // cyclesCmd is the flag set of cycles; merge parses a shard's settings
 // with it again.
@@ -94,10 +96,12 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 		out: cyclesJSON{Schema: cyclesSchema, File: j.file, NArg: *c.b.n, Results: []cyclesNJSON{}, Restricted: len(*c.only) > 0}}
 	if ie != nil {
 		if *c.asJSON {
-			pr.out.Verdict, pr.out.ExitCode, pr.out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
+			pr.out.Verdict, pr.out.ExitCode = ie.verdict()
+			pr.out.Errors = errorsToJSON(j.file, ie)
 			writeJSON(stdout, pr.out)
 		}
-		return exitUsage
+		_, code := ie.verdict()
+		return code
 	}
 	if err := c.checkTypes(j.lo, j.hi); err != nil {
 		fmt.Fprintf(stderr, "pgasrob cycles: %v\n%s\n", err, usageHint("cycles"))

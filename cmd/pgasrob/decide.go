@@ -14,10 +14,14 @@ import (
 )
 
 func init() {
-	register(subcommand{name: "decide", summary: "decide robustness of a .pgas program for N ranks (Theorem 16)", run: runDecide})
+	register(subcommand{name: "decide", summary: "decide robustness of a program (.pgas, or C with OpenSHMEM) for N ranks (Theorem 16)", run: runDecide})
 }
 
-const decideDescription = `Decide whether the .pgas program in FILE is robust for N ranks: whether
+const decideDescription = `FILE is a .pgas program, or a C program with OpenSHMEM (docs/shmem.md): a
+.c file, or any file with --lang c; "-" reads standard input (as C when it
+is unmistakably C).
+
+Decide whether the program in FILE is robust for N ranks: whether
 every computation under the PGAS memory model (asynchronous remote reads
 and writes through FIFO queues, Table 1 of pgas-theory-full.md) has the
 happens-before relation of a sequentially consistent one. The procedure is
@@ -65,7 +69,7 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 	c := &decideCmd{fs: fs, b: addBudgetFlags(fs)}
 	c.all = fs.Bool("all", false, "search every cycle type instead of stopping at the first violation")
 	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+decideSchema+", docs/cli.md) instead of text")
-	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
+	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N; \"-\": the graph alone on standard output, the verdict on standard error)")
 	c.proc = fs.String("procedure", "auto", "who decides: automata (the cycle-type search), oracle (direct exploration of X(P,N)), or auto (the search, joined after a second by the oracle; the first exact answer wins)")
 	c.after = fs.Duration("oracle-after", cycles.DefaultOracleDelay, "with --procedure auto: the search's head start before the oracle joins it (0s: at once; programs heavy in waits and queues often suit the oracle)")
 	c.out = addOutputFlags(fs)
@@ -83,7 +87,7 @@ var decideModes = modeTable{
 	choices: []string{"via", "procedure", "exploration"},
 	modes: []mode{
 		{key: "via", when: "via=instrumentation", name: "--via instrumentation",
-			uses: flagList("via n max-states timeout jobs max-memory json"), ignores: flagList("procedure oracle-after exploration no-symmetry depth-first")},
+			uses: flagList("via n max-states timeout jobs max-memory json lang"), ignores: flagList("procedure oracle-after exploration no-symmetry depth-first")},
 		{key: "shard", when: "shard", name: "--shard", uses: flagList("shard shard-costs all depth-first via", budgetFlagNames),
 			// A shard searches its part of the cycle types: the oracle
 			// answers for the whole program only.
@@ -102,15 +106,23 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 	if j == nil {
 		return code
 	}
-	pr := &decidePrinter{stdout: stdout, stderr: stderr, file: j.file, prog: j.prog, src: j.src, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi, outFlags: c.out,
+	dotOut := stdout
+	if *c.dot == "-" {
+		// only the graph on standard output, so that it can be piped to
+		// dot; the verdict goes to standard error
+		stdout = stderr
+	}
+	pr := &decidePrinter{stdout: stdout, stderr: stderr, dotOut: dotOut, file: j.file, prog: j.prog, src: j.src, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi, outFlags: c.out,
 		out: decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Results: []nResultJSON{}}}
 	if ie != nil {
 		c.out.inputError(j.file, ie, stdout, stderr)
 		if *c.asJSON {
-			pr.out.Verdict, pr.out.ExitCode, pr.out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
+			pr.out.Verdict, pr.out.ExitCode = ie.verdict()
+			pr.out.Errors = errorsToJSON(j.file, ie)
 			writeJSON(stdout, pr.out)
 		}
-		return exitUsage
+		_, code := ie.verdict()
+		return code
 	}
 	switch {
 	case j.mode == "via":
@@ -155,6 +167,7 @@ func (c *decideCmd) exactOptions(j *job, stderr io.Writer) int {
 // and for a merge of shards alike.
 type decidePrinter struct {
 	stdout, stderr io.Writer
+	dotOut         io.Writer // where --dot - writes (stdout; nil: stdout)
 	file           string
 	prog           *pgas.Program
 	src            []byte
@@ -189,7 +202,11 @@ func (pr *decidePrinter) add(o outcome) {
 	dotFile := ""
 	if pr.dot != "" && o.Res != nil && o.Res.Witness != nil {
 		dotFile = report.DotPath(pr.dot, o.N, pr.isRange)
-		if err := writeOutput(dotFile, []byte(report.Dot(pr.prog, pr.file, o.N, o.Res.Witness)), pr.stdout, pr.file); err != nil {
+		out := pr.dotOut
+		if out == nil {
+			out = pr.stdout
+		}
+		if err := writeOutput(dotFile, []byte(report.Dot(pr.prog, pr.file, o.N, o.Res.Witness)), out, pr.file); err != nil {
 			fmt.Fprintf(pr.stderr, "pgasrob decide: %v\n", err)
 			pr.dotFailed, dotFile = true, ""
 		}
@@ -201,7 +218,7 @@ func (pr *decidePrinter) add(o outcome) {
 		return
 	}
 	report.WriteText(pr.stdout, pr.file, pr.prog, o)
-	if dotFile != "" {
+	if dotFile != "" && dotFile != "-" {
 		fmt.Fprintf(pr.stdout, "  Graphviz graph of the cycle written to %s\n", dotFile)
 	}
 }

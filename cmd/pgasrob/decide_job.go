@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -16,6 +17,7 @@ import (
 	"github.com/pgasrob/pgasrob/cycles"
 	"github.com/pgasrob/pgasrob/normalform"
 	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/cfront"
 )
 
 // The decision of a .pgas program for each N asked, shared by decide,
@@ -43,6 +45,7 @@ type budgetFlags struct {
 	depthFirst *bool
 	explore    *cycles.Exploration
 	shard      *shardFlags
+	lang       *string
 }
 
 func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
@@ -56,6 +59,7 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		depthFirst: fs.Bool("depth-first", false, "search each cycle type depth-first, stopping at its first violation (decide without --all; the witness is shortened and certified as usual)"),
 		explore:    ptr(cycles.Shared),
 		shard:      addShardFlags(fs, true),
+		lang:       fs.String("lang", "", langFlagHelp),
 	}
 	fs.Var(b.explore, "exploration", "how the cycle types are searched: shared (one search carrying them all, helped by per-type searches in order, beside it with --jobs > 1 and by turns with one job; --max-states then bounds that one search) or per-type (one search per cycle type)")
 	return b
@@ -68,7 +72,7 @@ func (b *budgetFlags) options() cycles.Options {
 
 // The flags decide, cycles and repair share, which each of their modes
 // reads unless the table says otherwise.
-const budgetFlagNames = "n max-states timeout jobs max-memory no-symmetry exploration json"
+const budgetFlagNames = "n max-states timeout jobs max-memory no-symmetry exploration json lang"
 
 // job is a checked request: the program and the Ns to decide.
 type job struct {
@@ -88,6 +92,10 @@ type job struct {
 	costsHash string
 	settings  []string
 	stopped   string // why decideEach stopped early (a signal, the memory guard)
+	// frontTime is what the C front end took: the first N's --timeout
+	// is charged with it, so that --timeout bounds the whole command for
+	// one N (0 for a .pgas program, whose compiler is not timed).
+	frontTime time.Duration
 }
 
 // inputError is an error in the user's input, with positions when the
@@ -95,6 +103,19 @@ type job struct {
 type inputError struct {
 	err  error
 	list pgas.ErrorList
+	code int // exitUsage, or exitUnknown (a budget stopped the front end), or exitInternal
+}
+
+// verdict is the --json verdict and exit code of an input that could not
+// be decided.
+func (ie *inputError) verdict() (string, int) {
+	switch ie.code {
+	case exitUnknown:
+		return "unknown", exitUnknown
+	case exitInternal:
+		return "internal error", exitInternal
+	}
+	return "input error", exitUsage
 }
 
 // prepare validates flags and arguments, loads the program and checks it
@@ -150,25 +171,22 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 	if j.shard.Count > 0 {
 		j.settings = settingsOf(fs, "shard-costs")
 	}
-	// The memory budget covers reading and compiling (issue 29); the
-	// searches start their own guard.
-	compiled := compileGuard(*b.maxMemory)
-	defer compiled()
-	if j.src, err = readSource(fs.Arg(0)); err == nil {
-		j.prog, err = compileProgramN(j.file, j.src, singleN(lo, hi))
-	}
+	// The budgets cover reading and compiling (issues 29 and 34); the
+	// searches start their own guards.
+	start := time.Now()
+	j.prog, j.src, err = loadGuarded(fs.Arg(0), frontBudget{timeout: *b.timeout, maxMemory: *b.maxMemory, lang: *b.lang, n: singleN(lo, hi)})
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			fmt.Fprintf(stderr, "pgasrob %s: %v\n", cmd, err)
-			return j, &inputError{err: err}, exitUsage
-		}
-		return fail(err)
+		return j, frontError(cmd, j.file, err, stderr), frontCode(err)
+	}
+	if j.prog.Dialect == "c" {
+		j.frontTime = time.Since(start)
 	}
 	if hi > maxDecideRanks {
 		// Before the program is checked for N: one limit, one message.
 		return usageErr("-n %s: %s supports at most N = %d (the limit of the state encoding)", *b.n, cmd, maxDecideRanks)
 	}
+	compiled := compileGuard(*b.maxMemory)
+	defer compiled()
 	for n := lo; n <= hi; n++ {
 		if err := pgas.CheckN(j.prog, n); err != nil {
 			return fail(err)
@@ -176,12 +194,51 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 		if _, err := normalform.New(j.prog, n); err != nil {
 			return fail(fmt.Errorf("N = %d: %w", n, err))
 		}
+		if j.prog.Dialect == "c" {
+			j.prog.Warnings = append(j.prog.Warnings, cfront.PEWarnings(j.prog, n)...)
+		}
 	}
 	if over := compiled(); over != nil {
-		fmt.Fprintf(stderr, "pgasrob %s: %s: UNKNOWN: %v while reading and compiling the program\n", cmd, j.file, over)
+		fmt.Fprintf(stderr, "pgasrob %s: %s: UNKNOWN: %v while checking the program for N\n", cmd, j.file, over)
 		return nil, nil, exitUnknown
 	}
 	return j, nil, 0
+}
+
+// frontError prints why the program could not be read or compiled and
+// returns it as an inputError: a budget's end is UNKNOWN (exit 3), a fault
+// of the front end an internal error (exit 4), anything else an input
+// error (exit 2) with its positions.
+func frontError(cmd, file string, err error, stderr io.Writer) *inputError {
+	ie := &inputError{err: err, code: frontCode(err)}
+	var pe *os.PathError
+	switch {
+	case ie.code == exitUnknown:
+		fmt.Fprintf(stderr, "pgasrob %s: %s: %v\n", cmd, file, err)
+	case errors.As(err, &pe):
+		fmt.Fprintf(stderr, "pgasrob %s: %v\n", cmd, err)
+	case errors.As(err, &ie.list):
+		fmt.Fprintln(stderr, err)
+	default:
+		if !strings.HasPrefix(err.Error(), file+":") {
+			ie.err = fmt.Errorf("%s: %w", file, err)
+		}
+		fmt.Fprintln(stderr, ie.err)
+	}
+	return ie
+}
+
+// frontCode is the exit code of an error of the front end.
+func frontCode(err error) int {
+	var bs *budgetStop
+	var ie *cfront.InternalError
+	switch {
+	case errors.As(err, &bs):
+		return exitUnknown
+	case errors.As(err, &ie):
+		return exitInternal
+	}
+	return exitUsage
 }
 
 // decideEach runs cycles.Decide for every N of the job, calling done after
@@ -197,6 +254,9 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 	for n := j.lo; n <= j.hi; n++ {
 		opt := j.opt
 		opt.Context = ctx
+		if n == j.lo && opt.Timeout > 0 && j.frontTime > 0 {
+			opt.Timeout = max(time.Nanosecond, opt.Timeout-j.frontTime)
+		}
 		if j.onlyFor != nil {
 			opt.Only = j.onlyFor(n)
 		}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/pgas/translate"
@@ -72,12 +74,27 @@ func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
-		tr, tp, code := translateProgram(j.prog, n, stderr)
+		start := time.Now()
+		if n == j.lo {
+			start = start.Add(-j.frontTime) // the C front end's time counts
+		}
+		tctx, cancel := ctx, context.CancelFunc(func() {})
+		if j.opt.Timeout > 0 {
+			// the translation is part of the time of this N
+			tctx, cancel = context.WithDeadlineCause(ctx, start.Add(j.opt.Timeout), fmt.Errorf("time budget of %v reached", j.opt.Timeout))
+		}
+		tr, tp, code := translateProgram(tctx, j.prog, n, stderr)
+		cancel()
 		if tr == nil {
 			return code
 		}
+		timeout := j.opt.Timeout
+		if timeout > 0 {
+			// what the translation left of this N's time
+			timeout = max(time.Millisecond, timeout-time.Since(start))
+		}
 		res, err := tso.Check(tp, tsoprog.PSO, tso.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, BudgetBytes: j.opt.BudgetBytes,
-			Timeout: j.opt.Timeout, Jobs: j.opt.Jobs, Context: ctx})
+			Timeout: timeout, Jobs: j.opt.Jobs, Context: ctx})
 		if err != nil {
 			fmt.Fprintf(stderr, "pgasrob decide: N = %d: internal error: %v\n", n, err)
 			return exitInternal

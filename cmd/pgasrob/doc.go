@@ -18,7 +18,8 @@
 // out), 4 internal error. What the commands read and write goes through
 // files.go: "-" for standard input, inputs refused unless regular files,
 // outputs written atomically and never over an input, and standard output
-// whose write errors are not lost.
+// whose write errors are not lost; frontend.go reads and compiles a program
+// (.pgas or C, --lang) under the budgets and SIGINT.
 //
 // Imports: pgasrob/... (any package of the module), github.com/spf13/pflag
 // (flags) and the standard library. Nothing imports it.

@@ -49,16 +49,11 @@ func readSource(path string) ([]byte, error) {
 }
 
 // loadProgram is pgas.Load with "-" read from standard input, and a C
-// file (by its .c extension) translated by pgas/cfront.
-func loadProgram(path string) (*pgas.Program, error) { return loadProgramN(path, 0) }
-
-// loadProgramN is loadProgram for n PEs (0: any); see compileProgramN.
-func loadProgramN(path string, n int) (*pgas.Program, error) {
-	src, err := readSource(path)
-	if err != nil {
-		return nil, err
-	}
-	return compileProgramN(inputName(path), src, n)
+// file (by its .c extension, --lang or its content) translated by
+// pgas/cfront for b.n PEs, under the budgets of b (frontend.go).
+func loadProgram(path string, b frontBudget) (*pgas.Program, error) {
+	p, _, err := loadGuarded(path, b)
+	return p, err
 }
 
 // compileProgram compiles a program for every command: a .c file is C
@@ -165,7 +160,8 @@ func writeAtomic(path string, data []byte) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
-		return err
+		// the temporary file is ours: the user named path
+		return &os.PathError{Op: "write", Path: path, Err: unwrapPath(err)}
 	}
 	_, err = tmp.Write(data)
 	if err == nil {
@@ -196,7 +192,7 @@ func writeAtomic(path string, data []byte) error {
 func writeInPlace(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 	if err != nil {
-		return err
+		return &os.PathError{Op: "write", Path: path, Err: unwrapPath(err)}
 	}
 	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {

@@ -31,7 +31,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun \"pgasrob help <command>\" or \"pgasrob <command> --help\" for a command's flags,")
-	fmt.Fprintln(w, "\"pgasrob --version\" for the version. FILE \"-\" reads standard input.")
+	fmt.Fprintln(w, "\"pgasrob --version\" for the version. FILE \"-\" reads standard input (--lang c|pgas says which).")
 	fmt.Fprintln(w, "Exit codes: 0 robust, 1 not robust, 2 usage or input error, 3 unknown (budget), 4 internal error.")
 }
 

@@ -179,7 +179,11 @@ func mergeDecide(h *shardJSON, shards []*shardJSON, empty []string, asJSON bool,
 		c := newDecideCmd(io.Discard)
 		b, perr = c.b, parseSettings(c.fs, h)
 		all = *c.all
-		pr = &decidePrinter{stdout: stdout, stderr: stderr, file: h.Input, prog: prog, asJSON: asJSON, dot: dot,
+		verdictOut := stdout
+		if dot == "-" {
+			verdictOut = stderr // as decide: the graph alone on stdout
+		}
+		pr = &decidePrinter{stdout: verdictOut, stderr: stderr, dotOut: stdout, file: h.Input, prog: prog, asJSON: asJSON, dot: dot,
 			out: decideJSON{Schema: decideSchema, File: h.Input, NArg: *c.b.n, Results: []nResultJSON{}}}
 	default:
 		c := newCyclesCmd(io.Discard)

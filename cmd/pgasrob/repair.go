@@ -12,15 +12,17 @@ import (
 	"github.com/pgasrob/pgasrob/cycles/repair"
 	"github.com/pgasrob/pgasrob/cycles/report"
 	"github.com/pgasrob/pgasrob/pgas"
-	"github.com/pgasrob/pgasrob/pgas/cfront"
 	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 func init() {
-	register(subcommand{name: "repair", summary: "find the cheapest waits, fences or synchronous operations that make a .pgas program robust", run: runRepair})
+	register(subcommand{name: "repair", summary: "find the cheapest waits, fences or synchronous operations that make a program (.pgas, or C with OpenSHMEM) robust", run: runRepair})
 }
 
-const repairDescription = `Find a cheapest set of synchronisation insertions that makes the .pgas
+const repairDescription = `FILE is a .pgas program, or a C program with OpenSHMEM (docs/shmem.md): a
+.c file, or any file with --lang c; "-" reads standard input.
+
+Find a cheapest set of synchronisation insertions that makes the
 program in FILE robust for every N asked, in the language's own words so
 that it can be pasted back: "wait h" on a remote operation's handle before
 a later statement (giving the operation a handle "-> hK" if it has none),
@@ -96,10 +98,12 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	out := report.NewRepairJSON(j.file, *b.n)
 	if ie != nil {
 		if *asJSON {
-			out.Verdict, out.ExitCode, out.Errors = "input error", exitUsage, errorsToJSON(j.file, ie)
+			out.Verdict, out.ExitCode = ie.verdict()
+			out.Errors = errorsToJSON(j.file, ie)
 			writeJSON(stdout, out)
 		}
-		return exitUsage
+		_, code := ie.verdict()
+		return code
 	}
 	if *write != "" {
 		// Before the search: a long run must not end in this refusal.
@@ -144,7 +148,7 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	opt.Decide.Jobs = *b.jobs
 	var res *repair.Result
 	var err error
-	if cfront.IsC(j.file) {
+	if j.prog.Dialect == "c" { // a .c file, --lang c, or C on standard input
 		res, err = repairC(j.file, j.src, ns, opt)
 	} else {
 		res, err = repair.Repair(j.file, j.src, ns, opt)

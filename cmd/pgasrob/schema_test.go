@@ -20,6 +20,8 @@ func TestJSONSchemasDocumented(t *testing.T) {
 	rte := writeFile(t, "rte.pgas", "values 2\naddress x\nregister r\n    mem[x] <- 1\n    r <- mem[x]\n    mem[x] <- r + 1\n")
 	bad := writeFile(t, "bad.pgas", "values 2\naddress x\n    mem[z] <- 1\n")
 	sb := "../../examples/tso/sb.txt"
+	// a C program whose only SHMEM call a predefined macro removes: warnings
+	silent := writeFile(t, "silent.c", "#include <shmem.h>\nlong x;\nint main(void) {\n  shmem_init();\n#if __STDC_VERSION__ < 199000L\n  shmem_long_p(&x, 1, 0);\n#endif\n  x = 1;\n  return 0;\n}\n")
 	runs := map[string][][]string{
 		"decide": {
 			{"decide", oneToOne, "-n", "1..2", "--json", "--dot", t.TempDir() + "/c.dot"},
@@ -33,6 +35,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"decide", oneToOneFixed, "-n", "2", "--json", "--via", "instrumentation"},
 			{"decide", "../../examples/shmem/mp-none.c", "-n", "2", "--json"}, // a C program: pe, cycle_pes, cell text
 			{"decide", "-r", oneToOne, bad, "-n", "2", "--json"},              // a project: files, summary
+			{"decide", silent, "-n", "2", "--json"},                           // warnings, assumptions
 		},
 		"translate": {{"translate", oneToOne, "-n", "2", "--json"}},
 		"cycles": {

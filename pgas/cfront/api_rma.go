@@ -121,6 +121,9 @@ func (t *translator) transfer(x *cc.PostfixExpression, name string, c shmemCall,
 		cmd += "_nbi"
 		ctx = t.getContext()
 	}
+	if n > 1 {
+		t.assume(assumeIndexOrder)
+	}
 	for i := 0; i < n; i++ {
 		off := fmt.Sprint(i)
 		t.emit("%s(%s, %s, %s, %s)", cmd, local.plus(off), k, remote.plus(off), ctx)

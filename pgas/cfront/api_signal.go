@@ -24,6 +24,9 @@ func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall
 	}
 	t.check(args[0], remote, n)
 	t.check(args[1], local, n)
+	if n > 1 {
+		t.assume(assumeIndexOrder)
+	}
 	if !strings.HasSuffix(c.op, "_nbi") {
 		t.sourceOrder(x, name, local, n)
 	}

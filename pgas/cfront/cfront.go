@@ -1,7 +1,8 @@
 package cfront
 
 import (
-	"fmt"
+	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -17,6 +18,10 @@ type Options struct {
 	// and a program whose memory depends on it (shmem_malloc(npes *
 	// sizeof(long))) is then refused with a message asking for one N.
 	N int
+	// Context bounds the work (a time or memory budget, a signal): when
+	// it ends, Translate and Compile return a *BudgetError naming the
+	// phase. nil is context.Background().
+	Context context.Context
 }
 
 // Origin is where a generated .pgas line comes from in the C file.
@@ -36,8 +41,13 @@ type Result struct {
 	// Arrays are the .pgas names of C arrays, whose cells are shown as
 	// name[i] rather than name+i.
 	Arrays []string
-	// Assumptions are the modelling choices of the memory layout the
-	// program exercises (docs/shmem.md), for Program.Assumptions.
+	// Warnings are facts that make an answer weaker than it looks (code
+	// removed by a macro we predefine, no SHMEM communication); Compile
+	// puts them in Program.Warnings.
+	Warnings []pgas.Diag
+	// Assumptions are the modelling choices the program exercises
+	// (warnings.go, and the memory layout's in memory.go); Compile puts
+	// them in Program.Assumptions.
 	Assumptions []pgas.Assumption
 }
 
@@ -56,15 +66,23 @@ func IsC(name string) bool { return strings.EqualFold(filepath.Ext(name), ".c") 
 // A construct outside the subset gives a pgas.ErrorList with positions in
 // the C file.
 func Translate(name string, src []byte, opt Options) (*Result, error) {
-	ast, values, err := parseC(name, src)
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
+	pr, err := parseC(opt.Context, name, src)
 	if err != nil {
 		return nil, err
 	}
 	if opt.Values == 0 {
-		opt.Values = values
+		opt.Values = pr.values
 	}
 	t := newTranslator(name, src, opt)
-	return t.run(ast)
+	res, err := t.run(pr.ast)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(pr.warnings, res.Warnings...)
+	return res, nil
 }
 
 // Compile translates the C program and compiles the translation with
@@ -72,15 +90,32 @@ func Translate(name string, src []byte, opt Options) (*Result, error) {
 // Text are the C position and construct, Program.File is the C file and
 // Program.Dialect is "c".
 func Compile(name string, src []byte, opt Options) (*pgas.Program, error) {
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
 	res, err := Translate(name, src, opt)
 	if err != nil {
 		return nil, err
 	}
 	p, err := pgas.Compile(name+".pgas", res.Source)
 	if err != nil {
-		return nil, fmt.Errorf("%s: internal error: the translation does not compile (please report):\n%v", name, err)
+		// at the C construct whose translation fails, if known
+		ie := &InternalError{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: "the translation does not compile: " + firstLine(err.Error())}
+		var list pgas.ErrorList
+		if errors.As(err, &list) && len(list) > 0 {
+			if o, ok := res.Origin(list[0].Pos.Line); ok && o.Pos.Line > 0 {
+				ie.Pos = o.Pos
+				ie.Msg = "the translation of " + o.Text + " does not compile: " + list[0].Msg
+			}
+		}
+		return nil, ie
+	}
+	if err := opt.Context.Err(); err != nil {
+		return nil, &BudgetError{Phase: "compiling the translation of", Cause: context.Cause(opt.Context)}
 	}
 	res.apply(p, name)
+	p.Warnings = append(res.Warnings, silentWarnings(p, name)...)
+	p.Assumptions = programAssumptions(p, res, src)
 	return p, nil
 }
 
@@ -136,4 +171,9 @@ func (r *Result) apply(p *pgas.Program, name string) {
 	rename(p.Addrs)
 	rename(p.Regs)
 	rename(p.Queues)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
 }

@@ -21,9 +21,9 @@ func (t *translator) globals(ast *cc.AST) {
 			fd := ed.FunctionDefinition
 			t.funcs[fd.Declarator.Name()] = fd
 		case cc.ExternalDeclarationDecl:
-			t.declaration(ed.Declaration, true)
+			t.guard(ed, func() { t.declaration(ed.Declaration, true) })
 		case cc.ExternalDeclarationAsmStmt:
-			t.refuse(ed, "asm statement")
+			t.guard(ed, func() { t.refuse(ed, "asm statement") })
 		}
 	}
 }
@@ -296,6 +296,9 @@ func (t *translator) frame() *frame { return t.frames[len(t.frames)-1] }
 
 // lookup finds what a resolved identifier denotes.
 func (t *translator) lookup(d *cc.Declarator) *entity {
+	if t.refused[d] {
+		panic(consequence{}) // its declaration is refused: said once
+	}
 	for i := len(t.frames) - 1; i >= 0; i-- {
 		if e, ok := t.frames[i].vars[d]; ok {
 			return e

@@ -7,10 +7,17 @@
 // It is shaped as a compiler, one file per job:
 //
 //   - cfront.go: the entry points (Translate, Compile) and the result.
+//   - precheck.go: the structural checks before the parser (line length,
+//     nesting), refused by name.
 //   - preprocess.go, headers.go, include/: preprocessing with cc's
-//     preprocessor, our predefined macros and pragmas, and our own headers
-//     (no host compiler or system header is ever read).
-//   - diag.go: diagnostics, every one at a C position.
+//     preprocessor, our predefined macros and pragmas (each refused by name
+//     unless interpreted), and our own headers (no host compiler or system
+//     header is ever read); the budget (Options.Context) around cc.
+//   - predef.go: the warning for code a predefined macro removes.
+//   - diag.go: diagnostics, every one at a C position and in our words;
+//     BudgetError and InternalError.
+//   - warnings.go: the warnings of a program or PE that communicates
+//     nothing, and the modelling choices a program exercises.
 //   - translator.go, decls.go, stmt.go, expr.go, inline.go: the
 //     translation of declarations, statements and expressions; calls of the
 //     file's own functions are inlined.
@@ -28,7 +35,8 @@
 // The C is parsed and type-checked by modernc.org/cc/v4 with a
 // configuration built here. The translation is exact or refused: a
 // construct outside the subset is an error with its position and name,
-// never an approximation.
+// never an approximation; every refusal of a file is reported in one run
+// (up to 30), and a fault of the front end is an InternalError.
 //
 // It implements issue 26 on top of the calculus of issue 25
 // (docs/shmem-calculus.md); the mapping, call by call, is in docs/shmem.md.

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pgasrob/pgasrob/pgas"
 )
@@ -38,16 +37,19 @@ func FuzzTranslate(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	// A parse that does not finish is a failure here, though Translate
-	// turns it into an error: it leaves a goroutine spinning.
-	parseTimeout = 5 * time.Second
+	for _, s := range issue34Seeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		r, err := Translate("f.c", src, Options{})
-		if err != nil && strings.Contains(err.Error(), "did not finish") {
-			t.Fatalf("cc hangs on %q", src)
-		}
-		if err != nil && strings.Contains(err.Error(), "internal error of the C front end") {
+		r, err := translateWatched(t, src)
+		var ie *InternalError
+		if errors.As(err, &ie) || err != nil && strings.Contains(err.Error(), "internal error") {
 			t.Fatalf("%v on %q", err, src)
+		}
+		if err != nil {
+			if m := dependencyText(err.Error()); m != "" {
+				t.Fatalf("a dependency's text %q reaches the user: %v", m, err)
+			}
 		}
 		if err != nil {
 			var list pgas.ErrorList

@@ -141,9 +141,9 @@ func (t *translator) allocate(x *cc.PostfixExpression, name string, args []cc.Ex
 	t.names[e.name] = cname
 	t.addAddrAt(x, e)
 	t.hs().heap[e] = name
-	t.assume("alloc-succeeds", "every allocation succeeds (the heap is large enough): its result is never NULL")
+	t.assume(assumeAllocSucceeds)
 	if name != "shmem_calloc" && name != "calloc" {
-		t.assume("alloc-zero", "a block from shmem_malloc, shmem_align or malloc reads as 0 until it is written (C leaves its contents indeterminate)")
+		t.assume(assumeAllocZero)
 	}
 	if sym {
 		t.barrierAll(x)
@@ -187,7 +187,7 @@ func (t *translator) free(x *cc.PostfixExpression, name string, args []cc.Expres
 	}
 	if name == "shmem_free" {
 		t.barrierAll(x)
-		t.assume("free-no-pending", "at shmem_free, no operation on the block is pending on a context other than the default one (the specification makes this the program's responsibility)")
+		t.assume(assumeFreeNoPending)
 	}
 	h.freed[a.ent] = x
 }
@@ -215,7 +215,7 @@ func (t *translator) shmemPtr(x *cc.PostfixExpression, args []cc.ExpressionNode)
 	if strings.NewReplacer("(", "", ")", "", " ", "").Replace(pe) == "rank-1" {
 		return a, "" // the caller's own object
 	}
-	t.assume("shmem-ptr-null", "shmem_ptr returns NULL for every PE but the caller (the specification allows it: the object is then not reachable by loads and stores)")
+	t.assume(assumeShmemPtrNull)
 	return a, fmt.Sprintf("(%s == rank - 1)", pe)
 }
 

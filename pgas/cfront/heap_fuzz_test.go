@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pgasrob/pgasrob/pgas"
 )
@@ -35,7 +34,6 @@ func FuzzHeap(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	parseTimeout = 5 * time.Second // as in FuzzTranslate: a hang of cc is not ours
 	f.Fuzz(func(t *testing.T, src []byte) {
 		r, err := Translate("f.c", src, Options{N: 2})
 		if err != nil {

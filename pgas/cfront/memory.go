@@ -331,15 +331,3 @@ func (t *translator) addAddrAt(n cc.Node, e *entity) {
 	}
 	t.addAddr(e)
 }
-
-// assume records a modelling choice of the memory layout the program
-// exercises, once.
-func (t *translator) assume(id, text string) {
-	h := t.hs()
-	for _, a := range h.assumed {
-		if a.ID == id {
-			return
-		}
-	}
-	h.assumed = append(h.assumed, pgas.Assumption{ID: id, Text: text})
-}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/pgasrob/pgasrob/pgas"
 	"modernc.org/cc/v4"
 )
 
@@ -23,7 +22,6 @@ type heapState struct {
 	heap       map[*entity]string  // objects from an allocation: the routine that made them
 	freed      map[*entity]cc.Node // heap objects freed, and where
 	rets       []*ptrReturn        // pointer results of the helpers being inlined
-	assumed    []pgas.Assumption   // modelling choices the program exercises
 	hint       string              // the pointer being set, to name a block after it
 }
 

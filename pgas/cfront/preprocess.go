@@ -1,28 +1,41 @@
 // Preprocessing and parsing: cc's configuration, our predefined macros,
-// pragmas, and the guards around the parser.
+// pragmas, the structural checks that keep cc away from its slow and
+// looping inputs, and the budget (a context) around cc's work.
 
 package cfront
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
+	"sync/atomic"
 
+	"github.com/pgasrob/pgasrob/pgas"
 	"modernc.org/cc/v4"
 )
 
+// parsed is what the preprocessor and parser leave for the translation.
+type parsed struct {
+	ast      *cc.AST
+	values   int         // "#pragma pgasrob values K", 0 if none
+	warnings []pgas.Diag // code removed by a predefined macro (predef.go)
+}
+
 // parseC runs cc's preprocessor, parser and type checker on src with our
-// headers only. It also returns the domain set by "#pragma pgasrob values
-// K" (0 if none).
-func parseC(name string, src []byte) (*cc.AST, int, error) {
+// headers only, under ctx: a cancelled context ends the wait with a
+// *BudgetError naming the phase (cc itself cannot be interrupted; its
+// goroutine is left to the process's exit).
+func parseC(ctx context.Context, name string, src []byte) (*parsed, error) {
+	if err := precheck(name, src); err != nil {
+		return nil, err
+	}
 	abi, err := cc.NewABI("linux", "amd64")
 	if err != nil {
-		return nil, 0, err
+		return nil, &InternalError{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: err.Error()}
 	}
-	values := 0
-	var perr error
+	pr := &pragmas{file: name, src: src}
 	cfg := &cc.Config{
 		ABI:             abi,
 		FS:              headerFS(),
@@ -32,89 +45,206 @@ func parseC(name string, src []byte) (*cc.AST, int, error) {
 		// A few hundred bytes of macros can expand for hours; programs of
 		// the subset need little.
 		ExpansionLimit: 1 << 20,
-		PragmaHandler: func(toks []cc.Token) error {
-			if v, ok, err := valuesPragma(toks); ok && perr == nil {
-				values, perr = v, err
-			}
-			return nil
-		},
+		PragmaHandler:  pr.handle,
 	}
-	ast, err := translateC(cfg, name, src)
-	if err == nil {
-		err = perr
+	var phase atomic.Value
+	phase.Store("preprocessing")
+	type result struct {
+		p   *parsed
+		err error
 	}
-	if err != nil {
-		return nil, 0, cErrors(name, err)
+	done := make(chan result, 1)
+	go func() {
+		p, err := translateC(cfg, name, src, &phase)
+		done <- result{p, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		return nil, &BudgetError{Phase: phase.Load().(string), Cause: context.Cause(ctx)}
 	}
-	return ast, values, nil
+	var list pgas.ErrorList
+	list = append(list, pr.errs...)
+	if r.err != nil {
+		if l, ok := cErrors(name, r.err).(pgas.ErrorList); ok {
+			list = append(list, l...)
+		} else {
+			return nil, r.err
+		}
+	}
+	if len(list) > 0 {
+		sortErrors(list)
+		return nil, capErrors(list)
+	}
+	r.p.values = pr.values
+	return r.p, nil
 }
 
-// valuesPragma reads "#pragma pgasrob values K": the data domain of the
-// program, as `values K` in .pgas. Other pragmas are ignored.
-func valuesPragma(toks []cc.Token) (int, bool, error) {
+// capErrors keeps the first pgas.MaxErrors errors, as the .pgas compiler
+// does.
+func capErrors(list pgas.ErrorList) pgas.ErrorList {
+	if len(list) > pgas.MaxErrors {
+		list = list[:pgas.MaxErrors]
+	}
+	return list
+}
+
+// pragmas collects what the pragmas of the user's file say: the domain of
+// "#pragma pgasrob values K", and a refusal for every pragma we do not
+// interpret, which would otherwise change the program's meaning unseen.
+type pragmas struct {
+	file   string
+	src    []byte
+	values int
+	errs   pgas.ErrorList
+	ops    []pgas.Pos // the _Pragma operators of the file, in order
+	nops   int        // how many of them were met
+}
+
+// hashCol is the column of the "#" that starts the directive whose first
+// word after "pragma" is at line:col, or col when it cannot be found.
+func (pr *pragmas) hashCol(line, col int) int {
+	l := 1
+	for i := 0; i < len(pr.src); i++ {
+		if l == line {
+			rest := pr.src[i:]
+			if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+				rest = rest[:j]
+			}
+			if h := bytes.IndexByte(rest, '#'); h >= 0 && h < col {
+				return h + 1
+			}
+			return col
+		}
+		if pr.src[i] == '\n' {
+			l++
+		}
+	}
+	return col
+}
+
+// operatorPos is the position of the next _Pragma operator of the file:
+// cc keeps none for the pragma it makes of one. Operators are met in the
+// order of the text, except those inside a macro, which are then placed
+// at the last operator of the file.
+func (pr *pragmas) operatorPos() pgas.Pos {
+	if pr.ops == nil {
+		pr.ops = codeOccurrences(pr.file, pr.src, "_Pragma")
+		if len(pr.ops) == 0 {
+			pr.ops = []pgas.Pos{{File: pr.file, Line: 1, Col: 1}}
+		}
+	}
+	p := pr.ops[min(pr.nops, len(pr.ops)-1)]
+	pr.nops++
+	return p
+}
+
+func (pr *pragmas) handle(toks []cc.Token) error {
 	var words []string
 	for _, t := range toks {
 		if s := strings.TrimSpace(t.SrcStr()); s != "" {
 			words = append(words, s)
 		}
 	}
-	if len(words) == 0 || words[0] != "pgasrob" {
-		return 0, false, nil
+	if len(words) == 0 {
+		return nil
 	}
 	p := toks[0].Position()
-	v, err := strconv.Atoi(strings.Join(words[2:], ""))
-	if len(words) != 3 || words[1] != "values" || err != nil || v < 2 || v > maxValues {
-		return 0, true, fmt.Errorf("%s:%d:%d: #pragma pgasrob: expected \"values K\" with 2 <= K <= %d", p.Filename, p.Line, p.Column, maxValues)
+	pos := pgas.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+	if p.Filename == "_Pragma_" || p.Filename == "" {
+		pos = pr.operatorPos()
+	} else if strings.HasPrefix(p.Filename, includeDir) {
+		return nil // our own headers
+	} else if p.Filename == pr.file {
+		pos.Col = pr.hashCol(p.Line, p.Column)
 	}
-	return v, true, nil
+	if words[0] == "pgasrob" {
+		v, err := strconv.Atoi(strings.Join(words[2:], ""))
+		if len(words) != 3 || words[1] != "values" || err != nil || v < 2 || v > maxValues {
+			pr.errs = append(pr.errs, &pgas.Error{Pos: pos, Msg: fmt.Sprintf("#pragma pgasrob: expected \"values K\" with 2 <= K <= %d", maxValues)})
+			return nil
+		}
+		pr.values = v
+		return nil
+	}
+	if msg := pragmaRefusal(words); msg != "" {
+		pr.errs = append(pr.errs, &pgas.Error{Pos: pos, Msg: msg})
+	}
+	return nil
 }
 
-// sentinel is appended to every file. cc v4.31.0 loops for ever when the
-// file ends inside a pointer declarator ("int *" at the end of a file, or
-// "^^"): its qualifier loop shifts the end of file again and again. A
-// declaration after the user's text ends that loop at a name; it is
-// skipped by the translation (names starting with __ are ours).
+// pragmaRefusal says why a pragma is refused, or "" for the pragmas whose
+// meaning the translation keeps: the STDC pragmas act on floating point
+// only (outside the subset, refused where used), and diagnostic and
+// message pragmas change what a compiler prints, not what the program
+// does.
+func pragmaRefusal(words []string) string {
+	text := "#pragma " + strings.Join(words, " ")
+	if len(text) > 60 {
+		text = text[:57] + "..."
+	}
+	second := ""
+	if len(words) > 1 {
+		second = words[1]
+	}
+	switch {
+	case words[0] == "STDC", words[0] == "message",
+		(words[0] == "GCC" || words[0] == "clang") && (second == "diagnostic" || second == "warning"):
+		return ""
+	case words[0] == "omp":
+		return fmt.Sprintf("OpenMP threads are not modelled: %s would run this code on several threads of one PE, which the checker does not see; remove the pragma to check the program with one thread per PE (a verdict about that program only)", text)
+	case words[0] == "acc":
+		return fmt.Sprintf("OpenACC offloading is not modelled: %s; remove the pragma to check the program as it runs on the host", text)
+	case words[0] == "once":
+		return "#pragma once in the checked file itself has no meaning here; remove it"
+	}
+	return fmt.Sprintf("%s is not interpreted by pgasrob and could change what the program does (packing, unrolling, threads); remove it to check the program without it", text)
+}
+
+// sentinel is appended to every file. cc v4.31.0 loops for ever when its
+// parser reaches the end of the file inside a type-qualifier list ("int *"
+// at the end of a file, or "^^"): the loop in typeQualifierList shifts the
+// end of file again and again. The sentinel's identifier ends that loop,
+// and its final ";" is the last token, so no pointer declarator can be at
+// the end of the token stream: translateC checks that the preprocessed
+// stream does end with the sentinel's tokens (a file ending inside a
+// comment or a macro call swallows them) before cc parses it. That is a
+// structural guarantee, not a timeout. The declaration is skipped by the
+// translation (names starting with __ are ours).
 const sentinel = "\n;int __cfront_sentinel;\n"
 
-// parseTimeout bounds cc's work on one file, for the loops the sentinel
-// does not reach (the file ends inside a comment, say).
-var parseTimeout = 20 * time.Second
-
 // translateC calls cc.Translate, turning a panic of cc on hostile input
-// into an error, and a parse that does not finish into one: bad C must
-// never crash or hang the tools. (A parse that does not finish leaves its
-// goroutine running; the command exits on the error.)
-func translateC(cfg *cc.Config, name string, src []byte) (*cc.AST, error) {
-	type result struct {
-		ast *cc.AST
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- result{nil, fmt.Errorf("%s:1:1: the C parser failed on this file (%v)", name, r)}
-			}
-		}()
-		sources := []cc.Source{{Name: "<predefined>", Value: predefined}, {Name: name, Value: string(src) + sentinel}}
-		// The sentinel helps only if the parser reaches it: a file
-		// ending inside a macro call would swallow it.
-		var pp bytes.Buffer
-		if err := cc.Preprocess(cfg, sources, &pp); err != nil {
-			done <- result{nil, err}
-			return
+// into an error: bad C must never crash the tools. phase names the work in
+// progress for a budget's message.
+func translateC(cfg *cc.Config, name string, src []byte, phase *atomic.Value) (p *parsed, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, pgas.ErrorList{{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: "the C parser cannot read this file; check that it is C and that every bracket and comment is closed"}}
 		}
-		if tail := pp.Bytes()[max(0, pp.Len()-100):]; !bytes.Contains(tail, []byte("__cfront_sentinel")) {
-			done <- result{nil, fmt.Errorf("%s:%d:1: the file ends inside a macro call or a preprocessor construct", name, bytes.Count(src, []byte("\n"))+1)}
-			return
-		}
-		ast, err := cc.Translate(cfg, sources)
-		done <- result{ast, err}
 	}()
-	select {
-	case r := <-done:
-		return r.ast, r.err
-	case <-time.After(parseTimeout):
-		return nil, fmt.Errorf("%s:%d:1: the C parser did not finish within %v; the file probably ends in the middle of a declaration or comment", name, bytes.Count(src, []byte("\n"))+1, parseTimeout)
+	sources := []cc.Source{{Name: "<predefined>", Value: predefined}, {Name: name, Value: string(src) + sentinel}}
+	var pp bytes.Buffer
+	if err := cc.Preprocess(cfg, sources, &pp); err != nil {
+		return nil, err
 	}
+	if !endsWithSentinel(pp.Bytes()) {
+		return nil, fmt.Errorf("%s:%d:1: the file ends inside a comment, a macro call or a preprocessor construct", name, bytes.Count(src, []byte("\n"))+1)
+	}
+	warnings := predefWarnings(cfg, name, src)
+	phase.Store("parsing and type-checking")
+	ast, err := cc.Translate(cfg, sources)
+	if err != nil {
+		return nil, err
+	}
+	return &parsed{ast: ast, warnings: warnings}, nil
+}
+
+// endsWithSentinel reports whether the preprocessed text ends with the
+// sentinel's tokens. The sentinel starts a line, so no string or character
+// literal of the file reaches into it; a comment or a macro call that is
+// still open swallows it.
+func endsWithSentinel(pp []byte) bool {
+	tail := strings.Join(strings.Fields(string(pp[max(0, len(pp)-200):])), "")
+	return strings.HasSuffix(tail, ";int__cfront_sentinel;")
 }

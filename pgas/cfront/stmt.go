@@ -36,16 +36,20 @@ func (t *translator) function(fd *cc.FunctionDefinition, binds map[*cc.Declarato
 func (t *translator) compound(cs *cc.CompoundStatement) {
 	for l := cs.BlockItemList; l != nil; l = l.BlockItemList {
 		it := l.BlockItem
-		switch it.Case {
-		case cc.BlockItemDecl:
-			t.declaration(it.Declaration, false)
-		case cc.BlockItemStmt:
-			t.statement(it.Statement)
-		case cc.BlockItemLabel:
-			t.refuse(it, "__label__ declaration")
-		case cc.BlockItemFuncDef:
-			t.refuse(it, "nested function")
-		}
+		t.guard(it, func() { t.blockItem(it) })
+	}
+}
+
+func (t *translator) blockItem(it *cc.BlockItem) {
+	switch it.Case {
+	case cc.BlockItemDecl:
+		t.declaration(it.Declaration, false)
+	case cc.BlockItemStmt:
+		t.statement(it.Statement)
+	case cc.BlockItemLabel:
+		t.refuse(it, "__label__ declaration")
+	case cc.BlockItemFuncDef:
+		t.refuse(it, "nested function")
 	}
 }
 

@@ -1,6 +1,7 @@
 package cfront
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -19,12 +20,22 @@ const (
 	maxCells       = 60 // of .pgas's 64 addresses; the .pgas compiler may add hidden ones
 )
 
-// refusal is a construct outside the subset: the translation stops at the
-// first one (a refusal often makes what follows meaningless).
+// refusal is a construct outside the subset. It ends the translation of
+// the declaration or statement it is in (guard); the translation goes on
+// with the next one, so that one run reports every refusal of the file,
+// up to pgas.MaxErrors.
 type refusal struct {
 	pos pgas.Pos
 	msg string
 }
+
+// stop ends the translation at once: a budget ran out.
+type stop struct{ err error }
+
+// consequence ends the translation of a construct that uses a declaration
+// already refused: the refusal has been reported, and another message
+// about the same name would only mislead.
+type consequence struct{}
 
 // kind is what a C object becomes.
 type kind int
@@ -89,9 +100,14 @@ type translator struct {
 	ncells  int      // addresses declared
 	defctx  string
 	end     string
-	smTemp  map[string]int // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
-	smLocal map[string]int // locals that may, likewise
-	heap    *heapState     // pointers and heap objects (pointer.go)
+	smTemp  map[string]int          // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
+	smLocal map[string]int          // locals that may, likewise
+	heap    *heapState              // pointers and heap objects (pointer.go)
+	errs    pgas.ErrorList          // the refusals met so far
+	near    pgas.Pos                // the declaration or statement being translated
+	steps   int                     // emits since the last look at the context
+	uses    map[string]bool         // the modelling choices exercised (warnings.go)
+	refused map[*cc.Declarator]bool // declared by a refused declaration
 }
 
 type initStore struct {
@@ -125,6 +141,7 @@ var pgasKeywords = strings.Fields(`program values address register queue mem ran
 // fresh returns an unused .pgas name close to base, recording the C name
 // it stands for when that differs.
 func (t *translator) fresh(base, cname string) string {
+	base = asciiName(base)
 	n := base
 	for i := 1; t.used[n]; i++ {
 		n = fmt.Sprintf("%s_%d", base, i)
@@ -136,6 +153,32 @@ func (t *translator) fresh(base, cname string) string {
 	return n
 }
 
+// asciiName spells a C identifier in the letters of .pgas names: a
+// character outside ASCII (C allows them in identifiers) becomes _uXXXX,
+// its code point. The spelling is the same at every use, and Names maps it
+// back to the C name for every message.
+func asciiName(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "_u%04x", r)
+		}
+	}
+	return b.String()
+}
+
 func (t *translator) label() string {
 	t.nlabel++
 	return fmt.Sprintf("L%d", t.nlabel)
@@ -143,6 +186,7 @@ func (t *translator) label() string {
 
 // emit appends a line of .pgas whose origin is the current C construct.
 func (t *translator) emit(format string, args ...any) {
+	t.tick()
 	if len(t.out) > maxLines {
 		panic(refusal{t.cur.Pos, fmt.Sprintf("the program is too large for the checker (more than %d generated lines)", maxLines)})
 	}
@@ -161,6 +205,14 @@ func (t *translator) refuse(n cc.Node, format string, args ...any) {
 
 func (t *translator) pos(n cc.Node) pgas.Pos {
 	if n == nil {
+		// a limit of the whole program (cells, registers): the construct
+		// that reached it
+		switch {
+		case t.cur.Pos.Line > 0:
+			return t.cur.Pos
+		case t.near.Line > 0:
+			return t.near
+		}
 		return pgas.Pos{File: t.file, Line: 1, Col: 1}
 	}
 	p := n.Position()
@@ -174,67 +226,106 @@ func (t *translator) pos(n cc.Node) pgas.Pos {
 // at makes n the origin of the lines emitted until the next call, with its
 // C text as written; it returns the previous origin.
 func (t *translator) at(n cc.Node) Origin {
+	t.tick()
 	old := t.cur
 	t.cur = Origin{Pos: t.pos(n), Text: t.text(n)}
 	return old
 }
 
-// text is the source of n as written on its first line, without a final
-// semicolon; macro expansions are shown as written, not expanded.
+// maxText bounds the C text kept for one construct: a condition of
+// thousands of terms must not be copied into every line generated from it
+// (the output of translate would grow with the square of the input).
+const maxText = 160
+
+// text is the source of n as written, on its first line, without a final
+// semicolon. A macro is shown as written, not expanded: cc gives every
+// token of an expansion the position of the macro's name, so the text ends
+// after the last token's name, with its arguments if it takes some.
 func (t *translator) text(n cc.Node) string {
 	p := n.Position()
 	if p.Filename != t.file || p.Line < 1 || p.Line > len(t.lines) {
-		return strings.TrimSpace(cc.NodeSource(n))
+		return clip(strings.TrimSpace(cc.NodeSource(n)))
 	}
 	start := t.lines[p.Line-1] + p.Column - 1
-	end := len(t.src)
+	eol := len(t.src)
 	if p.Line < len(t.lines) {
-		end = t.lines[p.Line] - 1
+		eol = t.lines[p.Line] - 1
 	}
-	if start < 0 || start > end {
-		return strings.TrimSpace(cc.NodeSource(n))
+	if start < 0 || start > eol {
+		return clip(strings.TrimSpace(cc.NodeSource(n)))
 	}
-	s := string(t.src[start:end])
-	if want := strings.Join(strings.Fields(cc.NodeSource(n)), ""); want != "" {
-		s = cutAt(s, len(want))
+	end := eol
+	if toks := cc.NodeTokens(n); len(toks) > 0 {
+		if e, ok := t.tokenEnd(toks[len(toks)-1]); ok && e >= start && e <= eol {
+			end = e
+		}
 	}
-	return strings.TrimRight(strings.TrimSpace(s), ";")
+	return clip(strings.TrimRight(strings.TrimSpace(string(t.src[start:end])), ";"))
 }
 
-// cutAt returns the prefix of s holding n non-blank bytes, extended to
-// close any parenthesis it opened.
-func cutAt(s string, n int) string {
-	depth, seen := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		}
-		if s[i] != ' ' && s[i] != '\t' {
-			seen++
-		}
-		if seen >= n && depth <= 0 {
-			return s[:i+1]
+// tokenEnd is the offset in t.src just after tok as written: tok itself,
+// or the macro call it was expanded from.
+func (t *translator) tokenEnd(tok cc.Token) (int, bool) {
+	p := tok.Position()
+	if p.Filename != t.file || p.Line < 1 || p.Line > len(t.lines) {
+		return 0, false
+	}
+	off := t.lines[p.Line-1] + p.Column - 1
+	if off < 0 || off > len(t.src) {
+		return 0, false
+	}
+	lit := tok.SrcStr()
+	if lit != "" && strings.HasPrefix(string(t.src[off:min(len(t.src), off+len(lit))]), lit) {
+		return off + len(lit), true
+	}
+	// a macro's name, then its arguments if a parenthesis follows
+	i := off
+	for i < len(t.src) && (t.src[i] == '_' || t.src[i] >= 'a' && t.src[i] <= 'z' || t.src[i] >= 'A' && t.src[i] <= 'Z' || t.src[i] >= '0' && t.src[i] <= '9' || t.src[i] >= 0x80) {
+		i++
+	}
+	if i == off {
+		return 0, false
+	}
+	j := i
+	for j < len(t.src) && (t.src[j] == ' ' || t.src[j] == '\t') {
+		j++
+	}
+	if j < len(t.src) && t.src[j] == '(' {
+		depth := 0
+		for k := j; k < len(t.src) && t.src[k] != '\n'; k++ {
+			switch t.src[k] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					return k + 1, true
+				}
+			}
 		}
 	}
-	return s
+	return i, true
 }
 
-// run translates the whole translation unit.
+// clip keeps s within maxText bytes, cut at a rune, marked by "...".
+func clip(s string) string {
+	if len(s) <= maxText {
+		return s
+	}
+	cut := maxText - 3
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// run translates the whole translation unit. Refusals are collected
+// (guard); a budget's end stops at once; any other panic is a bug of the
+// translation, an *InternalError, unless a refusal came first (it is then
+// taken for a consequence of the construct refused).
 func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			ref, ok := r.(refusal)
-			if !ok {
-				// a bug of the translation: an error, not a crash
-				ref = refusal{t.cur.Pos, fmt.Sprintf("internal error of the C front end (please report): %v", r)}
-				if ref.pos.Line == 0 {
-					ref.pos = pgas.Pos{File: t.file, Line: 1, Col: 1}
-				}
-			}
-			res, err = nil, pgas.ErrorList{{Pos: ref.pos, Msg: ref.msg}}
+			res, err = nil, t.failure(r)
 		}
 	}()
 	t.defctx = t.fresh("ctx_default", "SHMEM_CTX_DEFAULT")
@@ -242,14 +333,128 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	t.movedPointers(ast)
 	t.globals(ast)
 	main := t.funcs["main"]
-	if main == nil {
+	if main == nil && len(t.errs) == 0 {
 		t.refuse(nil, "no function main: the program of every PE starts there")
 	}
-	t.end = t.fresh("END", "")
-	t.function(main, nil, "", "main")
+	if main != nil {
+		t.end = t.fresh("END", "")
+		t.guard(main, func() { t.function(main, nil, "", "main") })
+	}
+	if len(t.errs) > 0 {
+		sortErrors(t.errs)
+		return nil, capErrors(t.errs)
+	}
 	res = t.assemble()
-	res.Assumptions = t.hs().assumed
+	res.Assumptions = t.assumptions()
 	return res, nil
+}
+
+// failure turns what ended the translation into its error.
+func (t *translator) failure(r any) error {
+	switch v := r.(type) {
+	case stop:
+		return v.err
+	case refusal:
+		t.errs = append(t.errs, &pgas.Error{Pos: v.pos, Msg: v.msg})
+	case consequence:
+	default:
+		if len(t.errs) == 0 {
+			return &InternalError{Pos: t.pos(nil), Msg: fmt.Sprint(r)}
+		}
+	}
+	sortErrors(t.errs)
+	return capErrors(t.errs)
+}
+
+// guard translates one declaration or statement, n, by f: a refusal in it
+// is recorded and the translation goes on after it. Past pgas.MaxErrors
+// refusals it stops. A run-time panic after a refusal is taken for a
+// consequence of what was refused (a name left undeclared) and dropped.
+func (t *translator) guard(n cc.Node, f func()) {
+	near, cur := t.near, t.cur
+	nframes, novalue := len(t.frames), t.novalue
+	nloops := 0
+	if nframes > 0 {
+		nloops = len(t.frame().loops)
+	}
+	t.near = t.pos(n)
+	defer func() {
+		t.near = near
+		r := recover()
+		if r == nil {
+			return
+		}
+		// leave the translator as the construct found it: frames of
+		// calls inlined in it, loops entered, constant contexts
+		t.frames, t.novalue = t.frames[:nframes], novalue
+		if nframes > 0 {
+			f := t.frame()
+			f.loops = f.loops[:min(nloops, len(f.loops))]
+		}
+		switch v := r.(type) {
+		case consequence:
+			t.cur = cur
+		case refusal:
+			t.markRefused(n)
+			e := &pgas.Error{Pos: v.pos, Msg: v.msg}
+			for _, old := range t.errs {
+				if old.Pos == e.Pos && old.Msg == e.Msg {
+					e = nil // an inlined function refused at each call
+					break
+				}
+			}
+			if e != nil {
+				t.errs = append(t.errs, e)
+			}
+			t.cur = cur
+			if len(t.errs) >= pgas.MaxErrors {
+				panic(stop{capErrors(t.errs)})
+			}
+		case stop:
+			panic(v)
+		default:
+			if len(t.errs) == 0 {
+				panic(r)
+			}
+			t.cur = cur
+		}
+	}()
+	f()
+}
+
+// markRefused records the declarators of a refused declaration, so that
+// their uses end quietly (consequence) instead of being refused again as
+// unknown names.
+func (t *translator) markRefused(n cc.Node) {
+	var d *cc.Declaration
+	switch x := n.(type) {
+	case *cc.BlockItem:
+		d = x.Declaration
+	case *cc.ExternalDeclaration:
+		d = x.Declaration
+	}
+	if d == nil {
+		return
+	}
+	if t.refused == nil {
+		t.refused = map[*cc.Declarator]bool{}
+	}
+	for l := d.InitDeclaratorList; l != nil; l = l.InitDeclaratorList {
+		if l.InitDeclarator != nil && l.InitDeclarator.Declarator != nil {
+			t.refused[l.InitDeclarator.Declarator] = true
+		}
+	}
+}
+
+// tick looks at the context every few hundred steps: a budget that ran
+// out stops the translation.
+func (t *translator) tick() {
+	if t.steps++; t.steps&255 != 0 {
+		return
+	}
+	if ctx := t.opt.Context; ctx != nil && ctx.Err() != nil {
+		panic(stop{&BudgetError{Phase: "translating", Cause: context.Cause(ctx)}})
+	}
 }
 
 // assemble puts the declarations in front of the translated body.
