@@ -233,8 +233,8 @@ func TestHelpInputs(t *testing.T) {
 func TestWarningsPrinted(t *testing.T) {
 	f := writeFile(t, "v.c", "#include <shmem.h>\nlong x;\nint main(void) {\n  shmem_init();\n#if __STDC_VERSION__ >= 299901L\n  shmem_long_p(&x, 1, 0);\n#endif\n  x = 1;\n  return 0;\n}\n")
 	code, out, _ := runCmd("decide", f, "-n", "2")
-	if code != exitRobust || !strings.Contains(out, "warning: "+f+":5:1: this conditional removes SHMEM calls") ||
-		!strings.Contains(out, "no SHMEM communication") || !strings.Contains(out, "assuming: local-sc") {
+	if code != exitRobust || !strings.Contains(out, f+":5:1: warning: this conditional removes SHMEM calls") ||
+		!strings.Contains(out, "no SHMEM communication") || !strings.Contains(out, "assuming local-sc: see docs/shmem.md") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 	_, out, _ = runCmd("decide", f, "-n", "2", "--json")
