@@ -84,6 +84,9 @@ var deprecated = map[string]string{"fetch": "atomic_fetch", "set": "atomic_set",
 // right before the operation (C leaves the order open; each load is one
 // event either way).
 func (t *translator) shmem(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	if v, ok := t.apiFamilies(x, name, args); ok {
+		return v
+	}
 	c := parseShmem(name)
 	if n, ok := plainArity[c.op]; ok && (!c.ctx || c.op == "create" || c.op == "destroy") {
 		t.arity(x, name, args, n)

@@ -346,7 +346,7 @@ func (t *translator) rankOnly(e cc.ExpressionNode) bool {
 			if ok {
 				n = p.Token.SrcStr()
 			}
-			return x.ArgumentExpressionList == nil && (n == "shmem_my_pe" || n == "shmem_n_pes")
+			return x.ArgumentExpressionList == nil && (n == "shmem_my_pe" || n == "shmem_n_pes") || teamRankCall(n, x)
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {
