@@ -47,7 +47,7 @@ func parseShmem(name string) shmemCall {
 		}
 	}
 	for _, bits := range []string{"128", "16", "32", "64", "8"} {
-		for _, op := range []string{"put", "get"} {
+		for _, op := range []string{"iput", "iget", "put", "get"} {
 			if strings.HasPrefix(rest, op+bits) {
 				var n int64
 				fmt.Sscan(bits, &n)
@@ -142,7 +142,7 @@ func (t *translator) shmem(x *cc.PostfixExpression, name string, args []cc.Expre
 		return r
 	}
 	if c.typ == "" && c.size == 0 && c.op != "p" && c.op != "g" && !strings.HasPrefix(c.op, "put") &&
-		!strings.HasPrefix(c.op, "get") && !strings.HasPrefix(c.op, "atomic_") &&
+		!strings.HasPrefix(c.op, "get") && !strings.HasPrefix(c.op, "atomic_") && c.op != "iput" && c.op != "iget" &&
 		!strings.HasPrefix(c.op, "wait_until") && !strings.HasPrefix(c.op, "test") {
 		t.refuse(x, "%s is outside the subset", name)
 	}

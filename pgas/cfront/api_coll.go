@@ -4,7 +4,11 @@
 package cfront
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/pgasrob/pgasrob/pgas"
 
 	"modernc.org/cc/v4"
 )
@@ -62,7 +66,185 @@ func collectiveOp(name string) (collective, bool) {
 	return collective{}, false
 }
 
+// collective translates a collective on data over every PE (a
+// predefined team, or an active set of every PE) as
+//
+//	barrier; the data moves (gets on a hidden context); barrier
+//
+// Every PE's result depends on every PE's call, so no PE returns before
+// all have called: the first barrier is that dependency. Between the two
+// barriers only the collective runs: every PE is inside it, and the
+// specification makes any other access to its buffers meanwhile
+// undefined, so where inside the call the moves happen is not observable
+// (docs/shmem.md, "Collectives", has the argument). A broadcast is not
+// such a collective: its root waits for nobody.
 func (t *translator) collective(x *cc.PostfixExpression, name string, c collective, args []cc.ExpressionNode) string {
-	t.refuse(x, "%s: collectives on data are not in the subset yet (see docs/shmem.md, \"Collectives\")", name)
-	return ""
+	switch {
+	case c.op == "broadcast":
+		t.refuse(x, "%s: a broadcast synchronises in one direction only (each PE returns after the root has called; the root waits for nobody), which the calculus cannot express with its barrier; write it with puts from the root and shmem_wait_until", name)
+	case c.op == "scan":
+		t.refuse(x, "%s: scans are not in the subset", name)
+	case c.op == "reduce" && (c.reduce == "and" || c.reduce == "or" || c.reduce == "xor"):
+		t.refuse(x, "%s: the calculus has no bitwise operators; max, min, sum and prod reductions are in the subset", name)
+	}
+	want := map[string]int{"collect": 3, "fcollect": 3, "alltoall": 3, "alltoalls": 5, "reduce": 3}[c.op]
+	res := "0"
+	if c.team {
+		t.arity(x, name, args, want+1)
+		t.teamArg(args[0])
+		args = args[1:]
+	} else {
+		extra := 4
+		if c.op == "reduce" {
+			extra = 5 // pWrk
+		}
+		t.arity(x, name, args, want+extra)
+		t.activeSetAll(x, name, args[want], args[want+1], args[want+2])
+		res = ""
+	}
+	dst, src := t.pointer(args[0]), t.pointer(args[1])
+	for i, a := range []addrTerm{dst, src} {
+		if a.ent.kind != kSym {
+			t.refuse(args[i], "%s is not symmetric: the buffers of a collective must be global or static objects", t.cname(a.ent))
+		}
+	}
+	if dst.ent.elem != src.ent.elem || c.size != 0 && c.size != dst.ent.elem {
+		t.refuse(x, "%s: the elements of %s and %s must have the routine's size", name, t.cname(dst.ent), t.cname(src.ent))
+	}
+	if dst.ent == src.ent && c.op != "reduce" {
+		t.refuse(x, "%s with overlapping source and destination (the specification leaves it undefined)", name)
+	}
+	n := t.count(args[want-1], c.size, dst.ent, name)
+	t.emit("barrier")
+	if c.op == "reduce" {
+		t.reduction(x, c, dst, src, int64(n))
+	} else {
+		ds, ss := int64(1), int64(1)
+		if c.op == "alltoalls" {
+			var ok1, ok2 bool
+			ds, ok1 = constValue(args[2])
+			ss, ok2 = constValue(args[3])
+			if !ok1 || !ok2 || ds < 1 || ss < 1 {
+				t.refuse(x, "strides of %s: only positive constants are in the subset", name)
+			}
+		}
+		t.gather(x, c, dst, src, int64(n), ds, ss)
+	}
+	t.emit("barrier")
+	return res
+}
+
+// gather is the moves of collect, fcollect, alltoall and alltoalls:
+// each PE gets, from every PE j, the block it receives from j into its
+// own dest (j's source block 0 for collect and fcollect, its block
+// my_pe for alltoall). PE numbers are unrolled up to the largest N the
+// checker takes, each copy behind "if N < j"; a copy whose block would
+// lie outside a buffer is, from that N on, a run-time error at the call
+// (C would overrun the buffer there).
+func (t *translator) gather(x cc.Node, c collective, dst, src addrTerm, n, ds, ss int64) {
+	end := t.label()
+	a2a := strings.HasPrefix(c.op, "alltoall")
+	for j := int64(1); j <= pgas.MaxRanks; j++ {
+		if j > 1 {
+			t.emit("if N < %d goto %s", j, end)
+		}
+		sneed := n
+		if a2a {
+			sneed = ss*(j*n-1) + 1
+		}
+		if ds*(j*n-1)+1 > t.room(x, dst) || sneed > t.room(x, src) {
+			t.overflow()
+			break
+		}
+		for e := int64(0); e < n; e++ {
+			from := src.plus(fmt.Sprint(e))
+			if a2a {
+				from = src.plus(fmt.Sprintf("%d * (rank - 1) + %d", ss*n, ss*e))
+			}
+			t.emit("getmem(%s, (rank - rank + %d), %s, %s)", dst.plus(fmt.Sprint(ds*((j-1)*n+e))), j, from, t.defctx)
+		}
+	}
+	t.place(end)
+}
+
+// reduction is the moves of a max, min, sum or prod reduction: each PE
+// gets element e of every PE's source in turn and combines it into a
+// register; after a barrier (source and dest may be the same array, so
+// no PE overwrites its source while another still reads it), it stores
+// the results into its dest.
+func (t *translator) reduction(x cc.Node, c collective, dst, src addrTerm, n int64) {
+	if n > 8 {
+		t.refuse(x, "reduction of %d elements: at most 8 (each result is a register until all PEs have read their sources)", n)
+	}
+	if int64(t.room(x, dst)) < n || int64(t.room(x, src)) < n {
+		t.refuse(x, "reduction of %d elements on a buffer with fewer", n)
+	}
+	cell := t.collCell()
+	var accs []string
+	for e := int64(0); e < n; e++ {
+		acc, r := t.temp(), t.temp()
+		accs = append(accs, acc)
+		end := t.label()
+		for j := 1; j <= pgas.MaxRanks; j++ {
+			if j > 1 {
+				t.emit("if N < %d goto %s", j, end)
+			}
+			t.emit("getmem(%s, (rank - rank + %d), %s, %s)", cell, j, src.plus(fmt.Sprint(e)), t.defctx)
+			t.emit("%s <- mem[%s]", r, cell)
+			if j == 1 {
+				t.emit("%s <- %s", acc, r)
+				continue
+			}
+			switch c.reduce {
+			case "sum":
+				t.emit("%s <- %s + %s", acc, acc, r)
+			case "prod":
+				t.emit("%s <- %s * %s", acc, acc, r)
+			case "max", "min":
+				skip, cmp := t.label(), "<="
+				if c.reduce == "min" {
+					cmp = ">="
+				}
+				t.emit("if %s %s %s goto %s", r, cmp, acc, skip)
+				t.emit("%s <- %s", acc, r)
+				t.place(skip)
+			}
+		}
+		t.place(end)
+		t.ntemp-- // r; acc stays until the stores
+	}
+	t.emit("barrier")
+	for e, acc := range accs {
+		t.emit("mem[%s] <- %s", dst.plus(fmt.Sprint(e)), acc)
+	}
+}
+
+// room is the number of cells from a to the end of its object; a
+// collective's buffer must start at a constant element.
+func (t *translator) room(x cc.Node, a addrTerm) int64 {
+	k, err := strconv.ParseInt(a.off, 10, 64)
+	if err != nil {
+		t.refuse(x, "a buffer of a collective that starts at a computed element of %s: only a constant start is in the subset", t.cname(a.ent))
+	}
+	size := int64(a.ent.length)
+	if size == 0 {
+		size = 1
+	}
+	return size - k
+}
+
+// overflow is a run-time error at the call: a value outside every data
+// domain (the calculus has no other run-time error a translation can
+// raise); it is reached only for the N at which the buffer overflows.
+func (t *translator) overflow() {
+	g := t.temp()
+	t.emit("%s <- rank - rank + %d", g, maxValues)
+}
+
+func (t *translator) collCell() string {
+	if t.collcell == "" {
+		t.collcell = t.fresh("coll_tmp", "(collective scratch)")
+		t.addAddr(&entity{kind: kCell, name: t.collcell})
+	}
+	return t.collcell
 }

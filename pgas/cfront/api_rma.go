@@ -36,6 +36,9 @@ func (t *translator) rma(x *cc.PostfixExpression, name string, c shmemCall, ctx 
 		r := t.temp()
 		t.emit("%s <- mem[%s]", r, t.gcell)
 		return r
+	case "iput", "iget":
+		t.arity(x, name, args, 6)
+		return t.strided(x, name, c, ctx, args)
 	case "put_signal", "put_signal_nbi":
 		t.arity(x, name, args, 7)
 		return t.putSignal(x, name, c, ctx, args)
@@ -151,4 +154,55 @@ func (t *translator) sourceOrder(x *cc.PostfixExpression, name string, local add
 	if n > 1 && local.ent.kind == kSym {
 		t.refuse(x, "blocking %s of %d elements from the symmetric object %s: the call reads its sources in no fixed order, which is modelled only for a private source (copy it to a local buffer first, or use the _nbi form and shmem_quiet)", name, n, t.cname(local.ent))
 	}
+}
+
+// strided is shmem_iput and shmem_iget: nelems elements, element i from
+// source[i*sst] to dest[i*dst], as a put or get of nelems elements is
+// (one fence epoch, unordered among themselves; a blocking get waits for
+// all of them). The strides and the count are constants.
+func (t *translator) strided(x *cc.PostfixExpression, name string, c shmemCall, ctx string, args []cc.ExpressionNode) string {
+	put := c.op == "iput"
+	dst, ok1 := constValue(args[2])
+	sst, ok2 := constValue(args[3])
+	if !ok1 || !ok2 || dst < 1 || sst < 1 {
+		t.refuse(x, "strides of %s: only positive constants are in the subset", name)
+	}
+	var remote, local addrTerm
+	rs, ls := dst, sst
+	if put {
+		remote, local = t.pointer(args[0]), t.pointer(args[1])
+	} else {
+		local, remote = t.pointer(args[0]), t.pointer(args[1])
+		rs, ls = sst, dst
+	}
+	if remote.ent.kind != kSym {
+		t.refuse(x, "%s is not symmetric: the remote side of %s must be a global or static object", t.cname(remote.ent), name)
+	}
+	if local.ent.elem != remote.ent.elem {
+		t.refuse(x, "%s between %s and %s, whose elements differ in size", name, t.cname(local.ent), t.cname(remote.ent))
+	}
+	t.sizeMatch(x, c, remote)
+	n := t.count(args[4], c.size, remote.ent, name)
+	if c.size != 0 && c.size != remote.ent.elem {
+		t.refuse(x, "%s on %s, whose elements have %d bytes, not %d", name, t.cname(remote.ent), remote.ent.elem, c.size)
+	}
+	for i := 0; i < n; i++ {
+		t.check(args[0], remote.plus(fmt.Sprint(int64(i)*rs)), 1)
+		t.check(args[1], local.plus(fmt.Sprint(int64(i)*ls)), 1)
+	}
+	if put {
+		t.sourceOrder(x, name, local, n)
+	}
+	k := t.pe(args[5])
+	cmd := "putmem"
+	if !put {
+		cmd, ctx = "getmem_nbi", t.getContext()
+	}
+	for i := 0; i < n; i++ {
+		t.emit("%s(%s, %s, %s, %s)", cmd, local.plus(fmt.Sprint(int64(i)*ls)), k, remote.plus(fmt.Sprint(int64(i)*rs)), ctx)
+	}
+	if !put {
+		t.emit("quiet %s", ctx)
+	}
+	return ""
 }
