@@ -186,9 +186,13 @@ func (t *translator) strided(x *cc.PostfixExpression, name string, c shmemCall, 
 	if c.size != 0 && c.size != remote.ent.elem {
 		t.refuse(x, "%s on %s, whose elements have %d bytes, not %d", name, t.cname(remote.ent), remote.ent.elem, c.size)
 	}
+	rarg, larg := args[0], args[1]
+	if !put {
+		rarg, larg = larg, rarg
+	}
 	for i := 0; i < n; i++ {
-		t.check(args[0], remote.plus(fmt.Sprint(int64(i)*rs)), 1)
-		t.check(args[1], local.plus(fmt.Sprint(int64(i)*ls)), 1)
+		t.check(rarg, remote.plus(fmt.Sprint(int64(i)*rs)), 1)
+		t.check(larg, local.plus(fmt.Sprint(int64(i)*ls)), 1)
 	}
 	if put {
 		t.sourceOrder(x, name, local, n)

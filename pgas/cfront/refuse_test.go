@@ -27,7 +27,6 @@ func TestRefusals(t *testing.T) {
 		{"long x;", "shmem_long_p(&x, shmem_ptr(&x, 1) != 0, 1);", 6, 18, "shmem_ptr"},
 		{"long x;", "void *q = shmem_malloc(8);", 6, 6, "pointer variable q"},
 		{"long x;", "shmem_malloc(8);", 6, 1, "dynamic allocation (shmem_malloc)"},
-		{"long x;", "shmem_team_sync(SHMEM_TEAM_WORLD);", 6, 1, "teams and collectives (shmem_team_sync)"},
 		{"long x;", "x = x << 1;", 6, 5, "bitwise operator (<<)"},
 		{"long x;", "x = 1.5;", 6, 5, "floating point constant 1.5"},
 		{"long x;", "switch (x) { case 1: break; }", 6, 1, "switch statement"},
