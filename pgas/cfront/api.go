@@ -84,6 +84,9 @@ var deprecated = map[string]string{"fetch": "atomic_fetch", "set": "atomic_set",
 // right before the operation (C leaves the order open; each load is one
 // event either way).
 func (t *translator) shmem(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	if v, ok := t.ctxSwitch(x, name, args); ok {
+		return v
+	}
 	if v, ok := t.apiFamilies(x, name, args); ok {
 		return v
 	}
@@ -231,4 +234,12 @@ func (t *translator) arity(x cc.Node, name string, args []cc.ExpressionNode, n i
 func isNull(e cc.ExpressionNode) bool {
 	s := strings.Join(strings.Fields(cc.NodeSource(e)), "")
 	return s == "NULL" || s == "((void*)0)" || s == "0"
+}
+
+// apiExt is the translator's state for the API families added for the
+// whole 1.6 API, kept apart from the core translator.
+type apiExt struct {
+	collcell string            // the private scratch cell of the reductions (api_coll.go)
+	ctxOver  *entity           // the context ctxArg gives for ctxNode (api_ctx.go, ctxSwitch)
+	ctxNode  cc.ExpressionNode // elems of a context array are in entity.elems
 }

@@ -36,6 +36,9 @@ func TestAPIRefusals(t *testing.T) {
 		{"long a[4], b[4];", "int k = 2; shmem_long_iput(a, b, k, 1, 2, 1);", 12, "strides of shmem_long_iput"},
 		{"long a[4], b[4];", "shmem_long_iput(a, b, 2, 1, 2, 1);", 1, "blocking shmem_long_iput of 2 elements from the symmetric object b"},
 		{"long a[4];", "long b[4]; shmem_long_iget(b, a, 4, 1, 2, 1);", 28, "access to element 4..4 of b"},
+		{"", "for (int i = 0; i < 2; i++) { shmem_ctx_t c; shmem_ctx_create(0, &c); }", 43, "a shmem_ctx_t local inside a loop"},
+		{"shmem_ctx_t cs[2];", "int k = 1; shmem_ctx_create(0, &cs[k]); shmem_ctx_fence(cs[2]);", 57, "context 2 of an array of 2"},
+		{"shmem_ctx_t cs[2];", "shmem_ctx_t c = cs[0];", 17, "an initialised shmem_ctx_t"},
 		{"long x;", "shmem_long_atomic_fetch_and(&x, 1, 1);", 1, "shmem_long_atomic_fetch_and"},
 		{"long x, f;", "shmem_long_atomic_fetch_add_nbi(&f, &x, 1, 1);", 1, "shmem_long_atomic_fetch_add_nbi"},
 	} {

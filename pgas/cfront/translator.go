@@ -46,6 +46,7 @@ type entity struct {
 	elem   int64    // element size in bytes
 	expr   string   // kConst: the expression
 	ptr    addrTerm // kPtr: the cells the pointer designates
+	elems  []*entity
 }
 
 // frame is one inlined function instance.
@@ -61,38 +62,37 @@ type frame struct {
 type loop struct{ brk, cont string }
 
 type translator struct {
-	file     string
-	src      []byte
-	lines    []int // byte offset of each line start of src
-	opt      Options
-	out      []string
-	orig     []Origin
-	cur      Origin
-	used     map[string]bool
-	names    map[string]string
-	global   map[*cc.Declarator]*entity
-	funcs    map[string]*cc.FunctionDefinition
-	frames   []*frame
-	addrs    []string // declarations of the address line
-	regs     []string
-	ctxs     []string
-	init     []initStore
-	nlabel   int
-	ntemp    int // temps in use (a stack: released per statement)
-	temps    []string
-	maxc     int64 // largest constant in a value position
-	gcell    string
-	getctx   string
-	lockctx  string
-	collctx  string   // hidden context of the collectives (api_coll.go)
-	collcell string   // their private scratch cell
-	novalue  int      // > 0: constants met are not data values (offsets, counts, PEs)
-	arrays   []string // .pgas names of arrays, for naming their cells
-	ncells   int      // addresses declared
-	defctx   string
-	end      string
-	smTemp   map[string]int // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
-	smLocal  map[string]int // locals that may, likewise
+	file    string
+	src     []byte
+	lines   []int // byte offset of each line start of src
+	opt     Options
+	out     []string
+	orig    []Origin
+	cur     Origin
+	used    map[string]bool
+	names   map[string]string
+	global  map[*cc.Declarator]*entity
+	funcs   map[string]*cc.FunctionDefinition
+	frames  []*frame
+	addrs   []string // declarations of the address line
+	regs    []string
+	ctxs    []string
+	init    []initStore
+	nlabel  int
+	ntemp   int // temps in use (a stack: released per statement)
+	temps   []string
+	maxc    int64 // largest constant in a value position
+	gcell   string
+	getctx  string
+	lockctx string
+	apiExt
+	novalue int      // > 0: constants met are not data values (offsets, counts, PEs)
+	arrays  []string // .pgas names of arrays, for naming their cells
+	ncells  int      // addresses declared
+	defctx  string
+	end     string
+	smTemp  map[string]int // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
+	smLocal map[string]int // locals that may, likewise
 }
 
 type initStore struct {
