@@ -53,9 +53,15 @@ const (
 	AmoSwap               // Val (OpAtomic: returns the old value)
 	AmoCSwap              // Val if old == Cmp, else old (OpAtomic only)
 	AmoFetch              // old, unchanged (OpAtomic only): an atomic read
+	AmoAnd                // old & Val (bitwise; OpSend and OpAtomic, as AmoAdd)
+	AmoOr                 // old | Val
+	AmoXor                // old ^ Val
 )
 
-var amoNames = [...]string{"none", "add", "swap", "cswap", "fetch"}
+var amoNames = [...]string{"none", "add", "swap", "cswap", "fetch", "and", "or", "xor"}
+
+// Bitwise reports whether a is AmoAnd, AmoOr or AmoXor.
+func (a AmoOp) Bitwise() bool { return a == AmoAnd || a == AmoOr || a == AmoXor }
 
 func (a AmoOp) String() string {
 	if int(a) < len(amoNames) {

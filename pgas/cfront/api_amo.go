@@ -7,10 +7,10 @@ import "modernc.org/cc/v4"
 // atomic translates shmem_[ctx_][TYPE_]atomic_OP.
 func (t *translator) atomic(x *cc.PostfixExpression, name string, c shmemCall, ctx, op string, args []cc.ExpressionNode) string {
 	want := map[string]int{"fetch": 2, "set": 3, "add": 3, "inc": 2, "fetch_add": 3, "fetch_inc": 2,
-		"swap": 3, "compare_swap": 4}
+		"swap": 3, "compare_swap": 4, "and": 3, "or": 3, "xor": 3, "fetch_and": 3, "fetch_or": 3, "fetch_xor": 3}
 	n, ok := want[op]
 	if !ok {
-		t.refuse(x, "%s is outside the subset (bitwise and nbi atomics are not in it)", name)
+		t.refuse(x, "%s is outside the subset (the nbi fetching atomics are not in it: their fetched value lands at a time of its own, which the calculus has no item for; use the blocking form)", name)
 	}
 	t.arity(x, name, args, n)
 	dst := t.symCell(x, args[0], 1)
@@ -21,7 +21,7 @@ func (t *translator) atomic(x *cc.PostfixExpression, name string, c shmemCall, c
 	}
 	k := t.pe(args[n-1])
 	switch op {
-	case "set", "add":
+	case "set", "add", "and", "or", "xor":
 		t.emit("amo_%s(%s, %s, %s, %s)", op, vals[0], k, dst, ctx)
 		return ""
 	case "inc":
@@ -32,7 +32,7 @@ func (t *translator) atomic(x *cc.PostfixExpression, name string, c shmemCall, c
 	switch op {
 	case "fetch", "fetch_inc":
 		t.emit("%s <- amo_%s(%s, %s, %s)", r, op, k, dst, ctx)
-	case "fetch_add", "swap":
+	case "fetch_add", "swap", "fetch_and", "fetch_or", "fetch_xor":
 		t.emit("%s <- amo_%s(%s, %s, %s, %s)", r, op, vals[0], k, dst, ctx)
 	case "compare_swap":
 		t.emit("%s <- amo_cswap(%s, %s, %s, %s, %s)", r, vals[0], vals[1], k, dst, ctx)

@@ -121,7 +121,8 @@ func newTranslator(name string, src []byte, opt Options) *translator {
 var pgasKeywords = strings.Fields(`program values address register queue mem rank N read write get put
 	barrier assume assert goto if while else wait waitq quiet context fence when putmem putmem_nbi
 	putval getmem getmem_nbi amo_add amo_inc amo_set amo_fetch amo_fetch_add amo_fetch_inc amo_swap
-	amo_cswap put_signal put_signal_add put_signal_nbi put_signal_add_nbi blocking after`)
+	amo_cswap put_signal put_signal_add put_signal_nbi put_signal_add_nbi blocking after
+	amo_and amo_or amo_xor amo_fetch_and amo_fetch_or amo_fetch_xor`)
 
 // fresh returns an unused .pgas name close to base, recording the C name
 // it stands for when that differs.
