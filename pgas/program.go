@@ -105,7 +105,7 @@ type Cmd struct {
 	//
 	// OpSend delivers a value to (k, m): mem[Local] of the issuer, read by
 	// the item's popa, or, when Local is nil, Val evaluated at issue (the
-	// item then has no popa). Amo = AmoAdd makes the delivery add the value
+	// item then has no popa). Amo = AmoAdd (or AmoAnd, AmoOr, AmoXor) makes the delivery add the value
 	// to the cell (a non-fetching atomic); its popb then reads and writes
 	// the cell. Blocking makes the popa happen with the issue (a blocking
 	// put returns once its source has been read: local completion). After
