@@ -242,4 +242,6 @@ type apiExt struct {
 	collcell string            // the private scratch cell of the reductions (api_coll.go)
 	ctxOver  *entity           // the context ctxArg gives for ctxNode (api_ctx.go, ctxSwitch)
 	ctxNode  cc.ExpressionNode // elems of a context array are in entity.elems
+	asyncW   map[*entity]bool  // objects some operation writes asynchronously (api_rma.go)
+	srcOrder []srcOrderCheck   // blocking puts from symmetric objects, checked by apiFinish
 }

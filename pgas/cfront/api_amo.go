@@ -14,6 +14,9 @@ func (t *translator) atomic(x *cc.PostfixExpression, name string, c shmemCall, c
 	}
 	t.arity(x, name, args, n)
 	dst := t.symCell(x, args[0], 1)
+	if op != "fetch" {
+		t.asyncWrite(dst)
+	}
 	t.sizeMatch(x, c, dst)
 	var vals []string
 	for _, a := range args[1 : n-1] {

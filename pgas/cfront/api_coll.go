@@ -115,6 +115,7 @@ func (t *translator) collective(x *cc.PostfixExpression, name string, c collecti
 		t.refuse(x, "%s with overlapping source and destination (the specification leaves it undefined)", name)
 	}
 	n := t.count(args[want-1], c.size, dst.ent, name)
+	t.asyncWrite(dst)
 	t.emit("barrier")
 	if c.op == "reduce" {
 		t.reduction(x, c, dst, src, int64(n))
@@ -167,23 +168,19 @@ func (t *translator) gather(x cc.Node, c collective, dst, src addrTerm, n, ds, s
 	t.place(end)
 }
 
-// reduction is the moves of a max, min, sum or prod reduction: each PE
-// gets element e of every PE's source in turn and combines it into a
-// register; after a barrier (source and dest may be the same array, so
-// no PE overwrites its source while another still reads it), it stores
-// the results into its dest.
+// reduction is the moves of a max, min, sum or prod reduction, element
+// by element: each PE gets element e of every PE's source in turn and
+// combines it into a register; after a barrier (source and dest may be
+// the same array, so no PE overwrites element e while another still reads
+// it) it stores the result into its dest. The barriers are inside the
+// collective, where nothing else runs (see collective).
 func (t *translator) reduction(x cc.Node, c collective, dst, src addrTerm, n int64) {
-	if n > 8 {
-		t.refuse(x, "reduction of %d elements: at most 8 (each result is a register until all PEs have read their sources)", n)
-	}
-	if int64(t.room(x, dst)) < n || int64(t.room(x, src)) < n {
+	if t.room(x, dst) < n || t.room(x, src) < n {
 		t.refuse(x, "reduction of %d elements on a buffer with fewer", n)
 	}
 	cell := t.collCell()
-	var accs []string
+	acc, r := t.temp(), t.temp()
 	for e := int64(0); e < n; e++ {
-		acc, r := t.temp(), t.temp()
-		accs = append(accs, acc)
 		end := t.label()
 		for j := 1; j <= pgas.MaxRanks; j++ {
 			if j > 1 {
@@ -211,10 +208,7 @@ func (t *translator) reduction(x cc.Node, c collective, dst, src addrTerm, n int
 			}
 		}
 		t.place(end)
-		t.ntemp-- // r; acc stays until the stores
-	}
-	t.emit("barrier")
-	for e, acc := range accs {
+		t.emit("barrier")
 		t.emit("mem[%s] <- %s", dst.plus(fmt.Sprint(e)), acc)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pgasrob/pgasrob/pgas"
 	"modernc.org/cc/v4"
 )
 
@@ -21,6 +22,7 @@ func (t *translator) rma(x *cc.PostfixExpression, name string, c shmemCall, ctx 
 		t.arity(x, name, args, 3)
 		dst := t.symCell(x, args[0], 1)
 		t.sizeMatch(x, c, dst)
+		t.asyncWrite(dst)
 		v := t.value(args[1])
 		t.emit("putval(%s, %s, %s, %s)", v, t.pe(args[2]), dst, ctx)
 		return ""
@@ -110,6 +112,11 @@ func (t *translator) transfer(x *cc.PostfixExpression, name string, c shmemCall,
 	if put && !nbi {
 		t.sourceOrder(x, name, local, n)
 	}
+	if put {
+		t.asyncWrite(remote)
+	} else {
+		t.asyncWrite(local)
+	}
 	k := t.pe(args[3])
 	cmd := "putmem"
 	if !put {
@@ -142,17 +149,45 @@ func (t *translator) getContext() string {
 	return t.getctx
 }
 
-// sourceOrder refuses a blocking put of several elements whose source
-// is symmetric. The call reads its sources in no fixed order before it
+// sourceOrder checks a blocking put of several elements whose source is
+// symmetric. The call reads its sources in no fixed order before it
 // returns; the translation reads them one by one in index order (n
 // blocking sends). That is exact when no other PE can write the source
-// while the caller is blocked, which holds for a private object; a
-// symmetric one may be put to concurrently, and then an order the
-// translation never takes could be observed, so a ROBUST answer could be
-// wrong.
+// while the caller is blocked: always for a private object, and for a
+// symmetric one that no operation of the program writes asynchronously
+// (no put, atomic, signal or get writes it, on any PE): then only its
+// own PE writes it, by plain stores, and that PE is in the call. Whether
+// any operation does is known only at the end of the translation, so the
+// check is made there (apiFinish); if one does, an order the translation
+// never takes could be observed and a ROBUST answer could be wrong.
 func (t *translator) sourceOrder(x *cc.PostfixExpression, name string, local addrTerm, n int) {
 	if n > 1 && local.ent.kind == kSym {
-		t.refuse(x, "blocking %s of %d elements from the symmetric object %s: the call reads its sources in no fixed order, which is modelled only for a private source (copy it to a local buffer first, or use the _nbi form and shmem_quiet)", name, n, t.cname(local.ent))
+		t.srcOrder = append(t.srcOrder, srcOrderCheck{local.ent, t.pos(x), fmt.Sprintf("blocking %s of %d elements from the symmetric object %s, which the program also writes by remote operations: the call reads its sources in no fixed order, which is modelled only for a source no other PE writes meanwhile (copy it to a local buffer first, or use the _nbi form and shmem_quiet)", name, n, t.cname(local.ent))})
+	}
+}
+
+type srcOrderCheck struct {
+	ent *entity
+	pos pgas.Pos
+	msg string
+}
+
+// asyncWrite records that an operation writes a's object asynchronously
+// (a put, atomic or signal to it, a get into it).
+func (t *translator) asyncWrite(a addrTerm) {
+	if t.asyncW == nil {
+		t.asyncW = map[*entity]bool{}
+	}
+	t.asyncW[a.ent] = true
+}
+
+// apiFinish makes the checks that need the whole program: the source
+// order of blocking puts from symmetric objects.
+func (t *translator) apiFinish() {
+	for _, c := range t.srcOrder {
+		if t.asyncW[c.ent] {
+			panic(refusal{c.pos, c.msg})
+		}
 	}
 }
 
@@ -196,6 +231,9 @@ func (t *translator) strided(x *cc.PostfixExpression, name string, c shmemCall, 
 	}
 	if put {
 		t.sourceOrder(x, name, local, n)
+		t.asyncWrite(remote)
+	} else {
+		t.asyncWrite(local)
 	}
 	k := t.pe(args[5])
 	cmd := "putmem"

@@ -28,6 +28,8 @@ func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall
 		t.sourceOrder(x, name, local, n)
 	}
 	sig := t.symCell(x, args[3], 1)
+	t.asyncWrite(remote)
+	t.asyncWrite(sig)
 	v := t.value(args[4])
 	mode, ok := constValue(args[5])
 	if !ok || mode != 0 && mode != 1 {
@@ -63,6 +65,7 @@ func (t *translator) signalUpdate(x *cc.PostfixExpression, name string, args []c
 	}
 	t.arity(x, name, args, 3)
 	sig := t.symCell(x, args[0], 1)
+	t.asyncWrite(sig)
 	v := t.value(args[1])
 	op := "amo_set"
 	if strings.HasSuffix(name, "_add") {

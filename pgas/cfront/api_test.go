@@ -52,6 +52,9 @@ func TestAPIValues(t *testing.T) {
 		// a reduction in place (source == dest): both PEs read 1 + 2
 		{"sum in place", "long v;", "v = 1;\n shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &v, &v, 1);",
 			"v = 2;\n shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &v, &v, 1);\n if (v != 3) PROBE;", false},
+		// element by element, in place, two elements
+		{"max in place of 2", "long v[2];", "v[0] = 1; v[1] = 2;\n shmem_long_max_reduce(SHMEM_TEAM_WORLD, v, v, 2);",
+			"v[0] = 2; v[1] = 1;\n shmem_long_max_reduce(SHMEM_TEAM_WORLD, v, v, 2);\n if (v[0] != 2 || v[1] != 2) PROBE;", false},
 		{"min", "long v; long m;", "v = 1;\n shmem_long_min_reduce(SHMEM_TEAM_WORLD, &m, &v, 1);",
 			"v = 2;\n shmem_long_min_reduce(SHMEM_TEAM_WORLD, &m, &v, 1);\n if (m != 1) PROBE;", false},
 		{"max to_all", "long v; long m; long w[1]; long ps[1];", "v = 1;\n shmem_long_max_to_all(&m, &v, 1, 0, 0, shmem_n_pes(), w, ps);",

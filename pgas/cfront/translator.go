@@ -248,6 +248,7 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	}
 	t.end = t.fresh("END", "")
 	t.function(main, nil, "", "main")
+	t.apiFinish()
 	return t.assemble(), nil
 }
 
