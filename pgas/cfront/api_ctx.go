@@ -16,6 +16,10 @@ import (
 // loop (a local in a loop or a helper would be a new context at each
 // execution, which one calculus context cannot stand for).
 func (t *translator) ctxObject(d *cc.Declarator, ty cc.Type, init *cc.Initializer, global bool) bool {
+	if isTeamType(ty) || ty.Kind() == cc.Array && isTeamType(ty.(*cc.ArrayType).Elem()) {
+		t.teamObject(d, ty, init)
+		return true
+	}
 	n := 0
 	switch {
 	case isCtxType(ty):

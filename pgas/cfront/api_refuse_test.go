@@ -25,6 +25,8 @@ func TestAPIRefusals(t *testing.T) {
 		{"long ps[1];", "shmem_sync(0, 1, shmem_n_pes(), ps);", 1, "active set that is not every PE"},
 		{"", "shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, 1, 0, 0, 0);", 1, "teams other than SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED"},
 		{"", "shmem_team_sync(SHMEM_TEAM_INVALID);", 17, "SHMEM_TEAM_INVALID"},
+		{"", "shmem_team_t t; shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, 1, 0, 0, &t);", 14, "shmem_team_t object t: teams other than"},
+		{"", "shmem_team_t t = SHMEM_TEAM_WORLD; t = SHMEM_TEAM_SHARED;", 14, "shmem_team_t object t"},
 		{"", "shmem_team_destroy(SHMEM_TEAM_WORLD);", 1, "shmem_team_destroy of a predefined team"},
 		{"", "int tl; shmem_init_thread(SHMEM_THREAD_MULTIPLE, &tl);", 27, "threads are not modelled"},
 		{"", "int tl; shmem_query_thread(&tl);", 9, "shmem_query_thread"},

@@ -28,6 +28,12 @@ func (t *translator) apiFamilies(x *cc.PostfixExpression, name string, args []cc
 		"shmem_team_split_2d", "shmem_team_destroy", "shmem_team_get_config", "shmem_team_create_ctx",
 		"shmem_ctx_get_team", "shmem_team_ptr":
 		return t.team(x, name, args), true
+	case "shmem_pcontrol":
+		// profiling control: no effect on the program's semantics
+		for _, a := range args {
+			t.index(a)
+		}
+		return "", true
 	case "shmem_pe_quiet", "shmem_ctx_pe_quiet":
 		t.refuse(x, "%s: completing the operations to some PEs only is not expressible (the calculus's quiet completes every operation of the context, which is stronger); use shmem_quiet or shmem_ctx_quiet", name)
 	case "shmem_signal_add", "shmem_signal_set", "shmem_ctx_signal_add", "shmem_ctx_signal_set":
@@ -45,6 +51,9 @@ func (t *translator) apiFamilies(x *cc.PostfixExpression, name string, args []cc
 func (t *translator) teamArg(e cc.ExpressionNode) {
 	if p, ok := unparen(e).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
 		if d, ok := p.ResolvedTo().(*cc.Declarator); ok && d != nil {
+			if t.teams[d] {
+				return
+			}
 			switch d.Name() {
 			case "__cfront_team_world", "__cfront_team_shared":
 				return
@@ -177,12 +186,46 @@ func (t *translator) initThread(x *cc.PostfixExpression, args []cc.ExpressionNod
 // teamRankCall reports whether x is shmem_team_my_pe or shmem_team_n_pes
 // of a predefined team: like shmem_my_pe and shmem_n_pes, a local set
 // once to it is substituted where it is used.
-func teamRankCall(n string, x *cc.PostfixExpression) bool {
+func (t *translator) teamRankCall(n string, x *cc.PostfixExpression) bool {
 	if n != "shmem_team_my_pe" && n != "shmem_team_n_pes" || x.ArgumentExpressionList == nil ||
 		x.ArgumentExpressionList.ArgumentExpressionList != nil {
 		return false
 	}
-	p, ok := unparen(x.ArgumentExpressionList.AssignmentExpression).(*cc.PrimaryExpression)
+	a := x.ArgumentExpressionList.AssignmentExpression
+	if predefTeam(a) {
+		return true
+	}
+	p, ok := unparen(a).(*cc.PrimaryExpression)
+	if !ok || p.Case != cc.PrimaryExpressionIdent {
+		return false
+	}
+	d, ok := p.ResolvedTo().(*cc.Declarator)
+	return ok && d != nil && t.teams[d]
+}
+
+func isTeamType(ty cc.Type) bool {
+	td := ty.Typedef()
+	return td != nil && td.Name() == "shmem_team_t"
+}
+
+// teamObject declares a shmem_team_t object: only one set once, at its
+// declaration, to SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED, which then names
+// that team; a team of part of the PEs is refused.
+func (t *translator) teamObject(d *cc.Declarator, ty cc.Type, init *cc.Initializer) {
+	if ty.Kind() == cc.Ptr && init != nil && init.Case == cc.InitializerExpr && d.WriteCount() == 1 && !d.AddressTaken() &&
+		predefTeam(init.AssignmentExpression) {
+		if t.teams == nil {
+			t.teams = map[*cc.Declarator]bool{}
+		}
+		t.teams[d] = true
+		return
+	}
+	t.refuse(d, "shmem_team_t object %s: teams other than SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are not in the subset (a team of part of the PEs needs a barrier over a set of PEs, which the calculus does not have); a shmem_team_t set once to one of those two at its declaration is accepted", d.Name())
+}
+
+// predefTeam reports whether e names SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED.
+func predefTeam(e cc.ExpressionNode) bool {
+	p, ok := unparen(e).(*cc.PrimaryExpression)
 	if !ok || p.Case != cc.PrimaryExpressionIdent {
 		return false
 	}

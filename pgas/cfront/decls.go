@@ -334,7 +334,7 @@ func (t *translator) rankOnly(e cc.ExpressionNode) bool {
 			if ok {
 				n = p.Token.SrcStr()
 			}
-			return x.ArgumentExpressionList == nil && (n == "shmem_my_pe" || n == "shmem_n_pes") || teamRankCall(n, x)
+			return x.ArgumentExpressionList == nil && (n == "shmem_my_pe" || n == "shmem_n_pes") || t.teamRankCall(n, x)
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {

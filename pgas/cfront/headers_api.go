@@ -64,6 +64,7 @@ void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, 
 void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
 int shmem_addr_accessible(const void *addr, int pe);
 int shmem_pe_accessible(int pe);
+void shmem_pcontrol(const int level, ...);
 `
 
 // apiSized are the sized forms: BITS and the active-set collectives.
