@@ -232,3 +232,17 @@ func predefTeam(e cc.ExpressionNode) bool {
 	d, ok := p.ResolvedTo().(*cc.Declarator)
 	return ok && d != nil && (d.Name() == "__cfront_team_world" || d.Name() == "__cfront_team_shared")
 }
+
+// teamParam binds a shmem_team_t parameter of an inlined function to the
+// team its argument names, which must be a predefined team (or a
+// shmem_team_t naming one); a parameter assigned in the body is refused.
+func (t *translator) teamParam(d *cc.Declarator, arg cc.ExpressionNode) {
+	t.teamArg(arg)
+	if d.WriteCount() > 0 || d.AddressTaken() {
+		t.refuse(d, "shmem_team_t parameter %s is assigned or its address taken", d.Name())
+	}
+	if t.teams == nil {
+		t.teams = map[*cc.Declarator]bool{}
+	}
+	t.teams[d] = true
+}

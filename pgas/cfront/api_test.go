@@ -66,6 +66,8 @@ func TestAPIValues(t *testing.T) {
 		{"provided single", "", "", "int tl;\n shmem_init_thread(SHMEM_THREAD_SINGLE, &tl);\n if (tl == SHMEM_THREAD_SINGLE) PROBE;", true},
 		// after shmem_global_exit, the caller does nothing more
 		{"exit stops the caller", "", "", "shmem_global_exit(1);\n PROBE;", false},
+		{"team parameter", "static int size(shmem_team_t t) { return shmem_team_n_pes(t); }", "",
+			"if (size(SHMEM_TEAM_WORLD) != 2) PROBE;", false},
 		{"team alias", "", "", "shmem_team_t w = SHMEM_TEAM_SHARED;\n if (shmem_team_n_pes(w) == 2 && shmem_team_my_pe(w) == 1) PROBE;", true},
 		{"translate_pe", "", "", "if (shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, SHMEM_TEAM_SHARED) == 0) PROBE;", true},
 	} {
