@@ -81,7 +81,7 @@ func collectiveOp(name string) (collective, bool) {
 func (t *translator) collective(x *cc.PostfixExpression, name string, c collective, args []cc.ExpressionNode) string {
 	switch {
 	case c.op == "broadcast":
-		t.refuse(x, "%s: a broadcast synchronises in one direction only (each PE returns after the root has called; the root waits for nobody), which the calculus cannot express with its barrier; write it with puts from the root and shmem_wait_until", name)
+		return t.broadcast(x, name, c, args)
 	case c.op == "scan":
 		t.refuse(x, "%s: scans are not in the subset", name)
 	case c.op == "reduce" && (c.reduce == "and" || c.reduce == "or" || c.reduce == "xor"):
@@ -241,4 +241,100 @@ func (t *translator) collCell() string {
 		t.addAddr(&entity{kind: kCell, name: t.collcell})
 	}
 	return t.collcell
+}
+
+// broadcast is shmem_broadcast (team-based) and shmem_broadcast32/64
+// (active set of every PE). A broadcast synchronises in one direction
+// only: each PE returns after the root has called, the root waits for
+// nobody. The root sends its source to every PE's dest, a put-with-signal
+// per PE on a hidden context whose signal adds 1 to a hidden counter of
+// that dest (one per dest object and start); every receiving PE waits
+// until its counter is positive and takes 1 from it by a compare-and-swap
+// (docs/shmem.md, "Collectives", has the argument). The active-set form
+// leaves the root's dest alone.
+func (t *translator) broadcast(x *cc.PostfixExpression, name string, c collective, args []cc.ExpressionNode) string {
+	res := "0"
+	if c.team {
+		t.arity(x, name, args, 5)
+		t.teamArg(args[0])
+		args = args[1:]
+	} else {
+		t.arity(x, name, args, 8)
+		t.activeSetAll(x, name, args[4], args[5], args[6])
+		res = ""
+	}
+	dst, src := t.pointer(args[0]), t.pointer(args[1])
+	for i, a := range []addrTerm{dst, src} {
+		if a.ent.kind != kSym {
+			t.refuse(args[i], "%s is not symmetric: the buffers of a collective must be global or static objects", t.cname(a.ent))
+		}
+	}
+	if dst.ent.elem != src.ent.elem || c.size != 0 && c.size != dst.ent.elem {
+		t.refuse(x, "%s: the elements of %s and %s must have the routine's size", name, t.cname(dst.ent), t.cname(src.ent))
+	}
+	if dst.ent == src.ent {
+		t.refuse(x, "%s with overlapping source and destination (the specification leaves it undefined)", name)
+	}
+	n := int64(t.count(args[2], c.size, dst.ent, name))
+	if t.room(x, dst) < n || t.room(x, src) < n {
+		t.refuse(x, "%s of %d elements on a buffer with fewer", name, n)
+	}
+	t.asyncWrite(dst)
+	root := t.index(args[3])
+	sig, ctx := t.bcastSignal(dst), t.bcastContext()
+	count := ""
+	if n > 1 {
+		count = fmt.Sprintf(", %d", n)
+	}
+	notRoot, sent := t.label(), t.label()
+	t.emit("if rank - 1 != %s goto %s", root, notRoot)
+	for j := 1; j <= pgas.MaxRanks; j++ {
+		next := t.label()
+		if j > 1 {
+			t.emit("if N < %d goto %s", j, sent)
+		}
+		if !c.team {
+			t.emit("if rank == %d goto %s", j, next) // the root's dest is not updated
+		}
+		t.emit("put_signal_add(%s, (rank - rank + %d), %s, %s, 1, %s%s)", src, j, dst, sig, ctx, count)
+		t.place(next)
+	}
+	t.place(sent)
+	t.place(notRoot)
+	done := t.label()
+	if !c.team {
+		t.emit("if rank - 1 == %s goto %s", root, done)
+	}
+	wait := t.label()
+	r, s := t.temp(), t.temp()
+	t.place(wait)
+	t.emit("%s <- mem[%s] when %s >= 1", r, sig, r)
+	t.emit("%s <- amo_cswap(%s, %s - 1, rank, %s, %s)", s, r, r, sig, ctx)
+	t.emit("if %s != %s goto %s", s, r, wait)
+	t.place(done)
+	return res
+}
+
+// bcastSignal is the hidden counter of broadcasts into dest (a
+// symmetric cell per dest object and constant start).
+func (t *translator) bcastSignal(dst addrTerm) string {
+	key := dst.String()
+	if s, ok := t.bcastSigs[key]; ok {
+		return s
+	}
+	s := t.fresh("bcast_sig", "(broadcasts into "+t.cname(dst.ent)+")")
+	t.addAddr(&entity{kind: kSym, name: s})
+	if t.bcastSigs == nil {
+		t.bcastSigs = map[string]string{}
+	}
+	t.bcastSigs[key] = s
+	return s
+}
+
+func (t *translator) bcastContext() string {
+	if t.bcastCtx == "" {
+		t.bcastCtx = t.fresh("bcast_ctx", "(broadcasts)")
+		t.ctxs = append(t.ctxs, t.bcastCtx)
+	}
+	return t.bcastCtx
 }

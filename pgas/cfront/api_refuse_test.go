@@ -16,8 +16,8 @@ func TestAPIRefusals(t *testing.T) {
 		col           int
 		want          string
 	}{
-		{"long d, s;", "shmem_long_broadcast(SHMEM_TEAM_WORLD, &d, &s, 1, 0);", 1, "a broadcast synchronises in one direction only"},
-		{"long d, s; long ps[1];", "shmem_broadcast64(&d, &s, 1, 0, 0, 0, shmem_n_pes(), ps);", 1, "a broadcast synchronises in one direction only"},
+		{"long d, s;", "shmem_long_broadcast(SHMEM_TEAM_WORLD, &d, &d, 1, 0);", 1, "overlapping source and destination"},
+		{"long d, s; long ps[1];", "shmem_broadcast64(&d, &s, 1, 0, 0, 0, shmem_n_pes() - 1, ps);", 1, "active set that is not every PE"},
 		{"long d, s;", "shmem_long_or_reduce(SHMEM_TEAM_WORLD, &d, &s, 1);", 1, "no bitwise operators"},
 		{"long d, s;", "shmem_long_sum_inscan(SHMEM_TEAM_WORLD, &d, &s, 1);", 1, "scans are not in the subset"},
 		{"long ps[1];", "shmem_barrier(0, 0, shmem_n_pes() / 2, ps);", 1, "active set that is not every PE"},

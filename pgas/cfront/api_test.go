@@ -66,6 +66,18 @@ func TestAPIValues(t *testing.T) {
 		{"provided single", "", "", "int tl;\n shmem_init_thread(SHMEM_THREAD_SINGLE, &tl);\n if (tl == SHMEM_THREAD_SINGLE) PROBE;", true},
 		// after shmem_global_exit, the caller does nothing more
 		{"exit stops the caller", "", "", "shmem_global_exit(1);\n PROBE;", false},
+		// broadcast: PE 1 receives the root's source; the root waits for
+		// nobody (PE 1 may see the flag the root sets after its broadcast
+		// before PE 1 itself calls it); the active-set form leaves the
+		// root's dest alone; two broadcasts into two dests back to back.
+		{"bcast delivers", "long s, d;", "s = 3;\n shmem_long_broadcast(SHMEM_TEAM_WORLD, &d, &s, 1, 0);",
+			"shmem_long_broadcast(SHMEM_TEAM_WORLD, &d, &s, 1, 0);\n if (d != 3) PROBE;", false},
+		{"bcast root waits for nobody", "long s, d, f;", "shmem_long_broadcast(SHMEM_TEAM_WORLD, &d, &s, 1, 0);\n shmem_long_atomic_set(&f, 1, 1);",
+			"if (f == 1) PROBE;\n shmem_long_broadcast(SHMEM_TEAM_WORLD, &d, &s, 1, 0);", true},
+		{"bcast active set skips the root", "long s = 2, d; long ps[1];", "shmem_broadcast64(&d, &s, 1, 1, 0, 0, shmem_n_pes(), ps);\n if (d != 2) s = 0;",
+			"shmem_broadcast64(&d, &s, 1, 1, 0, 0, shmem_n_pes(), ps);\n if (d != 0) PROBE;", false},
+		{"bcast twice", "long s, t, d, e;", "s = 1; t = 2;\n shmem_long_broadcast(SHMEM_TEAM_WORLD, &d, &s, 1, 0);\n shmem_long_broadcast(SHMEM_TEAM_WORLD, &e, &t, 1, 0);",
+			"shmem_long_broadcast(SHMEM_TEAM_WORLD, &d, &s, 1, 0);\n shmem_long_broadcast(SHMEM_TEAM_WORLD, &e, &t, 1, 0);\n if (d != 1 || e != 2) PROBE;", false},
 		{"team parameter", "static int size(shmem_team_t t) { return shmem_team_n_pes(t); }", "",
 			"if (size(SHMEM_TEAM_WORLD) != 2) PROBE;", false},
 		{"team alias", "", "", "shmem_team_t w = SHMEM_TEAM_SHARED;\n if (shmem_team_n_pes(w) == 2 && shmem_team_my_pe(w) == 1) PROBE;", true},
