@@ -83,6 +83,9 @@ func TestAPIValues(t *testing.T) {
 			"shmem_broadcast64(&d, &s, 1, 1, 0, 0, shmem_n_pes(), ps);\n if (d != 0) PROBE;", false},
 		{"bcast twice", "long s, t, d, e;", "s = 1; t = 2;\n shmem_long_broadcast(SHMEM_TEAM_WORLD, &d, &s, 1, 0);\n shmem_long_broadcast(SHMEM_TEAM_WORLD, &e, &t, 1, 0);",
 			"shmem_long_broadcast(SHMEM_TEAM_WORLD, &d, &s, 1, 0);\n shmem_long_broadcast(SHMEM_TEAM_WORLD, &e, &t, 1, 0);\n if (d != 1 || e != 2) PROBE;", false},
+		// fetch_nbi: the value is there after the quiet, and may not be
+		// before it
+		{"fetch_nbi after quiet", "long x = 1;", "", "long f = 0;\n shmem_long_atomic_fetch_nbi(&f, &x, 0);\n shmem_quiet();\n if (f != 1) PROBE;", false},
 		{"team parameter", "static int size(shmem_team_t t) { return shmem_team_n_pes(t); }", "",
 			"if (size(SHMEM_TEAM_WORLD) != 2) PROBE;", false},
 		{"team alias", "", "", "shmem_team_t w = SHMEM_TEAM_SHARED;\n if (shmem_team_n_pes(w) == 2 && shmem_team_my_pe(w) == 1) PROBE;", true},
@@ -96,6 +99,11 @@ func TestAPIValues(t *testing.T) {
 		r := oracle.Explore(p, 2, oracle.Bounds{MaxQueue: 8, MaxNodes: 2_000_000, Timeout: time.Minute})
 		if r.Err != nil || r.Violation == nil && r.RangeErr == nil && !r.Complete {
 			t.Fatalf("%s: oracle: %v (%s)", c.name, r.Err, r.Truncated)
+		}
+		if r.Violation != nil && r.RangeErr == nil {
+			// the search stops at a violation: it shows nothing about the probe
+			t.Errorf("%s: the oracle stopped at a violation before deciding the probe", c.name)
+			continue
 		}
 		if got := r.RangeErr != nil; got != c.reachable {
 			t.Errorf("%s: probe reachable = %v, want %v (%v)", c.name, got, c.reachable, r.RangeErr)
