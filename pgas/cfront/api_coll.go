@@ -69,7 +69,7 @@ func collectiveOp(name string) (collective, bool) {
 // collective translates a collective on data over every PE (a
 // predefined team, or an active set of every PE) as
 //
-//	barrier; the data moves (gets on a hidden context); barrier
+//	barrier; the data moves (blocking gets, one after another); barrier
 //
 // Every PE's result depends on every PE's call, so no PE returns before
 // all have called: the first barrier is that dependency. Between the two
