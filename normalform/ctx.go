@@ -210,6 +210,13 @@ func (y *Y) send(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move, 
 			return nil, err
 		}
 		v %= uint64(p.Values)
+	case pgas.AmoAnd, pgas.AmoOr, pgas.AmoXor:
+		// as AmoAdd: only when the popb lands in τ1
+		v = bitwiseY(c.Amo, y.mem[o.k-1][o.a].Get(s), v)
+		if err := y.wrapped(o, v); err != nil {
+			return nil, err
+		}
+		v %= uint64(p.Values)
 	default:
 		return nil, fmt.Errorf("internal error: send with atomic %v", c.Amo)
 	}
@@ -291,6 +298,11 @@ func (y *Y) atomic(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move
 		x, err = val(c.Val)
 		sum = old + x
 		nv = sum % uint64(p.Values)
+	case pgas.AmoAnd, pgas.AmoOr, pgas.AmoXor:
+		var x uint64
+		x, err = val(c.Val)
+		sum = bitwiseY(c.Amo, old, x)
+		nv = sum % uint64(p.Values)
 	case pgas.AmoSwap:
 		nv, err = val(c.Val)
 	case pgas.AmoCSwap:
@@ -327,4 +339,16 @@ func (y *Y) atomic(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move
 	}
 	ev := pgas.Event{Kind: kind, Rank: r, HasCell: true, Cell: pgas.Cell{Rank: o.k, Addr: o.a}, Trans: o.ti, Queue: -1}
 	return []Move{{Rank: r, Trans: o.ti, Target: tg, Events: []HEvent{{Head: 1, Event: ev}}}}, nil
+}
+
+// bitwiseY is the result of a bitwise atomic (before it is taken modulo
+// values, for the wrap check), computed here and not shared with X.
+func bitwiseY(op pgas.AmoOp, old, v uint64) uint64 {
+	switch op {
+	case pgas.AmoAnd:
+		return old & v
+	case pgas.AmoOr:
+		return old | v
+	}
+	return old ^ v
 }

@@ -264,3 +264,28 @@ func TestNumberItems(t *testing.T) {
 		}
 	}
 }
+
+// TestCtxBitwiseMemory: bitwise atomics in Y. With values 4: x := 1; or 2
+// (x = 3 if delivered in τ1); fetch_xor 1, assume it returned 3 (so the or
+// was delivered first) and wrote 2; load x, assume 2.
+func TestCtxBitwiseMemory(t *testing.T) {
+	store := pgas.Cmd{Op: pgas.OpStore, Reg: -1, Addr: num(cx), Val: num(1)}
+	or := putVal(2, 1, cx)
+	or.Amo = pgas.AmoOr
+	xor := atomic(pgas.AmoXor, 1, cx, num(1), nil)
+	load := pgas.Cmd{Op: pgas.OpLoad, Reg: 0, Addr: num(cx)}
+	assume := func(v int64) pgas.Cmd {
+		return pgas.Cmd{Op: pgas.OpAssume, Reg: -1, Val: &pgas.Expr{Code: []pgas.Instr{{Op: pgas.XReg, Arg: 0}, {Op: pgas.XConst, Arg: v}, {Op: pgas.XEq}}}}
+	}
+	y, _ := New(ctxProgram(4, store, or, xor, assume(3), load, assume(2)), 1)
+	complete := false
+	for s := range language(t, y) {
+		if strings.Contains(s, "amo1(1,0) assume1") && !strings.HasPrefix(s, "store1(1,0) write1 popb1(1,0) amo1(1,0) assume1") {
+			t.Errorf("the xor returned 3 without the or delivered before it: %s", s)
+		}
+		complete = complete || strings.HasSuffix(s, "amo1(1,0) assume1 load1(1,0) assume1 |  |  | ")
+	}
+	if !complete {
+		t.Error("no computation runs to the end: or, fetch_xor or their values are wrong")
+	}
+}

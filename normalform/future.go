@@ -171,7 +171,7 @@ func (f *Future) ctxCells(c *pgas.Cmd, r, na int, s, rd []uint64, set func([]uin
 		for _, a := range addrs(c.Remote) {
 			x := (rr-1)*na + a
 			set(s, x)
-			if c.Op != pgas.OpSend || c.Amo == pgas.AmoAdd {
+			if c.Op != pgas.OpSend || c.Amo == pgas.AmoAdd || c.Amo.Bitwise() {
 				set(rd, x)
 			}
 			if c.Op == pgas.OpSend || c.Op == pgas.OpAtomic && c.Amo != pgas.AmoFetch {

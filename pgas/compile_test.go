@@ -278,7 +278,7 @@ func checkCtxCmd(t *testing.T, p *Program, c Cmd) {
 	case OpFence, OpQuiet:
 		ok = ok && c.Rank == nil && c.Local == nil && c.Val == nil
 	case OpSend:
-		ok = ok && target && (c.Local == nil) != (c.Val == nil) && (c.Amo == AmoNone || c.Amo == AmoAdd)
+		ok = ok && target && (c.Local == nil) != (c.Val == nil) && (c.Amo == AmoNone || c.Amo == AmoAdd || c.Amo.Bitwise())
 	case OpRecv:
 		ok = ok && target && c.Local != nil && c.Val == nil
 	case OpAtomic:

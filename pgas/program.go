@@ -53,9 +53,15 @@ const (
 	AmoSwap               // Val (OpAtomic: returns the old value)
 	AmoCSwap              // Val if old == Cmp, else old (OpAtomic only)
 	AmoFetch              // old, unchanged (OpAtomic only): an atomic read
+	AmoAnd                // old & Val (bitwise; OpSend and OpAtomic, as AmoAdd)
+	AmoOr                 // old | Val
+	AmoXor                // old ^ Val
 )
 
-var amoNames = [...]string{"none", "add", "swap", "cswap", "fetch"}
+var amoNames = [...]string{"none", "add", "swap", "cswap", "fetch", "and", "or", "xor"}
+
+// Bitwise reports whether a is AmoAnd, AmoOr or AmoXor.
+func (a AmoOp) Bitwise() bool { return a == AmoAnd || a == AmoOr || a == AmoXor }
 
 func (a AmoOp) String() string {
 	if int(a) < len(amoNames) {
@@ -99,7 +105,7 @@ type Cmd struct {
 	//
 	// OpSend delivers a value to (k, m): mem[Local] of the issuer, read by
 	// the item's popa, or, when Local is nil, Val evaluated at issue (the
-	// item then has no popa). Amo = AmoAdd makes the delivery add the value
+	// item then has no popa). Amo = AmoAdd (or AmoAnd, AmoOr, AmoXor) makes the delivery add the value
 	// to the cell (a non-fetching atomic); its popb then reads and writes
 	// the cell. Blocking makes the popa happen with the issue (a blocking
 	// put returns once its source has been read: local completion). After

@@ -163,6 +163,8 @@ func (m *Machine) ctxPop(s *XState, kind MoveKind, r, q, iss int) (*XState, Even
 	v := it.Val
 	if it.Amo == AmoAdd {
 		v = m.add(next, s.Mem(it.Dst), v, it.Trans)
+	} else if it.Amo.Bitwise() {
+		v = m.bitwise(next, it.Amo, s.Mem(it.Dst), v, it.Trans)
 	}
 	next.mem[(it.Dst.Rank-1)*m.nadr+it.Dst.Addr] = v
 	next.ci[i] = slices.Delete(slices.Clone(s.ci[i]), j, j+1)
@@ -273,7 +275,7 @@ func (m *Machine) newItem(s *XState, r, t, q int, env Env) (Item, error) {
 		return Item{}, err
 	}
 	it := Item{Dst: Cell{int(rk), int(rem)}, Amo: c.Amo, Epoch: s.ep[(r-1)*m.nque+q], Issue: s.np[r-1], Trans: t, After: -1, Head: -1}
-	if c.Amo != AmoNone && (c.Amo != AmoAdd || c.Op == OpRecv) {
+	if c.Amo != AmoNone && (c.Amo != AmoAdd && !c.Amo.Bitwise() || c.Op == OpRecv) {
 		return Item{}, fmt.Errorf("%v: internal error: %v with atomic %v", m.p.Trans[t].Pos, c.Op, c.Amo)
 	}
 	if c.Local == nil {
@@ -348,6 +350,8 @@ func (m *Machine) execAtomic(s *XState, r, t, q int, env Env) (*XState, []Event,
 	switch c.Amo {
 	case AmoAdd:
 		next.mem[(cell.Rank-1)*m.nadr+cell.Addr] = m.add(next, old, v, t)
+	case AmoAnd, AmoOr, AmoXor:
+		next.mem[(cell.Rank-1)*m.nadr+cell.Addr] = m.bitwise(next, c.Amo, old, v, t)
 	case AmoSwap:
 		next.mem[(cell.Rank-1)*m.nadr+cell.Addr] = v
 	case AmoCSwap:
@@ -430,6 +434,27 @@ func (s *XState) appendHeadRef(b []byte, r, head int) []byte {
 // computations with events removed, Lemma 6). A result outside
 // 0..values-1 is left in next.wrap for the caller to report: the real
 // program holds it (a C int), X cannot.
+// bitwise is the result of a bitwise atomic on old with operand v. And
+// stays in the domain; or and xor of two values below Values can reach
+// the next power of two, which is a wrap as for add: the result modulo
+// Values, reported as a run-time error finding.
+func (m *Machine) bitwise(next *XState, op AmoOp, old, v int64, t int) int64 {
+	var r int64
+	switch op {
+	case AmoAnd:
+		r = old & v
+	case AmoOr:
+		r = old | v
+	default:
+		r = old ^ v
+	}
+	vals := int64(m.p.Values)
+	if r >= vals || r < 0 {
+		next.wrap = &RangeError{Pos: m.p.Trans[t].Pos, What: "atomic", Val: r, Max: vals - 1}
+	}
+	return ((r % vals) + vals) % vals
+}
+
 func (m *Machine) add(next *XState, old, v int64, t int) int64 {
 	sum, vals := old+v, int64(m.p.Values)
 	if sum >= vals || sum < 0 {

@@ -392,3 +392,55 @@ func TestCtxKeyKeepsChains(t *testing.T) {
 		t.Errorf("the signal waits for p2 in B or not in A")
 	}
 }
+
+// Bitwise atomics: with values 4, x := 1 (a store); or 2 delivered by
+// its popb (x = 3); fetch_xor 1 returns 3 and writes 2; fetch_and 1
+// returns 2 and writes 0; and with values 3 an or reaching 3 is a wrap
+// (a run-time error finding, the result taken modulo values).
+func TestCtxBitwise(t *testing.T) {
+	b := progbuild.New("bits", 4, []string{"x", "y", "one"}, []string{"r"}, []string{"q", "c", "d"})
+	b.Contexts("c", "d")
+	st := b.Edge("start", "s1", b.Store("x", "1"))
+	or := b.AmoAdd("2", "1", "x", "c")
+	or.Amo = pgas.AmoOr
+	orT := b.Edge("s1", "s2", or)
+	xorT := b.Edge("s2", "s3", b.Atomic("r", pgas.AmoXor, "1", "x", "1", "", "c"))
+	andT := b.Edge("s3", "s4", b.Atomic("r", pgas.AmoAnd, "1", "x", "1", "", "d"))
+	m := pgas.NewMachine(b.Build(), 2)
+	x := pgas.Cell{Rank: 1, Addr: 0}
+	s, _ := run(t, m, cmd(st), cmd(orT))
+	if !enabled(m, s, cmd(xorT)) {
+		t.Errorf("the fetching atomic on c waits for the or of the same epoch: only a fence orders them")
+	}
+	s, evs := run(t, m, cmd(st), cmd(orT), popb(1, 1))
+	if s.Mem(x) != 3 || evs[len(evs)-1].Kind != pgas.KPopb {
+		t.Fatalf("or 2 into 1: x = %d, events %v", s.Mem(x), evs)
+	}
+	s, evs = run(t, m, cmd(st), cmd(orT), popb(1, 1), cmd(xorT))
+	if s.Reg(1, 0) != 3 || s.Mem(x) != 2 || evs[len(evs)-1].Kind != pgas.KAmo {
+		t.Fatalf("fetch_xor 1 on 3: r = %d, x = %d, %v", s.Reg(1, 0), s.Mem(x), evs)
+	}
+	s, _ = run(t, m, cmd(st), cmd(orT), popb(1, 1), cmd(xorT), cmd(andT))
+	if s.Reg(1, 0) != 2 || s.Mem(x) != 0 {
+		t.Fatalf("fetch_and 1 on 2: r = %d, x = %d", s.Reg(1, 0), s.Mem(x))
+	}
+	b3 := progbuild.New("bits3", 3, []string{"x", "y", "one"}, []string{"r"}, []string{"q", "c", "d"})
+	b3.Contexts("c", "d")
+	st3 := b3.Edge("start", "s1", b3.Store("x", "1"))
+	or3 := b3.Edge("s1", "s2", b3.Atomic("r", pgas.AmoOr, "1", "x", "2", "", "c"))
+	m3 := pgas.NewMachine(b3.Build(), 2)
+	s, _ = run(t, m3, cmd(st3))
+	steps, err := m3.Steps(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapped := false
+	for _, st := range steps {
+		if st.Move.Trans == or3 && st.Wrap != nil {
+			wrapped = st.Wrap.Val == 3 && st.Next.Mem(x) == 0
+		}
+	}
+	if !wrapped {
+		t.Errorf("1 | 2 with values 3 is not reported as a wrap to 0: %v", steps)
+	}
+}

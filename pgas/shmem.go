@@ -29,12 +29,15 @@ var shmemCalls = map[string]*shmemSpec{
 	"amo_set":    {params: "ekmc", amo: AmoNone},
 	"put_signal": {params: "lkmsec", count: true}, "put_signal_add": {params: "lkmsec", amo: AmoAdd, count: true},
 	"put_signal_nbi": {params: "lkmsec", count: true}, "put_signal_add_nbi": {params: "lkmsec", amo: AmoAdd, count: true},
+	"amo_and": {params: "ekmc", amo: AmoAnd}, "amo_or": {params: "ekmc", amo: AmoOr}, "amo_xor": {params: "ekmc", amo: AmoXor},
 }
 
 var fetchCalls = map[string]*shmemSpec{
 	"amo_fetch":     {params: "kmc", amo: AmoFetch},
 	"amo_fetch_add": {params: "ekmc", amo: AmoAdd}, "amo_fetch_inc": {params: "kmc", amo: AmoAdd, inc: true},
 	"amo_swap": {params: "ekmc", amo: AmoSwap}, "amo_cswap": {params: "pekmc", amo: AmoCSwap},
+	"amo_fetch_and": {params: "ekmc", amo: AmoAnd}, "amo_fetch_or": {params: "ekmc", amo: AmoOr},
+	"amo_fetch_xor": {params: "ekmc", amo: AmoXor},
 }
 
 var paramNames = map[byte]string{'l': "local address", 'k': "rank", 'm': "remote address",
@@ -196,7 +199,7 @@ func (c *checker) lowerShmem(s *stmt) []path {
 		put := send(a['l'], nil, a['m'], AmoNone)
 		put.Blocking = s.call == "putmem"
 		cmds = []Cmd{put}
-	case "putval", "amo_add", "amo_inc", "amo_set":
+	case "putval", "amo_add", "amo_inc", "amo_set", "amo_and", "amo_or", "amo_xor":
 		cmds = []Cmd{send(nil, a['e'], a['m'], spec.amo)}
 	case "getmem", "getmem_nbi":
 		recv := cmdOf(OpRecv)

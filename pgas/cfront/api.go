@@ -47,7 +47,7 @@ func parseShmem(name string) shmemCall {
 		}
 	}
 	for _, bits := range []string{"128", "16", "32", "64", "8"} {
-		for _, op := range []string{"put", "get"} {
+		for _, op := range []string{"iput", "iget", "put", "get"} {
 			if strings.HasPrefix(rest, op+bits) {
 				var n int64
 				fmt.Sscan(bits, &n)
@@ -84,6 +84,12 @@ var deprecated = map[string]string{"fetch": "atomic_fetch", "set": "atomic_set",
 // right before the operation (C leaves the order open; each load is one
 // event either way).
 func (t *translator) shmem(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	if v, ok := t.ctxSwitch(x, name, args); ok {
+		return v
+	}
+	if v, ok := t.apiFamilies(x, name, args); ok {
+		return v
+	}
 	c := parseShmem(name)
 	if n, ok := plainArity[c.op]; ok && (!c.ctx || c.op == "create" || c.op == "destroy") {
 		t.arity(x, name, args, n)
@@ -139,7 +145,7 @@ func (t *translator) shmem(x *cc.PostfixExpression, name string, args []cc.Expre
 		return r
 	}
 	if c.typ == "" && c.size == 0 && c.op != "p" && c.op != "g" && !strings.HasPrefix(c.op, "put") &&
-		!strings.HasPrefix(c.op, "get") && !strings.HasPrefix(c.op, "atomic_") &&
+		!strings.HasPrefix(c.op, "get") && !strings.HasPrefix(c.op, "atomic_") && c.op != "iput" && c.op != "iget" &&
 		!strings.HasPrefix(c.op, "wait_until") && !strings.HasPrefix(c.op, "test") {
 		t.refuse(x, "%s is outside the subset", name)
 	}
@@ -228,4 +234,17 @@ func (t *translator) arity(x cc.Node, name string, args []cc.ExpressionNode, n i
 func isNull(e cc.ExpressionNode) bool {
 	s := strings.Join(strings.Fields(cc.NodeSource(e)), "")
 	return s == "NULL" || s == "((void*)0)" || s == "0"
+}
+
+// apiExt is the translator's state for the API families added for the
+// whole 1.6 API, kept apart from the core translator.
+type apiExt struct {
+	collcell  string                  // the private scratch cell of the reductions (api_coll.go)
+	ctxOver   *entity                 // the context ctxArg gives for ctxNode (api_ctx.go, ctxSwitch)
+	ctxNode   cc.ExpressionNode       // elems of a context array are in entity.elems
+	asyncW    map[*entity]bool        // objects some operation writes asynchronously (api_rma.go)
+	srcOrder  []srcOrderCheck         // blocking puts from symmetric objects, checked by apiFinish
+	teams     map[*cc.Declarator]bool // shmem_team_t objects naming a predefined team (api_team.go)
+	bcastSigs map[string]string       // the hidden counter of broadcasts into each dest (api_coll.go)
+	bcastCtx  string                  // the hidden context of broadcasts
 }

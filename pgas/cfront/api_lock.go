@@ -12,6 +12,7 @@ import "modernc.org/cc/v4"
 func (t *translator) lock(x *cc.PostfixExpression, op string, args []cc.ExpressionNode) string {
 	t.arity(x, "shmem_"+op, args, 1)
 	l := t.symCell(x, args[0], 1)
+	t.asyncWrite(l)
 	ctx := t.lockContext()
 	r := t.temp()
 	switch op {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pgasrob/pgasrob/pgas"
 	"modernc.org/cc/v4"
 )
 
@@ -21,6 +22,7 @@ func (t *translator) rma(x *cc.PostfixExpression, name string, c shmemCall, ctx 
 		t.arity(x, name, args, 3)
 		dst := t.symCell(x, args[0], 1)
 		t.sizeMatch(x, c, dst)
+		t.asyncWrite(dst)
 		v := t.value(args[1])
 		t.emit("putval(%s, %s, %s, %s)", v, t.pe(args[2]), dst, ctx)
 		return ""
@@ -36,6 +38,9 @@ func (t *translator) rma(x *cc.PostfixExpression, name string, c shmemCall, ctx 
 		r := t.temp()
 		t.emit("%s <- mem[%s]", r, t.gcell)
 		return r
+	case "iput", "iget":
+		t.arity(x, name, args, 6)
+		return t.strided(x, name, c, ctx, args)
 	case "put_signal", "put_signal_nbi":
 		t.arity(x, name, args, 7)
 		return t.putSignal(x, name, c, ctx, args)
@@ -107,6 +112,11 @@ func (t *translator) transfer(x *cc.PostfixExpression, name string, c shmemCall,
 	if put && !nbi {
 		t.sourceOrder(x, name, local, n)
 	}
+	if put {
+		t.asyncWrite(remote)
+	} else {
+		t.asyncWrite(local)
+	}
 	k := t.pe(args[3])
 	cmd := "putmem"
 	if !put {
@@ -142,16 +152,102 @@ func (t *translator) getContext() string {
 	return t.getctx
 }
 
-// sourceOrder refuses a blocking put of several elements whose source
-// is symmetric. The call reads its sources in no fixed order before it
+// sourceOrder checks a blocking put of several elements whose source is
+// symmetric. The call reads its sources in no fixed order before it
 // returns; the translation reads them one by one in index order (n
 // blocking sends). That is exact when no other PE can write the source
-// while the caller is blocked, which holds for a private object; a
-// symmetric one may be put to concurrently, and then an order the
-// translation never takes could be observed, so a ROBUST answer could be
-// wrong.
+// while the caller is blocked: always for a private object, and for a
+// symmetric one that no operation of the program writes asynchronously
+// (no put, atomic, signal or get writes it, on any PE): then only its
+// own PE writes it, by plain stores, and that PE is in the call. Whether
+// any operation does is known only at the end of the translation, so the
+// check is made there (apiFinish); if one does, an order the translation
+// never takes could be observed and a ROBUST answer could be wrong.
 func (t *translator) sourceOrder(x *cc.PostfixExpression, name string, local addrTerm, n int) {
 	if n > 1 && local.ent.kind == kSym {
-		t.refuse(x, "blocking %s of %d elements from the symmetric object %s: the call reads its sources in no fixed order, which is modelled only for a private source (copy it to a local buffer first, or use the _nbi form and shmem_quiet)", name, n, t.cname(local.ent))
+		t.srcOrder = append(t.srcOrder, srcOrderCheck{local.ent, t.pos(x), fmt.Sprintf("blocking %s of %d elements from the symmetric object %s, which the program also writes by remote operations: the call reads its sources in no fixed order, which is modelled only for a source no other PE writes meanwhile (copy it to a local buffer first, or use the _nbi form and shmem_quiet)", name, n, t.cname(local.ent))})
 	}
+}
+
+type srcOrderCheck struct {
+	ent *entity
+	pos pgas.Pos
+	msg string
+}
+
+// asyncWrite records that an operation writes a's object asynchronously
+// (a put, atomic or signal to it, a get into it).
+func (t *translator) asyncWrite(a addrTerm) {
+	if t.asyncW == nil {
+		t.asyncW = map[*entity]bool{}
+	}
+	t.asyncW[a.ent] = true
+}
+
+// apiFinish makes the checks that need the whole program: the source
+// order of blocking puts from symmetric objects.
+func (t *translator) apiFinish() {
+	for _, c := range t.srcOrder {
+		if t.asyncW[c.ent] {
+			t.errs = append(t.errs, &pgas.Error{Pos: c.pos, Msg: c.msg})
+		}
+	}
+}
+
+// strided is shmem_iput and shmem_iget: nelems elements, element i from
+// source[i*sst] to dest[i*dst], as a put or get of nelems elements is
+// (one fence epoch, unordered among themselves; a blocking get waits for
+// all of them). The strides and the count are constants.
+func (t *translator) strided(x *cc.PostfixExpression, name string, c shmemCall, ctx string, args []cc.ExpressionNode) string {
+	put := c.op == "iput"
+	dst, ok1 := constValue(args[2])
+	sst, ok2 := constValue(args[3])
+	if !ok1 || !ok2 || dst < 1 || sst < 1 {
+		t.refuse(x, "strides of %s: only positive constants are in the subset", name)
+	}
+	var remote, local addrTerm
+	rs, ls := dst, sst
+	if put {
+		remote, local = t.pointer(args[0]), t.pointer(args[1])
+	} else {
+		local, remote = t.pointer(args[0]), t.pointer(args[1])
+		rs, ls = sst, dst
+	}
+	if remote.ent.kind != kSym {
+		t.refuse(x, "%s is not symmetric: the remote side of %s must be a global or static object", t.cname(remote.ent), name)
+	}
+	if local.ent.elem != remote.ent.elem {
+		t.refuse(x, "%s between %s and %s, whose elements differ in size", name, t.cname(local.ent), t.cname(remote.ent))
+	}
+	t.sizeMatch(x, c, remote)
+	n := t.count(args[4], c.size, remote.ent, name)
+	if c.size != 0 && c.size != remote.ent.elem {
+		t.refuse(x, "%s on %s, whose elements have %d bytes, not %d", name, t.cname(remote.ent), remote.ent.elem, c.size)
+	}
+	rarg, larg := args[0], args[1]
+	if !put {
+		rarg, larg = larg, rarg
+	}
+	for i := 0; i < n; i++ {
+		t.check(rarg, remote.plus(fmt.Sprint(int64(i)*rs)), 1)
+		t.check(larg, local.plus(fmt.Sprint(int64(i)*ls)), 1)
+	}
+	if put {
+		t.sourceOrder(x, name, local, n)
+		t.asyncWrite(remote)
+	} else {
+		t.asyncWrite(local)
+	}
+	k := t.pe(args[5])
+	cmd := "putmem"
+	if !put {
+		cmd, ctx = "getmem_nbi", t.getContext()
+	}
+	for i := 0; i < n; i++ {
+		t.emit("%s(%s, %s, %s, %s)", cmd, local.plus(fmt.Sprint(int64(i)*ls)), k, remote.plus(fmt.Sprint(int64(i)*rs)), ctx)
+	}
+	if !put {
+		t.emit("quiet %s", ctx)
+	}
+	return ""
 }

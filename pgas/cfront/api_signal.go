@@ -31,6 +31,8 @@ func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall
 		t.sourceOrder(x, name, local, n)
 	}
 	sig := t.symCell(x, args[3], 1)
+	t.asyncWrite(remote)
+	t.asyncWrite(sig)
 	v := t.value(args[4])
 	mode, ok := constValue(args[5])
 	if !ok || mode != 0 && mode != 1 {
@@ -48,5 +50,30 @@ func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall
 		count = fmt.Sprintf(", %d", n)
 	}
 	t.emit("%s(%s, %s, %s, %s, %s, %s%s)", cmd, local, t.pe(args[6]), remote, sig, v, ctx, count)
+	return ""
+}
+
+// signalUpdate is shmem_signal_add and shmem_signal_set (and their ctx
+// forms): an atomic update of a remote signal, which OpenSHMEM 1.6 orders
+// like a non-fetching atomic (delivered later, ordered by fence, complete
+// at quiet): amo_add and amo_set.
+func (t *translator) signalUpdate(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	ctx := t.defctx
+	if strings.HasPrefix(name, "shmem_ctx_") {
+		if len(args) == 0 {
+			t.refuse(x, "%s without its context", name)
+		}
+		ctx = t.ctxArg(args[0]).name
+		args = args[1:]
+	}
+	t.arity(x, name, args, 3)
+	sig := t.symCell(x, args[0], 1)
+	t.asyncWrite(sig)
+	v := t.value(args[1])
+	op := "amo_set"
+	if strings.HasSuffix(name, "_add") {
+		op = "amo_add"
+	}
+	t.emit("%s(%s, %s, %s, %s)", op, v, t.pe(args[2]), sig, ctx)
 	return ""
 }

@@ -60,19 +60,7 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 	if strings.HasPrefix(name, "__") {
 		t.refuse(d, "identifier %s: names starting with __ are reserved (the translation uses them)", name)
 	}
-	if isCtxType(ty) {
-		if !global {
-			t.refuse(d, "a shmem_ctx_t local: declare contexts at file scope, where each becomes one context")
-		}
-		if init != nil {
-			t.refuse(init, "an initialised shmem_ctx_t: create it with shmem_ctx_create")
-		}
-		if len(t.ctxs) >= 14 {
-			t.refuse(d, "too many contexts (at most 13 besides the default)")
-		}
-		e := &entity{kind: kCtx, name: t.fresh(name, name)}
-		t.ctxs = append(t.ctxs, e.name)
-		t.global[d] = e
+	if t.ctxObject(d, ty, init, global) { // api_ctx.go
 		return
 	}
 	if d.IsExtern() && init == nil {
@@ -353,7 +341,7 @@ func (t *translator) rankOnly(e cc.ExpressionNode) bool {
 			if ok {
 				n = p.Token.SrcStr()
 			}
-			return x.ArgumentExpressionList == nil && (n == "shmem_my_pe" || n == "shmem_n_pes")
+			return x.ArgumentExpressionList == nil && (n == "shmem_my_pe" || n == "shmem_n_pes") || t.teamRankCall(n, x)
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {

@@ -30,7 +30,8 @@
 //   - domain.go, sizemax.go: the value domain the translation needs.
 //   - libc.go: the model of the C library, routine by routine.
 //   - api.go and api_*.go: the OpenSHMEM API, one family per file (rma,
-//     amo, signal, wait, waitmany, lock, ctx).
+//     amo, signal, wait, waitmany, lock, ctx, team, coll); headers_api.go
+//     declares the teams, collectives, strided and signal routines.
 //
 // The C is parsed and type-checked by modernc.org/cc/v4 with a
 // configuration built here. The translation is exact or refused: a

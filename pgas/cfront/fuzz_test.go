@@ -17,6 +17,8 @@ func FuzzTranslate(f *testing.F) {
 	files, _ := filepath.Glob("../../examples/shmem/*.c")
 	more, _ := filepath.Glob("testdata/waitmany/*.c")
 	files = append(files, more...)
+	api, _ := filepath.Glob("testdata/api/*.c")
+	files = append(files, api...)
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)
@@ -32,6 +34,9 @@ func FuzzTranslate(f *testing.F) {
 		wrap("long x; static void put1(long *d, int pe) { shmem_long_p(d, 1, pe); }", "put1(&x, 1); put1(&x, 0);"),
 		wrap("long x;", "int r = 0; L: r = r + 1; if (r < 2) goto L; do { r--; } while (r > 0 && x == 0);"),
 		wrap("long x, y;", "x = y ? 1 : (x && y);"),
+		wrap("long s[4], d[4]; long ps[1];", "shmem_long_alltoalls(SHMEM_TEAM_WORLD, d, s, 2, 1, 1); shmem_long_sum_to_all(d, s, 1, 0, 0, shmem_n_pes(), d, ps); shmem_barrier(0, 0, shmem_team_n_pes(SHMEM_TEAM_SHARED), ps);"),
+		wrap("shmem_ctx_t cs[3]; long a[4];", "int k = shmem_my_pe() % 3; shmem_ctx_create(0, &cs[k]); shmem_ctx_long_iput(cs[k], a, a, 2, 1, 1, 0); shmem_ctx_destroy(cs[k]);"),
+		wrap("uint64_t g;", "int tl; shmem_init_thread(SHMEM_THREAD_FUNNELED, &tl); shmem_signal_add(&g, 1, 0); if (tl) shmem_global_exit(tl);"),
 		"#define F(x) F(x) F(x)\nint main(void) { F(1); }",
 		"#pragma pgasrob values\nint main(void){return 0;}",
 	} {

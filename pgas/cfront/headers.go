@@ -150,7 +150,6 @@ void *shmem_align(size_t alignment, size_t size);
 void shmem_free(void *ptr);
 void *shmem_ptr(const void *dest, int pe);
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
-void shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
 int shmem_team_sync(shmem_team_t team);
 int shmem_team_my_pe(shmem_team_t team);
 int shmem_team_n_pes(shmem_team_t team);
@@ -205,6 +204,7 @@ extern shmem_team_t __cfront_team_world;
 			}
 		}
 	}
+	apiH(&b) // teams, collectives, strided, signals, threads (headers_api.go)
 	b.WriteString("#endif\n")
 	return b.String()
 }

@@ -55,6 +55,8 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 		switch {
 		case isCtxType(pt):
 			binds[d] = t.ctxArg(args[i])
+		case isTeamType(pt):
+			t.teamParam(d, args[i]) // api_team.go
 		case pt.Kind() == cc.Ptr:
 			binds[d] = t.ptrParam(d, args[i]) // pointer.go
 		case cc.IsIntegerType(pt):

@@ -35,10 +35,6 @@ func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.Exp
 			}
 		}
 		return ""
-	case "shmem_global_exit":
-		t.refuse(x, "shmem_global_exit")
-	case "shmem_barrier", "shmem_broadcastmem", "shmem_team_sync", "shmem_team_my_pe", "shmem_team_n_pes":
-		t.refuse(x, "teams and collectives (%s)", name)
 	}
 	if !strings.HasPrefix(name, "shmem_") {
 		t.refuse(x, "call of %s, which is neither a function of this file nor in the subset", name)

@@ -57,6 +57,7 @@ type entity struct {
 	elem   int64    // element size in bytes
 	expr   string   // kConst: the expression
 	ptr    addrTerm // kPtr: the cells the pointer designates
+	elems  []*entity
 }
 
 // frame is one inlined function instance.
@@ -95,6 +96,7 @@ type translator struct {
 	gcell   string
 	getctx  string
 	lockctx string
+	apiExt
 	novalue int      // > 0: constants met are not data values (offsets, counts, PEs)
 	arrays  []string // .pgas names of arrays, for naming their cells
 	ncells  int      // addresses declared
@@ -136,7 +138,8 @@ func newTranslator(name string, src []byte, opt Options) *translator {
 var pgasKeywords = strings.Fields(`program values address register queue mem rank N read write get put
 	barrier assume assert goto if while else wait waitq quiet context fence when putmem putmem_nbi
 	putval getmem getmem_nbi amo_add amo_inc amo_set amo_fetch amo_fetch_add amo_fetch_inc amo_swap
-	amo_cswap put_signal put_signal_add put_signal_nbi put_signal_add_nbi blocking after`)
+	amo_cswap put_signal put_signal_add put_signal_nbi put_signal_add_nbi blocking after
+	amo_and amo_or amo_xor amo_fetch_and amo_fetch_or amo_fetch_xor`)
 
 // fresh returns an unused .pgas name close to base, recording the C name
 // it stands for when that differs.
@@ -340,6 +343,7 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 		t.end = t.fresh("END", "")
 		t.guard(main, func() { t.function(main, nil, "", "main") })
 	}
+	t.apiFinish()
 	if len(t.errs) > 0 {
 		sortErrors(t.errs)
 		return nil, capErrors(t.errs)
