@@ -45,9 +45,12 @@ func (t *translator) apiFamilies(x *cc.PostfixExpression, name string, args []cc
 	return "", false
 }
 
-// teamArg checks that e is a team the translation knows: SHMEM_TEAM_WORLD,
-// or SHMEM_TEAM_SHARED, which is the same team here: the model runs every
-// PE on one node (docs/shmem.md, "Teams and synchronisation").
+// teamArg checks that e is a team the translation knows: SHMEM_TEAM_WORLD.
+// SHMEM_TEAM_SHARED is refused: the specification defines it as the PEs
+// for which shmem_ptr gives a pointer, and the translation reads shmem_ptr
+// as NULL for every other PE (heap.go), under which SHARED would be the
+// PE alone; reading it as every PE would contradict that, and neither
+// reading is the machine's (docs/shmem.md, "Teams and synchronisation").
 func (t *translator) teamArg(e cc.ExpressionNode) {
 	if p, ok := unparen(e).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
 		if d, ok := p.ResolvedTo().(*cc.Declarator); ok && d != nil {
@@ -55,8 +58,10 @@ func (t *translator) teamArg(e cc.ExpressionNode) {
 				return
 			}
 			switch d.Name() {
-			case "__cfront_team_world", "__cfront_team_shared":
+			case "__cfront_team_world":
 				return
+			case "__cfront_team_shared":
+				t.refuse(e, sharedRefusal)
 			case "__cfront_team_invalid":
 				t.refuse(e, "SHMEM_TEAM_INVALID passed to a team routine (the specification leaves it undefined)")
 			}
@@ -222,6 +227,9 @@ func (t *translator) teamObject(d *cc.Declarator, ty cc.Type, init *cc.Initializ
 	}
 	t.refuse(d, "shmem_team_t object %s: teams other than SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are not in the subset (a team of part of the PEs needs a barrier over a set of PEs, which the calculus does not have); a shmem_team_t set once to one of those two at its declaration is accepted", d.Name())
 }
+
+// sharedRefusal says why SHMEM_TEAM_SHARED is refused (teamArg).
+const sharedRefusal = "SHMEM_TEAM_SHARED: its PEs are those whose memory shmem_ptr reaches, which depends on the machine, and pgasrob reads shmem_ptr as NULL for other PEs; write SHMEM_TEAM_WORLD"
 
 // predefTeam reports whether e names SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED.
 func predefTeam(e cc.ExpressionNode) bool {

@@ -88,8 +88,8 @@ func TestAPIValues(t *testing.T) {
 		{"fetch_nbi after quiet", "long x = 1;", "", "long f = 0;\n shmem_long_atomic_fetch_nbi(&f, &x, 0);\n shmem_quiet();\n if (f != 1) PROBE;", false},
 		{"team parameter", "static int size(shmem_team_t t) { return shmem_team_n_pes(t); }", "",
 			"if (size(SHMEM_TEAM_WORLD) != 2) PROBE;", false},
-		{"team alias", "", "", "shmem_team_t w = SHMEM_TEAM_SHARED;\n if (shmem_team_n_pes(w) == 2 && shmem_team_my_pe(w) == 1) PROBE;", true},
-		{"translate_pe", "", "", "if (shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, SHMEM_TEAM_SHARED) == 0) PROBE;", true},
+		{"team alias", "", "", "shmem_team_t w = SHMEM_TEAM_WORLD;\n if (shmem_team_n_pes(w) == 2 && shmem_team_my_pe(w) == 1) PROBE;", true},
+		{"translate_pe", "", "", "if (shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, SHMEM_TEAM_WORLD) == 0) PROBE;", true},
 	} {
 		src := probeProgram(c.globals, c.pe0, c.pe1)
 		p, err := cfront.Compile("probe.c", []byte(src), cfront.Options{})
