@@ -25,7 +25,7 @@ type Item struct {
 	Dst    Cell  // what the popb writes
 	Val    int64 // the value to deliver, once Read
 	Read   bool  // the popa is done (or the send is immediate)
-	Amo    AmoOp // AmoAdd: the popb adds Val to Dst modulo Values
+	Amo    AmoOp // AmoAdd: the popb adds Val to Dst modulo Values, into Lo..Hi
 	Epoch  int   // the fence epoch of (rank, context) at issue
 	After  int   // the Head of the chain whose popbs must come first; -1 if none
 	Head   int   // a send's chain: the Issue of its put-with-signal's first send (Cmd.Chain); -1 for a recv
@@ -428,12 +428,12 @@ func (s *XState) appendHeadRef(b []byte, r, head int) []byte {
 // add is the arithmetic of an atomic add of transition t: old + v modulo
 // values, so that every step stays executable (the normal form re-runs
 // computations with events removed, Lemma 6). A result outside
-// 0..values-1 is left in next.wrap for the caller to report: the real
+// the domain is left in next.wrap for the caller to report: the real
 // program holds it (a C int), X cannot.
 func (m *Machine) add(next *XState, old, v int64, t int) int64 {
-	sum, vals := old+v, int64(m.p.Values)
-	if sum >= vals || sum < 0 {
-		next.wrap = &RangeError{Pos: m.p.Trans[t].Pos, What: "atomic", Val: sum, Max: vals - 1}
+	sum := old + v
+	if sum > m.p.Hi() || sum < m.p.Lo {
+		next.wrap = &RangeError{Pos: m.p.Trans[t].Pos, What: "atomic", Val: sum, Min: m.p.Lo, Max: m.p.Hi()}
 	}
-	return ((sum % vals) + vals) % vals
+	return m.p.WrapValue(sum)
 }

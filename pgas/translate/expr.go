@@ -54,7 +54,7 @@ func (t *translator) expr(e *pgas.Expr, r int) (node, error) {
 			st = append(st, konst(int64(t.n)))
 			continue
 		case pgas.XReg:
-			st = append(st, node{s: t.p.Regs[in.Arg], lo: 0, hi: int64(t.p.Values - 1)})
+			st = append(st, node{s: t.p.Regs[in.Arg], lo: t.p.Lo, hi: t.p.Hi()})
 			continue
 		}
 		if in.Op == pgas.XNeg || in.Op == pgas.XNot {
