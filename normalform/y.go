@@ -34,8 +34,8 @@ type Y struct {
 	pa, pb [][]automata.Field // pa[r-1][q]: part (0..3 for τ1..τ4) of the next popa
 	ctx    *ctxFields         // nil unless the program uses an OpenSHMEM command (ctx.go)
 	words  int
-	vbits  int  // width of a value field (pgas.ValueBits)
-	signed bool // value fields hold two's complement (the domain has negative values)
+	vbits  int   // width of a value field (pgas.ValueBits)
+	signed bool  // value fields hold two's complement (the domain has negative values)
 	barIdx []int // transitions that are barriers
 	live   liveness
 	future *Future

@@ -145,15 +145,15 @@ type Trans struct {
 type Program struct {
 	Name   string
 	File   string
-	Values int      // |DOM|: values are Lo..Lo+Values-1
-	Lo     int64    // the least value: 0 for "values K", LO for "values LO..HI"
+	Values int   // |DOM|: values are Lo..Lo+Values-1
+	Lo     int64 // the least value: 0 for "values K", LO for "values LO..HI"
 	// Widen is set by a front end that inferred the domain rather than
 	// read it from the user (pgas/cfront without "#pragma pgasrob
 	// values"): a value outside Lo..Hi() is then not the program's error
 	// but a domain too small, and the decision retries with a wider one
 	// (docs/shmem-calculus.md, "Inferred domains"). nil for a declared
 	// domain.
-	Widen *Widening
+	Widen  *Widening
 	Addrs  []string // ADR: address i is named Addrs[i]
 	Regs   []string // REG
 	Queues []string // QUE
