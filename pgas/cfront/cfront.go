@@ -10,9 +10,15 @@ import (
 
 // Options tune the translation.
 type Options struct {
-	// Values is |DOM| for the program (the .pgas `values`); 0 infers it
-	// from the constants of the program (at least 2).
+	// Values is |DOM| for the program (the .pgas `values K`: 0..K-1), as
+	// "#pragma pgasrob values K" sets it; 0 infers the domain (domain.go).
 	Values int
+	// Lo..Hi is the domain when Declared ("#pragma pgasrob values LO..HI").
+	// Otherwise, when Hi > 0, it is a window the inferred domain must
+	// contain: the decision's retry with a wider domain
+	// (cmd/pgasrob/widen.go).
+	Lo, Hi   int64
+	Declared bool
 }
 
 // Origin is where a generated .pgas line comes from in the C file.
@@ -32,6 +38,10 @@ type Result struct {
 	// Arrays are the .pgas names of C arrays, whose cells are shown as
 	// name[i] rather than name+i.
 	Arrays []string
+	// Widen is nil when "#pragma pgasrob values" set the domain; otherwise
+	// the domain is inferred, and Widen bounds its widening
+	// (pgas.Program.Widen).
+	Widen *pgas.Widening
 }
 
 // Origin returns the C origin of .pgas line line (from 1).
@@ -49,12 +59,12 @@ func IsC(name string) bool { return strings.EqualFold(filepath.Ext(name), ".c") 
 // A construct outside the subset gives a pgas.ErrorList with positions in
 // the C file.
 func Translate(name string, src []byte, opt Options) (*Result, error) {
-	ast, values, err := parseC(name, src)
+	ast, pragma, err := parseC(name, src)
 	if err != nil {
 		return nil, err
 	}
-	if opt.Values == 0 {
-		opt.Values = values
+	if pragma.set && opt.Values == 0 && !opt.Declared {
+		opt.Lo, opt.Hi, opt.Declared = pragma.lo, pragma.hi, true
 	}
 	t := newTranslator(name, src, opt)
 	return t.run(ast)
@@ -74,6 +84,7 @@ func Compile(name string, src []byte, opt Options) (*pgas.Program, error) {
 		return nil, fmt.Errorf("%s: internal error: the translation does not compile (please report):\n%v", name, err)
 	}
 	res.apply(p, name)
+	p.Widen = res.Widen
 	return p, nil
 }
 

@@ -82,6 +82,7 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 		t.refuse(d, "a thread-local or _Atomic object (C atomics are outside the subset; use the OpenSHMEM atomics)")
 	}
 	length, elem := t.objectType(d, ty)
+	t.noteType(ty)
 	static := global || d.IsStatic()
 	switch {
 	case static:
@@ -187,12 +188,7 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 			i++
 		}
 	}
-	for _, v := range vals {
-		if v < 0 {
-			t.refuse(init, "negative initial value %d (values are 0..values-1)", v)
-		}
-	}
-	return vals
+	return vals // negative values are in the inferred domain (domain.go)
 }
 
 // initCell stores the initial value of a private cell where it is declared.

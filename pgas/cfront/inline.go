@@ -58,6 +58,7 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 		case pt.Kind() == cc.Ptr:
 			binds[d] = &entity{kind: kPtr, ptr: t.pointer(args[i])}
 		case cc.IsIntegerType(pt):
+			t.noteType(pt)
 			if d.AddressTaken() {
 				t.refuse(d, "the address of parameter %s is taken", d.Name())
 			}

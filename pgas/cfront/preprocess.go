@@ -6,22 +6,22 @@ package cfront
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/pgasrob/pgasrob/pgas"
 	"modernc.org/cc/v4"
 )
 
 // parseC runs cc's preprocessor, parser and type checker on src with our
-// headers only. It also returns the domain set by "#pragma pgasrob values
-// K" (0 if none).
-func parseC(name string, src []byte) (*cc.AST, int, error) {
+// headers only. It also returns the domain set by "#pragma pgasrob values"
+// (set false if none).
+func parseC(name string, src []byte) (*cc.AST, pragmaDomain, error) {
 	abi, err := cc.NewABI("linux", "amd64")
 	if err != nil {
-		return nil, 0, err
+		return nil, pragmaDomain{}, err
 	}
-	values := 0
+	var values pragmaDomain
 	var perr error
 	cfg := &cc.Config{
 		ABI:             abi,
@@ -44,14 +44,22 @@ func parseC(name string, src []byte) (*cc.AST, int, error) {
 		err = perr
 	}
 	if err != nil {
-		return nil, 0, cErrors(name, err)
+		return nil, pragmaDomain{}, cErrors(name, err)
 	}
 	return ast, values, nil
 }
 
-// valuesPragma reads "#pragma pgasrob values K": the data domain of the
-// program, as `values K` in .pgas. Other pragmas are ignored.
-func valuesPragma(toks []cc.Token) (int, bool, error) {
+// pragmaDomain is what "#pragma pgasrob values" declares: 0..K-1 for
+// "values K", LO..HI for "values LO..HI".
+type pragmaDomain struct {
+	lo, hi int64
+	set    bool
+}
+
+// valuesPragma reads "#pragma pgasrob values K" or "values LO..HI": the
+// data domain of the program, which overrides the inferred one
+// (domain.go). Other pragmas are ignored.
+func valuesPragma(toks []cc.Token) (pragmaDomain, bool, error) {
 	var words []string
 	for _, t := range toks {
 		if s := strings.TrimSpace(t.SrcStr()); s != "" {
@@ -59,14 +67,18 @@ func valuesPragma(toks []cc.Token) (int, bool, error) {
 		}
 	}
 	if len(words) == 0 || words[0] != "pgasrob" {
-		return 0, false, nil
+		return pragmaDomain{}, false, nil
 	}
 	p := toks[0].Position()
-	v, err := strconv.Atoi(strings.Join(words[2:], ""))
-	if len(words) != 3 || words[1] != "values" || err != nil || v < 2 || v > maxValues {
-		return 0, true, fmt.Errorf("%s:%d:%d: #pragma pgasrob: expected \"values K\" with 2 <= K <= %d", p.Filename, p.Line, p.Column, maxValues)
+	var lo, hi int64
+	ok := len(words) >= 3 && words[1] == "values"
+	if ok {
+		lo, hi, ok = parseWindow(strings.Join(words[2:], ""))
 	}
-	return v, true, nil
+	if !ok {
+		return pragmaDomain{}, true, fmt.Errorf("%s:%d:%d: #pragma pgasrob: expected \"values K\" (0..K-1, 2 <= K <= %d) or \"values LO..HI\" (LO <= 0 < HI, within %d..%d)", p.Filename, p.Line, p.Column, int64(pgas.MaxValue), int64(pgas.MinValue), int64(pgas.MaxValue))
+	}
+	return pragmaDomain{lo: lo, hi: hi, set: true}, true, nil
 }
 
 // sentinel is appended to every file. cc v4.31.0 loops for ever when the
