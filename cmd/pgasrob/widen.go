@@ -91,8 +91,8 @@ func merged(res *cycles.Result, spent []*cycles.Result, from [2]int64, p *pgas.P
 		res.Stats.Add(s.Stats)
 		res.Elapsed += s.Elapsed
 	}
-	note := fmt.Sprintf("values: the domain inferred from the program, %d..%d, was widened %d times, to %d..%d (a value of the program left it; that is no error of the program)",
-		from[0], from[1], len(spent), p.Lo, p.Hi())
+	note := fmt.Sprintf("values: the domain inferred from the program, %d..%d, was widened to %d..%d (%d retries: a value of the program left it, which is no error of the program)",
+		from[0], from[1], p.Lo, p.Hi(), len(spent))
 	if res.Note != "" {
 		note = res.Note + "; " + note
 	}
