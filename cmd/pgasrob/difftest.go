@@ -96,17 +96,17 @@ instrumentation route refuses, are skipped and counted under skip_reasons
 
 // difftestCmd is the flag set of difftest.
 type difftestCmd struct {
-	fs                              *pflag.FlagSet
-	seed                            *uint64
-	count, ranks, workers           *int
-	dir, out, criterion             *string
+	fs                                    *pflag.FlagSet
+	seed                                  *uint64
+	count, ranks, workers                 *int
+	dir, out, criterion                   *string
 	loops, shmem, wide, noSym, depthFirst *bool
-	tso, instr, reduceOracle        *bool
-	asJSON                          *bool
-	states, nodes, maxMem           *int64
-	timeout                         *time.Duration
-	explore                         *cycles.Exploration
-	shard                           *shardFlags
+	tso, instr, reduceOracle              *bool
+	asJSON                                *bool
+	states, nodes, maxMem                 *int64
+	timeout                               *time.Duration
+	explore                               *cycles.Exploration
+	shard                                 *shardFlags
 }
 
 func newDifftestCmd(stderr io.Writer) *difftestCmd {
