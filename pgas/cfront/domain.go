@@ -57,11 +57,8 @@ func (t *translator) inferred() (int64, int64) {
 
 // constant records a literal in a value position, for the inferred domain.
 func (t *translator) constant(n cc.Node, v int64) {
-	if lo, hi, ok := t.declared(); ok {
-		if v < lo || v > hi {
-			t.refuse(n, "constant %d is outside the data domain %d..%d that \"#pragma pgasrob values\" sets (widen it, or remove the pragma: the domain is then inferred)", v, lo, hi)
-		}
-		return
+	if _, _, ok := t.declared(); ok {
+		return // as in .pgas: a value out of the domain is a run-time error
 	}
 	if v < pgas.MinValue || v > pgas.MaxValue {
 		t.refuse(n, "constant %d: the checker represents values in %d..%d (wide enough for int and unsigned int); a wider one is outside the subset", v, int64(pgas.MinValue), int64(pgas.MaxValue))
