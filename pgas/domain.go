@@ -27,8 +27,11 @@ type Widening struct {
 	// a program whose objects are int, say); a value outside it is an
 	// overflow of the program, reported as Overflow says.
 	Lo, Hi int64
-	// Type names the C type whose range Lo..Hi is ("int"), for messages.
+	// Type names the C type whose range Lo..Hi is ("int"), for messages;
+	// empty when Lo..Hi is the checker's limit.
 	Type string
+	// From is the window the front end inferred, for reports.
+	From [2]int64
 }
 
 // Hi is the largest value of DOM.
@@ -61,6 +64,33 @@ func DecodeValue(u uint64, w int, signed bool) int64 {
 		return int64(u | ^(1<<uint(w) - 1))
 	}
 	return int64(u)
+}
+
+// WidenFor is the step of the widening of an inferred domain (Widen):
+// when re is a value leaving p's domain (a stored or assigned value, or an
+// atomic add's result) that lies within the range the program's types
+// allow, it returns p with a wider domain containing it; the side it left
+// doubles (one more bit per value), at least to the value. Otherwise (a
+// declared domain, another error, or a value beyond the types' range: the
+// program's own overflow) it returns nil. An error says the wider domain
+// is not possible for p's arithmetic (WithDomain).
+func (p *Program) WidenFor(re *RangeError) (*Program, error) {
+	w := p.Widen
+	if w == nil || re == nil || re.What != "value" && re.What != "atomic" {
+		return nil, nil
+	}
+	v := re.Val
+	if v < w.Lo || v > w.Hi || v >= p.Lo && v <= p.Hi() {
+		return nil, nil
+	}
+	lo, hi := p.Lo, p.Hi()
+	if v > hi {
+		hi = min(int64(1)<<bits.Len64(uint64(max(v, 2*hi+1))), w.Hi+1) - 1
+	}
+	if v < lo {
+		lo = max(-(int64(1) << bits.Len64(uint64(-min(v, 2*lo-1)-1))), w.Lo)
+	}
+	return p.WithDomain(lo, hi)
 }
 
 // checkWindow reports why lo..hi is not a valid domain ("" if it is).

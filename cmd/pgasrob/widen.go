@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 
 	"github.com/pgasrob/pgasrob/cycles"
 	"github.com/pgasrob/pgasrob/pgas"
@@ -23,47 +22,28 @@ import (
 // returned too, and kept for the next N (a wider window is never wrong).
 func decideWidened(p *pgas.Program, n int, opt cycles.Options) (*pgas.Program, *cycles.Result, error) {
 	var spent []*cycles.Result
-	from := [2]int64{p.Lo, p.Hi()}
 	for {
 		res, err := safeDecide(p, n, opt)
 		if err != nil || res == nil || p.Widen == nil || res.Verdict != cycles.RunError || res.RunError == nil {
-			return p, merged(res, spent, from, p), err
+			return p, merged(res, spent, p), err
 		}
 		var re *pgas.RangeError
 		if !errors.As(res.RunError.Err, &re) || re.What != "value" && re.What != "atomic" {
-			return p, merged(res, spent, from, p), nil // an address, rank, queue or division: the program's
+			return p, merged(res, spent, p), nil // an address, rank, queue or division: the program's
 		}
-		lo, hi, ok := wider(p, re.Val)
-		if !ok {
-			overflow(p, res, re)
-			return p, merged(res, spent, from, p), nil
-		}
-		q, werr := p.WithDomain(lo, hi)
-		if werr != nil {
+		q, werr := p.WidenFor(re)
+		switch {
+		case werr != nil:
 			res.Verdict, res.RunError = cycles.Unknown, nil
-			res.Reason = fmt.Sprintf("the value %d (%v) needs a wider value domain, %d..%d, which this program's arithmetic cannot have: %v", re.Val, re.Pos, lo, hi, werr)
-			return p, merged(res, spent, from, p), nil
+			res.Reason = fmt.Sprintf("the value %d (%v) needs a wider value domain than this program's arithmetic can have: %v", re.Val, re.Pos, werr)
+			return p, merged(res, spent, p), nil
+		case q == nil:
+			overflow(p, res, re)
+			return p, merged(res, spent, p), nil
 		}
 		spent = append(spent, res)
 		p = q // a stopped context makes the next attempt UNKNOWN
 	}
-}
-
-// wider is the window after v left p's: the side v left doubled (a bit
-// more per value), at least to v, within the program's types.
-func wider(p *pgas.Program, v int64) (lo, hi int64, ok bool) {
-	w := p.Widen
-	if v < w.Lo || v > w.Hi {
-		return 0, 0, false
-	}
-	lo, hi = p.Lo, p.Hi()
-	if v > hi {
-		hi = min(int64(1)<<bits.Len64(uint64(max(v, 2*hi+1))), w.Hi+1) - 1
-	}
-	if v < lo {
-		lo = max(-(int64(1) << bits.Len64(uint64(-min(v, 2*lo-1)-1))), w.Lo)
-	}
-	return lo, hi, true
 }
 
 // overflow turns a value beyond the program's types into the program's
@@ -82,17 +62,22 @@ func overflow(p *pgas.Program, res *cycles.Result, re *pgas.RangeError) {
 }
 
 // merged adds the work of the attempts that widened to the result, and
-// says in its note that the domain was widened.
-func merged(res *cycles.Result, spent []*cycles.Result, from [2]int64, p *pgas.Program) *cycles.Result {
-	if res == nil || len(spent) == 0 {
+// says in its note which domain answered when it is not the inferred one
+// (widened for this N or an earlier one).
+func merged(res *cycles.Result, spent []*cycles.Result, p *pgas.Program) *cycles.Result {
+	if res == nil {
 		return res
 	}
 	for _, s := range spent {
 		res.Stats.Add(s.Stats)
 		res.Elapsed += s.Elapsed
 	}
-	note := fmt.Sprintf("values: the domain inferred from the program, %d..%d, was widened to %d..%d (%d retries: a value of the program left it, which is no error of the program)",
-		from[0], from[1], p.Lo, p.Hi(), len(spent))
+	w := p.Widen
+	if w == nil || w.From == [2]int64{p.Lo, p.Hi()} {
+		return res
+	}
+	note := fmt.Sprintf("values: the domain inferred from the program, %d..%d, was widened to %d..%d (a value of the program left it, which is no error of the program)",
+		w.From[0], w.From[1], p.Lo, p.Hi())
 	if res.Note != "" {
 		note = res.Note + "; " + note
 	}

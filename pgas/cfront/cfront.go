@@ -84,7 +84,11 @@ func Compile(name string, src []byte, opt Options) (*pgas.Program, error) {
 		return nil, fmt.Errorf("%s: internal error: the translation does not compile (please report):\n%v", name, err)
 	}
 	res.apply(p, name)
-	p.Widen = res.Widen
+	if res.Widen != nil {
+		w := *res.Widen
+		w.From = [2]int64{p.Lo, p.Hi()}
+		p.Widen = &w
+	}
 	return p, nil
 }
 

@@ -19,7 +19,7 @@ func TestWaitManyLitmus(t *testing.T) {
 	oracleVerdicts(t, files, []int{2, 3})
 	for _, l := range files {
 		for _, n := range []int{2, 3} {
-			r, err := cycles.Decide(l.prog, n, cycles.Options{Jobs: 2, Timeout: time.Minute})
+			r, err := decideWidened(l.prog, n, cycles.Options{Jobs: 2, Timeout: time.Minute})
 			if err != nil {
 				t.Fatalf("%s N=%d: %v", l.file, n, err)
 			}
@@ -119,7 +119,7 @@ func TestWaitManyValues(t *testing.T) {
 			t.Errorf("%s: %v\n%s", c.name, err, src)
 			continue
 		}
-		r := oracle.Explore(p, 2, oracle.Bounds{MaxQueue: 8, MaxNodes: 1_000_000, Timeout: time.Minute})
+		r := exploreWidened(p, 2, oracle.Bounds{MaxQueue: 8, MaxNodes: 1_000_000, Timeout: time.Minute})
 		if r.Err != nil || r.RangeErr == nil && !r.Complete {
 			t.Errorf("%s: oracle: %v (complete %v)", c.name, r.Err, r.Complete)
 			continue
