@@ -10,7 +10,7 @@ import (
 )
 
 // node is a translated expression: a constant, or Trencher prefix text
-// with the bounds [lo, hi] of its value (registers hold 0..values-1).
+// with the bounds [lo, hi] of its value (registers hold DOM, LO..HI).
 type node struct {
 	c      int64
 	konst  bool
