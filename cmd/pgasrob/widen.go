@@ -84,3 +84,24 @@ func merged(res *cycles.Result, spent []*cycles.Result, p *pgas.Program) *cycles
 	res.Note = note
 	return res
 }
+
+// windowFor is the translation options whose domain holds every value
+// the sequentially consistent runs of the C program src reach for each N
+// of ns: the inferred domain, widened by the run-time error check alone
+// (a decision that searches no cycle type). Repair works on the .pgas
+// text of the translation, whose domain is declared: it must be wide
+// enough from the start. A run-time error of the program itself is left
+// for the repair to report.
+func windowFor(file string, src []byte, ns []int, opt cycles.Options) (cfront.Options, error) {
+	p, err := cfront.Compile(file, src, cfront.Options{})
+	if err != nil || p.Widen == nil {
+		return cfront.Options{}, err
+	}
+	opt.Only, opt.All, opt.Procedure, opt.Progress = []cycles.CycleType{}, false, cycles.Automata, nil
+	for _, n := range ns {
+		if p, _, err = decideWidened(p, n, opt); err != nil {
+			return cfront.Options{}, err
+		}
+	}
+	return cfront.Options{Lo: p.Lo, Hi: p.Hi()}, nil
+}

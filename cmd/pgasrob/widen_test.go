@@ -103,3 +103,31 @@ func TestCheckWindowJSON(t *testing.T) {
 		}
 	}
 }
+
+// repair works on the translation's text, whose domain is declared: it
+// must hold PE 0's sum 3N, which the constants do not show (windowFor).
+// The program is message passing without a fence (mp-none.c), so the
+// repair is a fence between the two puts.
+func TestRepairWidens(t *testing.T) {
+	f := writeFile(t, "c.c", `#include <shmem.h>
+long data, flag;
+int main(void) {
+    shmem_init();
+    int me = shmem_my_pe();
+    int npes = shmem_n_pes();
+    if (me == 0) {
+        long s = 0;
+        for (int pe = 0; pe < npes; pe++) s = s + 3;
+        shmem_long_p(&data, s, 1);
+        shmem_long_p(&flag, 1, 1);
+    } else if (me == 1) {
+        shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 1);
+    }
+    return 0;
+}
+`)
+	code, out, errs := runCmd("repair", f, "-n", "2..3")
+	if code != exitRobust || !strings.Contains(out, "shmem_fence() before line 11") {
+		t.Errorf("exit %d, want 0 and a fence\n%s%s", code, out, errs)
+	}
+}
