@@ -110,7 +110,7 @@ func TestCheckWindowJSON(t *testing.T) {
 // repair is a fence between the two puts.
 func TestRepairWidens(t *testing.T) {
 	f := writeFile(t, "c.c", `#include <shmem.h>
-long data, flag;
+long data, flag, total;
 int main(void) {
     shmem_init();
     int me = shmem_my_pe();
@@ -122,6 +122,7 @@ int main(void) {
         shmem_long_p(&flag, 1, 1);
     } else if (me == 1) {
         shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 1);
+        total = data;
     }
     return 0;
 }
