@@ -80,6 +80,9 @@ func Compile(name string, src []byte, opt Options) (*pgas.Program, error) {
 		return nil, err
 	}
 	p, err := pgas.Compile(name+".pgas", res.Source)
+	if uerr := res.declaredValueErrors(err); uerr != nil {
+		return nil, uerr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: internal error: the translation does not compile (please report):\n%v", name, err)
 	}

@@ -15,6 +15,7 @@
 package cfront
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -107,4 +108,24 @@ func parseWindow(s string) (lo, hi int64, ok bool) {
 	}
 	k, err := strconv.ParseInt(s, 10, 64)
 	return 0, k - 1, err == nil && k >= 2 && k <= pgas.MaxValue
+}
+
+// declaredValueErrors is the static errors of the translation, when they
+// are all constant values outside the domain a pragma declared (x = 9
+// with "values 4"), as the user's errors at their C positions; nil
+// otherwise (any other error of the translation is ours).
+func (r *Result) declaredValueErrors(err error) error {
+	var list pgas.ErrorList
+	if r.Widen != nil || !errors.As(err, &list) || len(list) == 0 {
+		return nil
+	}
+	var out pgas.ErrorList
+	for _, e := range list {
+		o, ok := r.Origin(e.Pos.Line)
+		if !ok || !strings.HasPrefix(e.Msg, "value ") || !strings.Contains(e.Msg, " outside ") {
+			return nil
+		}
+		out = append(out, &pgas.Error{Pos: o.Pos, Msg: e.Msg + " (the domain \"#pragma pgasrob values\" sets; widen it, or remove the pragma to have it inferred)"})
+	}
+	return out
 }

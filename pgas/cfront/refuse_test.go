@@ -126,6 +126,12 @@ func TestValuesPragma(t *testing.T) {
 	if !strings.Contains(string(r.Source), "\nvalues -3..7\n") || r.Widen != nil {
 		t.Errorf("pragma window ignored, or the domain still marked inferred:\n%s", r.Source)
 	}
+	// a constant value outside the declared domain is the user's error,
+	// at its C position
+	_, err = Compile("t.c", []byte("#pragma pgasrob values 4\n"+wrap("long x;", "x = 9;")), Options{})
+	if err == nil || !strings.Contains(err.Error(), "t.c:") || !strings.Contains(err.Error(), "value 9 = 9 outside 0..3 (the domain") {
+		t.Errorf("x = 9 with values 4: %v", err)
+	}
 	for _, bad := range []string{"values 1", "values -1..0", "values 1..5", "values -9999999999..3", "values", "nope 3"} {
 		_, err := Translate("t.c", []byte("#pragma pgasrob "+bad+"\n"+wrap("", "")), Options{})
 		if err == nil || !strings.Contains(err.Error(), "t.c:1:") {
