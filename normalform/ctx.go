@@ -144,11 +144,11 @@ func (y *Y) ctxCommand(s automata.State, r, ti int, t *pgas.Trans, env pgas.Env)
 // The relaxed Y keeps the total semantics (the add executes modulo
 // values), so that its language stays X's; a witness that rests on a wrap
 // is refused when it is certified (package cycles).
-func (y *Y) wrapped(o ctxOp, v uint64) error {
-	if !y.SC || v < uint64(y.P.Values) {
+func (y *Y) wrapped(o ctxOp, v int64) error {
+	if !y.SC || v >= y.P.Lo && v <= y.P.Hi() {
 		return nil
 	}
-	return &pgas.RangeError{Pos: y.P.Trans[o.ti].Pos, What: "atomic", Val: int64(v), Max: int64(y.P.Values - 1)}
+	return &pgas.RangeError{Pos: y.P.Trans[o.ti].Pos, What: "atomic", Val: v, Min: y.P.Lo, Max: y.P.Hi()}
 }
 
 func (y *Y) maxPart() int {
@@ -198,25 +198,25 @@ func (y *Y) send(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move, 
 		if err != nil {
 			return nil, err
 		}
-		v = uint64(x)
+		v = y.enc(x)
 	}
 	switch c.Amo {
 	case pgas.AmoNone:
 	case pgas.AmoAdd:
 		// Only used when the popb lands in τ1, at the issue, where the
 		// target holds what it holds now.
-		v += y.mem[o.k-1][o.a].Get(s)
-		if err := y.wrapped(o, v); err != nil {
+		sum := y.dec(v) + y.dec(y.mem[o.k-1][o.a].Get(s))
+		if err := y.wrapped(o, sum); err != nil {
 			return nil, err
 		}
-		v %= uint64(p.Values)
+		v = y.enc(p.WrapValue(sum))
 	case pgas.AmoAnd, pgas.AmoOr, pgas.AmoXor:
 		// as AmoAdd: only when the popb lands in τ1
-		v = bitwiseY(c.Amo, y.mem[o.k-1][o.a].Get(s), v)
-		if err := y.wrapped(o, v); err != nil {
+		r := bitwiseY(c.Amo, y.dec(y.mem[o.k-1][o.a].Get(s)), y.dec(v))
+		if err := y.wrapped(o, r); err != nil {
 			return nil, err
 		}
-		v %= uint64(p.Values)
+		v = y.enc(p.WrapValue(r))
 	default:
 		return nil, fmt.Errorf("internal error: send with atomic %v", c.Amo)
 	}
@@ -285,10 +285,10 @@ func (y *Y) atomic(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move
 	old := y.mem[o.k-1][o.a].Get(s)
 	val := func(e *pgas.Expr) (uint64, error) {
 		x, err := p.Value(e, env)
-		return uint64(x), err
+		return y.enc(x), err
 	}
 	nv, writes := old, true
-	sum := old // the add's result before it is taken modulo values
+	sum := y.dec(old) // the add's result before it is taken modulo values
 	var err error
 	switch c.Amo {
 	case pgas.AmoFetch:
@@ -296,13 +296,13 @@ func (y *Y) atomic(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move
 	case pgas.AmoAdd:
 		var x uint64
 		x, err = val(c.Val)
-		sum = old + x
-		nv = sum % uint64(p.Values)
+		sum += y.dec(x)
+		nv = y.enc(p.WrapValue(sum))
 	case pgas.AmoAnd, pgas.AmoOr, pgas.AmoXor:
 		var x uint64
 		x, err = val(c.Val)
-		sum = bitwiseY(c.Amo, old, x)
-		nv = sum % uint64(p.Values)
+		sum = bitwiseY(c.Amo, y.dec(old), y.dec(x))
+		nv = y.enc(p.WrapValue(sum))
 	case pgas.AmoSwap:
 		nv, err = val(c.Val)
 	case pgas.AmoCSwap:
@@ -319,7 +319,7 @@ func (y *Y) atomic(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move
 	}
 	if c.Guard != nil {
 		saved := env.Regs[c.Reg]
-		env.Regs[c.Reg] = int64(old)
+		env.Regs[c.Reg] = y.dec(old)
 		ok, err := p.Holds(c.Guard, env)
 		env.Regs[c.Reg] = saved
 		if err != nil || !ok {
@@ -343,7 +343,7 @@ func (y *Y) atomic(s automata.State, o ctxOp, c *pgas.Cmd, env pgas.Env) ([]Move
 
 // bitwiseY is the result of a bitwise atomic (before it is taken modulo
 // values, for the wrap check), computed here and not shared with X.
-func bitwiseY(op pgas.AmoOp, old, v uint64) uint64 {
+func bitwiseY(op pgas.AmoOp, old, v int64) int64 {
 	switch op {
 	case pgas.AmoAnd:
 		return old & v

@@ -34,6 +34,8 @@ type Y struct {
 	pa, pb [][]automata.Field // pa[r-1][q]: part (0..3 for τ1..τ4) of the next popa
 	ctx    *ctxFields         // nil unless the program uses an OpenSHMEM command (ctx.go)
 	words  int
+	vbits  int   // width of a value field (pgas.ValueBits)
+	signed bool  // value fields hold two's complement (the domain has negative values)
 	barIdx []int // transitions that are barriers
 	live   liveness
 	future *Future
@@ -52,7 +54,8 @@ func New(p *pgas.Program, n int) (*Y, error) {
 	}
 	y := &Y{P: p, N: n}
 	l := &y.layout
-	vbits := automata.BitsFor(p.Values)
+	vbits := pgas.ValueBits(p.Lo, p.Hi())
+	y.vbits, y.signed = vbits, p.Lo < 0
 	y.st = l.Fields(n, automata.BitsFor(len(p.Labels)))
 	for r := 0; r < n; r++ {
 		y.mem = append(y.mem, l.Fields(len(p.Addrs), vbits))
@@ -75,6 +78,13 @@ func New(p *pgas.Program, n int) (*Y, error) {
 	}
 	return y, nil
 }
+
+// dec reads a value field back: stored as uint64(v) masked to vbits
+// (Field.Set masks), so a negative value needs its sign extended.
+func (y *Y) dec(u uint64) int64 { return pgas.DecodeValue(u, y.vbits, y.signed) }
+
+// enc is what a value field holds for v, for comparing fields.
+func (y *Y) enc(v int64) uint64 { return uint64(v) & (1<<uint(y.vbits) - 1) }
 
 // Words is the number of words holding Y's part of a state.
 func (y *Y) Words() int { return y.words }
@@ -123,7 +133,7 @@ func (y *Y) Moves(s automata.State) (moves []Move, errs []error) {
 		q := y.Control(s, r)
 		env.Rank = int64(r)
 		for i := range y.P.Regs {
-			env.Regs[i] = int64(y.reg[r-1][i].Get(s))
+			env.Regs[i] = y.dec(y.reg[r-1][i].Get(s))
 		}
 		for _, ti := range y.P.Out[q] {
 			t := &y.P.Trans[ti]
@@ -215,7 +225,7 @@ func (y *Y) command(s automata.State, r, ti int, t *pgas.Trans, env pgas.Env) ([
 		v := y.mem[r-1][a].Get(s)
 		if c.Guard != nil {
 			saved := env.Regs[c.Reg]
-			env.Regs[c.Reg] = int64(v)
+			env.Regs[c.Reg] = y.dec(v)
 			ok, err := p.Holds(c.Guard, env)
 			env.Regs[c.Reg] = saved
 			if err != nil || !ok {

@@ -116,7 +116,9 @@ type addrDecl struct {
 // file is a parsed .pgas file.
 type file struct {
 	name      ident
-	values    int64
+	values    int64 // K of "values K", or HI of "values LO..HI"
+	valuesLo  int64 // LO of "values LO..HI"
+	valuesWin bool  // the window form
 	valuesPos Pos
 	hasValues bool
 	addrs     []addrDecl

@@ -10,7 +10,6 @@ import (
 // program that exceeds one is rejected statically, with a position.
 const (
 	MaxRanks  = 16   // N
-	MaxValues = 256  // |DOM|
 	MaxAddrs  = 64   // |ADR|, hidden shadow addresses included
 	MaxRegs   = 32   // |REG|, the hidden register included
 	MaxQueues = 16   // |QUE|
@@ -49,6 +48,26 @@ const (
 	handlePfx = "$h."   // shadow address of a handle
 )
 
+// domain fills Lo and Values from "values K" (0..K-1) or "values LO..HI".
+func (c *checker) domain() {
+	f, p := c.f, c.prog
+	p.Values = 2
+	switch {
+	case !f.hasValues:
+		c.errorf(Pos{File: p.File, Line: 1, Col: 1}, "missing \"values K\" declaration (DOM is 0..K-1; or \"values LO..HI\")")
+	case f.valuesWin:
+		if msg := checkWindow(f.valuesLo, f.values); msg != "" {
+			c.errorf(f.valuesPos, "%s", msg)
+			return
+		}
+		p.Lo, p.Values = f.valuesLo, int(f.values-f.valuesLo+1)
+	case f.values < 2 || f.values > MaxValue:
+		c.errorf(f.valuesPos, "values %d outside 2..%d", f.values, int64(MaxValue))
+	default:
+		p.Values = int(f.values)
+	}
+}
+
 // checker resolves names, compiles expressions and enforces the static
 // rules. It fills the declaration part of the Program; compile.go builds
 // the automaton.
@@ -81,15 +100,7 @@ func (c *checker) declare(id ident, k nameKind, index int) {
 func (c *checker) declarations() {
 	f, p := c.f, c.prog
 	p.Name = f.name.name
-	if !f.hasValues {
-		c.errorf(Pos{File: p.File, Line: 1, Col: 1}, "missing \"values N\" declaration (the size of DOM, at least 2)")
-		p.Values = MaxValues
-	} else if f.values < 2 || f.values > MaxValues {
-		c.errorf(f.valuesPos, "values %d outside 2..%d", f.values, MaxValues)
-		p.Values = MaxValues
-	} else {
-		p.Values = int(f.values)
-	}
+	c.domain()
 	for _, d := range f.addrs {
 		c.declare(d.name, nkAddr, len(p.Addrs))
 		for k := 0; k < d.size; k++ {
@@ -238,7 +249,7 @@ func (c *checker) emit(e exprNode, memReg int, code *[]Instr) (uint64, bool) {
 		in, ok := c.lookup(e)
 		*code = append(*code, in)
 		if in.Op == XReg {
-			return uint64(c.prog.Values - 1), ok
+			return c.magnitude(), ok
 		}
 		return uint64(in.Arg), ok
 	case *memRef:
@@ -250,7 +261,7 @@ func (c *checker) emit(e exprNode, memReg int, code *[]Instr) (uint64, bool) {
 			return 0, false
 		}
 		*code = append(*code, Instr{XReg, int64(memReg)})
-		return uint64(c.prog.Values - 1), true
+		return c.magnitude(), true
 	case *unary:
 		bx, ok := c.emit(e.x, memReg, code)
 		if e.op == tMinus {
@@ -287,13 +298,16 @@ func (c *checker) emit(e exprNode, memReg int, code *[]Instr) (uint64, bool) {
 		}
 		*code = append(*code, Instr{Op: op})
 		if ok && bound > maxExact {
-			c.errorf(e.pos, "expression %s may exceed 64-bit arithmetic (bound registers by values-1, rank and N by %d)", c.src[e.lo:e.hi], MaxRanks)
+			c.errorf(e.pos, "expression %s may exceed 64-bit arithmetic (registers bounded by the largest |value|, rank and N by %d)", c.src[e.lo:e.hi], MaxRanks)
 			ok = false
 		}
 		return bound, ok
 	}
 	panic(fmt.Sprintf("pgas: unknown expression node %T", e))
 }
+
+// magnitude bounds |v| for every value v of DOM.
+func (c *checker) magnitude() uint64 { return uint64(max(c.prog.Hi(), -c.prog.Lo)) }
 
 // countMem counts the mem[...] in e and reports nested ones.
 func (c *checker) countMem(e exprNode) (n int, first *memRef) {
@@ -366,7 +380,7 @@ func (c *checker) rangeErr(x *Expr, what string, n int64) string {
 	lo, hi := int64(0), int64(0)
 	switch what {
 	case "value":
-		hi = int64(c.prog.Values - 1)
+		lo, hi = c.prog.Lo, c.prog.Hi()
 	case "address":
 		hi = int64(len(c.prog.Addrs) - 1)
 	case "queue":

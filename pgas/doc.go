@@ -13,7 +13,7 @@
 // It also holds the plain semantics X(P,N) of Table 1 (queues fa/fb) with
 // the OpenSHMEM commands of docs/shmem-calculus.md (contexts of unordered
 // items, fences, quiet, atomics; semantics_ctx.go; an atomic add that
-// leaves 0..values-1 executes modulo values and reports the wrap, Step.Wrap),
+// leaves DOM executes modulo |DOM| and reports the wrap, Step.Wrap),
 // the
 // happens-before relation of Section 3 (po ∪ cf ∪ ↔) and its violation test
 // on the graph of ↔-classes. Those are the definitions themselves, written

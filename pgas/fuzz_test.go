@@ -43,6 +43,9 @@ func FuzzCompile(f *testing.F) {
 		header + "if r {\n}\n}\n} else {\nwhile 1 {\n",
 		header + "r <- (((((1)))))\n",
 		"values 2\n\n\n#\n",
+		"values -1..1337\naddress x\nregister r\nr <- -1\nmem[x] <- r + 1338\nr <- mem[x] when r == -1\n",
+		"values -4294967296..4294967296\nregister r\nr <- r * r\n",
+		"values -..\n", "values 3..\n", "values ..5\n",
 		"",
 	} {
 		f.Add([]byte(s))

@@ -37,6 +37,7 @@ const (
 	tOr
 	tLBrace
 	tRBrace
+	tDotDot // .. (values LO..HI)
 )
 
 var tokNames = [...]string{
@@ -45,7 +46,7 @@ var tokNames = [...]string{
 	tLParen: "(", tRParen: ")", tLBrack: "[", tRBrack: "]", tPlus: "+", tMinus: "-",
 	tStar: "*", tSlash: "/", tPercent: "%", tNot: "!", tLt: "<", tLe: "<=", tGt: ">",
 	tGe: ">=", tEq: "==", tNe: "!=", tAnd: "&&", tOr: "||",
-	tLBrace: "{", tRBrace: "}",
+	tLBrace: "{", tRBrace: "}", tDotDot: "..",
 }
 
 func (k tokKind) String() string {
@@ -165,6 +166,8 @@ func (lx *lexer) step() {
 		k, n = tAnd, 2
 	case "||":
 		k, n = tOr, 2
+	case "..":
+		k, n = tDotDot, 2
 	}
 	if n == 0 {
 		n = 1

@@ -281,6 +281,16 @@ func (p *parser) integer(what string) (int64, Pos) {
 	return v, t.pos
 }
 
+// signedInteger is an integer with an optional leading minus.
+func (p *parser) signedInteger(what string) (int64, Pos) {
+	if t := p.tok(); t.kind == tMinus {
+		p.next()
+		v, _ := p.integer(what)
+		return -v, t.pos
+	}
+	return p.integer(what)
+}
+
 func numErr(err error) string {
 	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 		return "too large"
@@ -301,7 +311,12 @@ func (p *parser) decl() {
 		if f.hasValues {
 			p.fail(kw.pos, "values declared twice")
 		}
-		f.values, f.valuesPos = p.integer("the number of values")
+		f.values, f.valuesPos = p.signedInteger("the number of values, or a window LO..HI")
+		if p.tok().kind == tDotDot {
+			p.next()
+			f.valuesLo, f.valuesWin = f.values, true
+			f.values, _ = p.signedInteger("the largest value HI of LO..HI")
+		}
 		f.hasValues = true
 	case "address":
 		for {

@@ -44,7 +44,7 @@ var opNames = [...]string{"load", "store", "assign", "assume", "read", "write", 
 	"send", "recv", "fence", "quiet", "atomic"}
 
 // AmoOp is what an atomic does to its target cell. Arithmetic is modulo
-// |DOM| (values are 0..Values-1), so an atomic never leaves the domain.
+// |DOM| (values are Lo..Hi()), so an atomic never leaves the domain.
 type AmoOp uint8
 
 const (
@@ -147,11 +147,19 @@ type Trans struct {
 // Program is a checked and compiled PGAS program code P (Section 2.2): a
 // finite automaton over commands, run by every rank 1..N. All control
 // states are final. Registers, addresses and queues are numbered from 0 in
-// declaration order; DOM is 0..Values-1.
+// declaration order; DOM is Lo..Hi(), with Lo <= 0 < Hi().
 type Program struct {
 	Name   string
 	File   string
-	Values int      // |DOM|: values are 0..Values-1
+	Values int   // |DOM|: values are Lo..Lo+Values-1
+	Lo     int64 // the least value: 0 for "values K", LO for "values LO..HI"
+	// Widen is set by a front end that inferred the domain rather than
+	// read it from the user (pgas/cfront without "#pragma pgasrob
+	// values"): a value outside Lo..Hi() is then not the program's error
+	// but a domain too small, and the decision retries with a wider one
+	// (docs/shmem-calculus.md, "Inferred domains"). nil for a declared
+	// domain.
+	Widen  *Widening
 	Addrs  []string // ADR: address i is named Addrs[i]
 	Regs   []string // REG
 	Queues []string // QUE
@@ -198,13 +206,14 @@ type Assumption struct {
 // RangeError reports a value outside its domain, or a division by zero. It
 // is a run-time error of the program: the command cannot execute. What
 // "atomic" is the exception: an atomic add whose result Val is outside
-// 0..Max. The add executes anyway (modulo values: X stays total), and the
+// Min..Max. The add executes anyway (modulo values: X stays total), and the
 // step that wrapped reports it (Step.Wrap, Machine.ApplyWrap, Wraps).
 type RangeError struct {
 	Pos  Pos
 	What string // "value", "address", "rank", "queue", "division", "atomic"
 	Val  int64
-	Max  int64 // the domain is 0..Max (1..Max for ranks)
+	Min  int64 // the domain is Min..Max (Min is 0 but for values and ranks)
+	Max  int64
 }
 
 func (e *RangeError) Error() string {
@@ -214,9 +223,9 @@ func (e *RangeError) Error() string {
 	case "rank":
 		return fmt.Sprintf("%v: rank %d outside 1..%d", e.Pos, e.Val, e.Max)
 	case "atomic":
-		return fmt.Sprintf("%v: atomic add result %d outside 0..%d (raise values)", e.Pos, e.Val, e.Max)
+		return fmt.Sprintf("%v: atomic add result %d outside %d..%d (raise values)", e.Pos, e.Val, e.Min, e.Max)
 	}
-	return fmt.Sprintf("%v: %s %d outside 0..%d", e.Pos, e.What, e.Val, e.Max)
+	return fmt.Sprintf("%v: %s %d outside %d..%d", e.Pos, e.What, e.Val, e.Min, e.Max)
 }
 
 // Env is what an expression reads: the registers of the executing rank, its
@@ -242,7 +251,7 @@ func (p *Program) HasCtx() bool {
 
 // Value evaluates e and checks the result is in DOM.
 func (p *Program) Value(e *Expr, env Env) (int64, error) {
-	return p.check(e, env, "value", 0, int64(p.Values-1))
+	return p.check(e, env, "value", p.Lo, p.Hi())
 }
 
 // Address evaluates e and checks the result is a declared address.
@@ -272,7 +281,7 @@ func (p *Program) check(e *Expr, env Env, what string, lo, hi int64) (int64, err
 		return 0, err
 	}
 	if v < lo || v > hi {
-		return 0, &RangeError{Pos: e.Pos, What: what, Val: v, Max: hi}
+		return 0, &RangeError{Pos: e.Pos, What: what, Val: v, Min: lo, Max: hi}
 	}
 	return v, nil
 }
@@ -281,8 +290,8 @@ func (p *Program) check(e *Expr, env Env, what string, lo, hi int64) (int64, err
 // for golden tests of the sugar expansions.
 func (p *Program) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "program %s: values 0..%d, addresses %v, registers %v, queues %v, init %s\n",
-		p.Name, p.Values-1, p.Addrs, p.Regs, p.Queues, p.Labels[p.Init])
+	fmt.Fprintf(&b, "program %s: values %d..%d, addresses %v, registers %v, queues %v, init %s\n",
+		p.Name, p.Lo, p.Hi(), p.Addrs, p.Regs, p.Queues, p.Labels[p.Init])
 	for _, t := range p.Trans {
 		fmt.Fprintf(&b, "  %s -> %s: %s\n", p.Labels[t.From], p.Labels[t.To], p.CmdString(t.Cmd))
 	}

@@ -317,7 +317,7 @@ type Step struct {
 	Events []Event
 	// Wrap is set when the step is an atomic add (an OpAtomic add, or the
 	// popb of a context send with AmoAdd) whose result is outside
-	// 0..values-1: the step executed modulo values, but the real program
+	// DOM: the step executed modulo |DOM|, but the real program
 	// would hold a value X cannot represent. Whoever takes the step
 	// reports Wrap as a run-time error and gives no robustness verdict
 	// that rests on it (docs/shmem-calculus.md, "Atomic adds that wrap").

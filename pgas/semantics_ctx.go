@@ -25,7 +25,7 @@ type Item struct {
 	Dst    Cell  // what the popb writes
 	Val    int64 // the value to deliver, once Read
 	Read   bool  // the popa is done (or the send is immediate)
-	Amo    AmoOp // AmoAdd: the popb adds Val to Dst modulo Values
+	Amo    AmoOp // AmoAdd: the popb adds Val to Dst modulo Values, into Lo..Hi
 	Epoch  int   // the fence epoch of (rank, context) at issue
 	After  int   // the Head of the chain whose popbs must come first; -1 if none
 	Head   int   // a send's chain: the Issue of its put-with-signal's first send (Cmd.Chain); -1 for a recv
@@ -429,15 +429,11 @@ func (s *XState) appendHeadRef(b []byte, r, head int) []byte {
 	return appendInts(b, -1)
 }
 
-// add is the arithmetic of an atomic add of transition t: old + v modulo
-// values, so that every step stays executable (the normal form re-runs
-// computations with events removed, Lemma 6). A result outside
-// 0..values-1 is left in next.wrap for the caller to report: the real
-// program holds it (a C int), X cannot.
-// bitwise is the result of a bitwise atomic on old with operand v. And
-// stays in the domain; or and xor of two values below Values can reach
-// the next power of two, which is a wrap as for add: the result modulo
-// Values, reported as a run-time error finding.
+// bitwise is the result of a bitwise atomic on old with operand v (two's
+// complement on int64, as C's). And of two values of the domain stays in
+// it when both are of one sign; or and xor can leave it, which is a wrap
+// as for add: the result taken into the domain (WrapValue), reported as a
+// run-time error finding.
 func (m *Machine) bitwise(next *XState, op AmoOp, old, v int64, t int) int64 {
 	var r int64
 	switch op {
@@ -448,17 +444,21 @@ func (m *Machine) bitwise(next *XState, op AmoOp, old, v int64, t int) int64 {
 	default:
 		r = old ^ v
 	}
-	vals := int64(m.p.Values)
-	if r >= vals || r < 0 {
-		next.wrap = &RangeError{Pos: m.p.Trans[t].Pos, What: "atomic", Val: r, Max: vals - 1}
+	if r > m.p.Hi() || r < m.p.Lo {
+		next.wrap = &RangeError{Pos: m.p.Trans[t].Pos, What: "atomic", Val: r, Min: m.p.Lo, Max: m.p.Hi()}
 	}
-	return ((r % vals) + vals) % vals
+	return m.p.WrapValue(r)
 }
 
+// add is the arithmetic of an atomic add of transition t: old + v taken
+// into the domain (WrapValue), so that every step stays executable (the
+// normal form re-runs computations with events removed, Lemma 6). A
+// result outside the domain is left in next.wrap for the caller to
+// report: the real program holds it (a C int), X cannot.
 func (m *Machine) add(next *XState, old, v int64, t int) int64 {
-	sum, vals := old+v, int64(m.p.Values)
-	if sum >= vals || sum < 0 {
-		next.wrap = &RangeError{Pos: m.p.Trans[t].Pos, What: "atomic", Val: sum, Max: vals - 1}
+	sum := old + v
+	if sum > m.p.Hi() || sum < m.p.Lo {
+		next.wrap = &RangeError{Pos: m.p.Trans[t].Pos, What: "atomic", Val: sum, Min: m.p.Lo, Max: m.p.Hi()}
 	}
-	return ((sum % vals) + vals) % vals
+	return m.p.WrapValue(sum)
 }

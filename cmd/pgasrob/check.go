@@ -23,14 +23,19 @@ type checkJSON struct {
 }
 
 type checkProgJSON struct {
-	Name        string         `json:"name"`
-	Values      int            `json:"values"`
-	Addresses   []checkAddr    `json:"addresses"`
-	Registers   []string       `json:"registers"`
-	Queues      []string       `json:"queues"`
-	States      int            `json:"states"`
-	Transitions int            `json:"transitions"`
-	Sugar       map[string]int `json:"sugar"` // transitions per sugar name
+	Name      string `json:"name"`
+	Values    int    `json:"values"`     // |DOM|
+	ValuesMin int64  `json:"values_min"` // DOM is values_min..values_max
+	ValuesMax int64  `json:"values_max"`
+	// ValuesInferred: the C front end inferred the domain (no "#pragma
+	// pgasrob values"); decide widens it when a value leaves it.
+	ValuesInferred bool           `json:"values_inferred,omitempty"`
+	Addresses      []checkAddr    `json:"addresses"`
+	Registers      []string       `json:"registers"`
+	Queues         []string       `json:"queues"`
+	States         int            `json:"states"`
+	Transitions    int            `json:"transitions"`
+	Sugar          map[string]int `json:"sugar"` // transitions per sugar name
 }
 
 type checkAddr struct {
@@ -103,7 +108,11 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	}
 	fmt.Fprintf(stdout, "%s: ok\n", path)
 	fmt.Fprintf(stdout, "program    %s\n", name)
-	fmt.Fprintf(stdout, "values     0..%d\n", s.Values-1)
+	inferred := ""
+	if s.ValuesInferred {
+		inferred = " (inferred from the program; decide widens it when a value leaves it)"
+	}
+	fmt.Fprintf(stdout, "values     %d..%d%s\n", s.ValuesMin, s.ValuesMax, inferred)
 	fmt.Fprintf(stdout, "addresses  %s\n", list(addrs))
 	fmt.Fprintf(stdout, "registers  %s\n", list(s.Registers))
 	fmt.Fprintf(stdout, "queues     %s\n", list(s.Queues))
@@ -150,8 +159,9 @@ func list(xs []string) string {
 
 func summarize(p *pgas.Program) *checkProgJSON {
 	s := &checkProgJSON{
-		Name: p.Name, Values: p.Values, Registers: append([]string{}, p.Regs...),
-		Queues: append([]string{}, p.Queues...), States: len(p.Labels), Transitions: len(p.Trans),
+		Name: p.Name, Values: p.Values, ValuesMin: p.Lo, ValuesMax: p.Hi(), ValuesInferred: p.Widen != nil,
+		Registers: append([]string{}, p.Regs...),
+		Queues:    append([]string{}, p.Queues...), States: len(p.Labels), Transitions: len(p.Trans),
 		Sugar: map[string]int{},
 	}
 	for i, a := range p.Addrs {

@@ -272,7 +272,9 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 			}
 			prog.step(s)
 		}
-		res, err := safeDecide(j.prog, n, opt)
+		var res *cycles.Result
+		var err error
+		j.prog, res, err = decideWidened(j.prog, n, opt)
 		prog.clear()
 		o := outcomeOf(n, res, err)
 		all = append(all, o)

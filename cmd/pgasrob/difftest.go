@@ -96,21 +96,21 @@ instrumentation route refuses, are skipped and counted under skip_reasons
 
 // difftestCmd is the flag set of difftest.
 type difftestCmd struct {
-	fs                              *pflag.FlagSet
-	seed                            *uint64
-	count, ranks, workers           *int
-	dir, out, criterion             *string
-	loops, shmem, noSym, depthFirst *bool
-	tso, instr, reduceOracle        *bool
-	asJSON                          *bool
-	states, nodes, maxMem           *int64
-	timeout                         *time.Duration
-	explore                         *cycles.Exploration
-	shard                           *shardFlags
+	fs                                    *pflag.FlagSet
+	seed                                  *uint64
+	count, ranks, workers                 *int
+	dir, out, criterion                   *string
+	loops, shmem, wide, noSym, depthFirst *bool
+	tso, instr, reduceOracle              *bool
+	asJSON                                *bool
+	states, nodes, maxMem                 *int64
+	timeout                               *time.Duration
+	explore                               *cycles.Exploration
+	shard                                 *shardFlags
 }
 
 func newDifftestCmd(stderr io.Writer) *difftestCmd {
-	fs := newFlags("difftest", "difftest [--seed S] [--count K] [--ranks N] [--dir DIR] [--out DIR] [--loops] [--shmem=false] [--no-symmetry] [--tso] [--json]",
+	fs := newFlags("difftest", "difftest [--seed S] [--count K] [--ranks N] [--dir DIR] [--out DIR] [--loops] [--shmem=false] [--wide] [--no-symmetry] [--tso] [--json]",
 		difftestDescription, exitsDifftest, stderr)
 	c := &difftestCmd{fs: fs, explore: ptr(cycles.Shared)}
 	c.seed = fs.Uint64("seed", 1, "first `seed`; program i uses seed+i")
@@ -120,6 +120,7 @@ func newDifftestCmd(stderr io.Writer) *difftestCmd {
 	c.out = fs.String("out", "", "write each shrunken reproducer to `DIR`")
 	c.loops = fs.Bool("loops", false, "also generate programs with loops (the oracle may then be incomplete)")
 	c.shmem = fs.Bool("shmem", true, "generate programs with OpenSHMEM contexts too (docs/shmem-calculus.md); --shmem=false: the generator of before, program for program (the default with --instrumentation, whose route refuses them)")
+	c.wide = fs.Bool("wide", false, "generate programs whose values are a window LO..HI with negative values and sentinels up to C's int range (-1, 1337, INT_MAX; pgas/gen Config.Wide)")
 	c.states = fs.Int64("max-states", cycles.DefaultCompareBudget.DecideStates, "decision procedure: states per cycle type and program")
 	c.nodes = fs.Int64("oracle-nodes", cycles.DefaultCompareBudget.Oracle.MaxNodes, "oracle: states per program")
 	c.timeout = fs.Duration("timeout", cycles.DefaultCompareBudget.DecideTime, "per side and program")
@@ -148,11 +149,11 @@ var difftestModes = modeTable{
 	needs:   map[string]string{"criterion": "tso"},
 	choices: []string{"criterion", "exploration"},
 	modes: []mode{
-		{key: "instrumentation", when: "instrumentation", name: "--instrumentation", uses: flagList("instrumentation ranks loops shmem", difftestCommon),
+		{key: "instrumentation", when: "instrumentation", name: "--instrumentation", uses: flagList("instrumentation ranks loops shmem wide", difftestCommon),
 			ignores: flagList("no-symmetry exploration depth-first workers")},
 		{key: "tso", when: "tso", name: "--tso", uses: flagList("tso criterion", difftestCommon),
-			ignores: flagList("ranks loops no-symmetry exploration depth-first workers")},
-		{key: "pgas", name: "difftest", uses: flagList("ranks loops shmem no-symmetry exploration depth-first workers reduce-oracle", difftestCommon)},
+			ignores: flagList("ranks loops wide no-symmetry exploration depth-first workers")},
+		{key: "pgas", name: "difftest", uses: flagList("ranks loops shmem wide no-symmetry exploration depth-first workers reduce-oracle", difftestCommon)},
 	},
 }
 
@@ -206,7 +207,7 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 		// workers start (automata.ParallelAfter).
 		automata.ParallelAfter = 0
 	}
-	a := pgasArgs{seed: *c.seed, count: *c.count, ranks: *c.ranks, dir: *c.dir, out: *c.out, loops: *c.loops, shmem: *c.shmem}
+	a := pgasArgs{seed: *c.seed, count: *c.count, ranks: *c.ranks, dir: *c.dir, out: *c.out, loops: *c.loops, shmem: *c.shmem, wide: *c.wide}
 	if mode == "instrumentation" && !c.fs.Changed("shmem") {
 		// Its route refuses every program with a context: generated
 		// ones would all be skipped.
@@ -228,11 +229,11 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 // generated is program i of a generated run, reproducible from seed+i.
 // Without shmem the generator draws exactly what it drew before contexts
 // existed, so old seeds give the programs they gave.
-func generated(seed uint64, i int, loops, shmem bool) *gen.Program {
+func generated(seed uint64, i int, loops, shmem, wide bool) *gen.Program {
 	s := seed + uint64(i)
 	r := rand.New(rand.NewPCG(s, 0))
 	c := gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4, Loops: loops && r.IntN(2) == 0}
-	c.Shmem = shmem
+	c.Shmem, c.Wide = shmem, wide
 	gp := gen.Generate(r, c)
 	gp.Name = fmt.Sprintf("seed%d", s)
 	return gp

@@ -23,6 +23,7 @@ type pgasArgs struct {
 	count, ranks int
 	dir, out     string
 	loops, shmem bool
+	wide         bool // gen.Config.Wide: negative and large values
 }
 
 type diffStatus int
@@ -106,7 +107,7 @@ func difftestPGAS(ctx context.Context, run *diffRun, a pgasArgs, cmp pgasCompare
 		if a.dir != "" {
 			tc = cases[i]
 		} else {
-			gp := generated(a.seed, i, a.loops, a.shmem)
+			gp := generated(a.seed, i, a.loops, a.shmem, a.wide)
 			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
 		}
 		prog.step(progressStep{cmd: "difftest", what: "programs", done: i, total: total, states: -1, extra: fmt.Sprintf("%d disagreements", res.Disagree)})

@@ -173,6 +173,13 @@ func mergeDecide(h *shardJSON, shards []*shardJSON, empty []string, asJSON bool,
 		fmt.Fprintf(stderr, "pgasrob merge: the shards' program does not compile: %v\n", err)
 		return exitUsage
 	}
+	if w := prog.Widen; w != nil {
+		// The shards may have widened the inferred domain (widen.go):
+		// their witnesses are replayed in the widest one the types allow.
+		if q, err := prog.WithDomain(w.Lo, w.Hi); err == nil {
+			prog = q
+		}
+	}
 	var perr error
 	switch h.Command {
 	case "decide":

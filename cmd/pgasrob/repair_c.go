@@ -24,11 +24,14 @@ import (
 // before it is returned as res.Source; otherwise the repair is reported
 // as one that cannot be written in C.
 func repairC(file string, src []byte, ns []int, opt repair.Options) (*repair.Result, error) {
-	copt := cfront.Options{} // a translation per N when ns names one (heap sizes in N)
-	if len(ns) == 1 {
-		copt.N = ns[0]
+	window, err := windowFor(file, src, ns, opt.Decide)
+	if err != nil {
+		return nil, err
 	}
-	tr, err := cfront.Translate(file, src, copt)
+	if len(ns) == 1 {
+		window.N = ns[0] // a translation per N when ns names one (heap sizes in N)
+	}
+	tr, err := cfront.Translate(file, src, window)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +60,7 @@ func repairC(file string, src []byte, ns []int, opt repair.Options) (*repair.Res
 			}
 		}
 	}
-	p, err := cfront.Compile(file, fixed, copt)
+	p, err := cfront.Compile(file, fixed, window)
 	if err != nil {
 		return res, fmt.Errorf("%w: the repaired C does not compile: %v", repair.ErrInternal, err)
 	}

@@ -45,7 +45,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"cycles", bad, "-n", "2", "--json"},
 			{"cycles", "../../examples/shmem/mp-none.c", "-n", "3", "--json"}, // cycle_pes
 		},
-		"check":   {{"check", oneToOne, "--json"}, {"check", bad, "--json"}},
+		"check":   {{"check", oneToOne, "--json"}, {"check", bad, "--json"}, {"check", "../../examples/shmem/sentinels.c", "--json"}},
 		"version": {{"version", "--json"}},
 		"tso": {{"tso", sb, "--json", "--fences"}, {"tso", "../../examples/tso/sb-fenced.txt", "--json", "--max-states", "1"},
 			{"tso", "../../examples/tso/sb-hot.txt", "--json", "--fences", "--cost", "../../examples/tso/sb-hot.costs", "--write", t.TempDir() + "/f.txt"},

@@ -22,7 +22,9 @@ import (
 func viaRunError(ctx context.Context, j *job, n int) (*viaResultJSON, []pgas.Event, int) {
 	opt := j.opt
 	opt.Context, opt.Only, opt.All, opt.Procedure = ctx, []cycles.CycleType{}, false, cycles.Automata
-	res, err := safeDecide(j.prog, n, opt)
+	var res *cycles.Result
+	var err error
+	j.prog, res, err = decideWidened(j.prog, n, opt)
 	o := outcomeOf(n, res, err)
 	r := &viaResultJSON{N: n, FrameworkVerdict: "not run", Attacker: "none", Witness: []viaStepJSON{}}
 	switch {

@@ -14,8 +14,6 @@
  */
 #include <shmem.h>
 
-#pragma pgasrob values 5
-
 long lock;
 long counter;
 

@@ -11,8 +11,6 @@
  */
 #include <shmem.h>
 
-#pragma pgasrob values 3
-
 long buf, data;
 
 int main(void) {

@@ -232,7 +232,7 @@ func (t *translator) room(x cc.Node, a addrTerm) int64 {
 // raise); it is reached only for the N at which the buffer overflows.
 func (t *translator) overflow() {
 	g := t.temp()
-	t.emit("%s <- rank - rank + %d", g, maxValues)
+	t.emit("%s <- rank - rank + %d", g, poisonValue)
 }
 
 func (t *translator) collCell() string {

@@ -166,7 +166,7 @@ func (t *translator) ctxSwitch(x *cc.PostfixExpression, name string, args []cc.E
 		t.emit("if %s == %d goto %s", i, k, ls[k])
 	}
 	g := t.temp()
-	t.emit("%s <- rank - rank + %d", g, maxValues)
+	t.emit("%s <- rank - rank + %d", g, poisonValue)
 	t.emit("goto %s", end)
 	void := true
 	oldOver, oldNode := t.ctxOver, t.ctxNode

@@ -145,7 +145,7 @@ func (t *translator) activeSetAll(x cc.Node, name string, start, stride, size cc
 func (t *translator) translatePE(e cc.ExpressionNode) string {
 	v := t.index(e)
 	g := t.temp()
-	t.emit("%s <- rank - rank + (%s >= N) * %d", g, v, maxValues)
+	t.emit("%s <- rank - rank + (%s >= N) * %d", g, v, poisonValue)
 	return v
 }
 

@@ -11,8 +11,8 @@ import (
 
 // Options tune the translation.
 type Options struct {
-	// Values is |DOM| for the program (the .pgas `values`); 0 infers it
-	// from the constants of the program (at least 2).
+	// Values is |DOM| for the program (the .pgas `values K`: 0..K-1), as
+	// "#pragma pgasrob values K" sets it; 0 infers the domain (domain.go).
 	Values int
 	// N is the number of PEs the translation is for; 0 leaves it open,
 	// and a program whose memory depends on it (shmem_malloc(npes *
@@ -22,6 +22,12 @@ type Options struct {
 	// it ends, Translate and Compile return a *BudgetError naming the
 	// phase. nil is context.Background().
 	Context context.Context
+	// Lo..Hi is the domain when Declared ("#pragma pgasrob values LO..HI").
+	// Otherwise, when Hi > 0, it is a window the inferred domain must
+	// contain: the decision's retry with a wider domain
+	// (cmd/pgasrob/widen.go).
+	Lo, Hi   int64
+	Declared bool
 }
 
 // Origin is where a generated .pgas line comes from in the C file.
@@ -49,6 +55,10 @@ type Result struct {
 	// (warnings.go, and the memory layout's in memory.go); Compile puts
 	// them in Program.Assumptions.
 	Assumptions []pgas.Assumption
+	// Widen is nil when "#pragma pgasrob values" set the domain; otherwise
+	// the domain is inferred, and Widen bounds its widening
+	// (pgas.Program.Widen).
+	Widen *pgas.Widening
 }
 
 // Origin returns the C origin of .pgas line line (from 1).
@@ -73,8 +83,8 @@ func Translate(name string, src []byte, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.Values == 0 {
-		opt.Values = pr.values
+	if pr.domain.set && opt.Values == 0 && !opt.Declared {
+		opt.Lo, opt.Hi, opt.Declared = pr.domain.lo, pr.domain.hi, true
 	}
 	t := newTranslator(name, src, opt)
 	res, err := t.run(pr.ast)
@@ -98,6 +108,9 @@ func Compile(name string, src []byte, opt Options) (*pgas.Program, error) {
 		return nil, err
 	}
 	p, err := pgas.Compile(name+".pgas", res.Source)
+	if uerr := res.declaredValueErrors(err); uerr != nil {
+		return nil, uerr
+	}
 	if err != nil {
 		// at the C construct whose translation fails, if known
 		ie := &InternalError{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: "the translation does not compile: " + firstLine(err.Error())}
@@ -116,6 +129,11 @@ func Compile(name string, src []byte, opt Options) (*pgas.Program, error) {
 	res.apply(p, name)
 	p.Warnings = append(res.Warnings, silentWarnings(p, name)...)
 	p.Assumptions = programAssumptions(p, res, src)
+	if res.Widen != nil {
+		w := *res.Widen
+		w.From = [2]int64{p.Lo, p.Hi()}
+		p.Widen = &w
+	}
 	return p, nil
 }
 

@@ -74,6 +74,7 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 		return
 	}
 	length, elem := t.objectType(d, ty)
+	t.noteType(ty)
 	static := global || d.IsStatic()
 	switch {
 	case static:
@@ -179,12 +180,7 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 			i++
 		}
 	}
-	for _, v := range vals {
-		if v < 0 {
-			t.refuse(init, "negative initial value %d (values are 0..values-1)", v)
-		}
-	}
-	return vals
+	return vals // negative values are in the inferred domain (domain.go)
 }
 
 // initCell stores the initial value of a private cell where it is declared.

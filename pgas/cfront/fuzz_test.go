@@ -39,6 +39,9 @@ func FuzzTranslate(f *testing.F) {
 		wrap("uint64_t g;", "int tl; shmem_init_thread(SHMEM_THREAD_FUNNELED, &tl); shmem_signal_add(&g, 1, 0); if (tl) shmem_global_exit(tl);"),
 		"#define F(x) F(x) F(x)\nint main(void) { F(1); }",
 		"#pragma pgasrob values\nint main(void){return 0;}",
+		"#pragma pgasrob values -2..9\nint main(void){return 0;}",
+		wrap("long x = -1; int y = 2147483647;", "if (x == -1) x = 1337; y = -2147483647 - 1; x = 4294967296;"),
+		wrap("long x;", "x = 10000000000; x = -x;"),
 	} {
 		f.Add([]byte(s))
 	}

@@ -60,6 +60,7 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 		case pt.Kind() == cc.Ptr:
 			binds[d] = t.ptrParam(d, args[i]) // pointer.go
 		case cc.IsIntegerType(pt):
+			t.noteType(pt)
 			if d.AddressTaken() {
 				t.refuse(d, "the address of parameter %s is taken", d.Name())
 			}

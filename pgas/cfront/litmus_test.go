@@ -90,7 +90,7 @@ func oracleVerdicts(t *testing.T, files []litmus, ns []int) {
 				t.Errorf("%s N=%d: %v", l.file, n, err)
 				continue
 			}
-			r := oracle.Explore(l.prog, n, oracle.Bounds{MaxQueue: 8, MaxNodes: 5_000_000, Timeout: time.Minute})
+			r := exploreWidened(l.prog, n, oracle.Bounds{MaxQueue: 8, MaxNodes: 5_000_000, Timeout: time.Minute})
 			switch {
 			case r.Err != nil:
 				t.Errorf("%s N=%d: %v", l.file, n, r.Err)
@@ -113,7 +113,7 @@ func TestLitmusDecide(t *testing.T) {
 			if testing.Short() && n == 4 {
 				continue
 			}
-			r, err := cycles.Decide(l.prog, n, cycles.Options{Jobs: 2, Timeout: 2 * time.Minute})
+			r, err := decideWidened(l.prog, n, cycles.Options{Jobs: 2, Timeout: 2 * time.Minute})
 			if err != nil {
 				t.Errorf("%s N=%d: %v", l.file, n, err)
 				continue

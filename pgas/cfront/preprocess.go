@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -19,8 +18,8 @@ import (
 // parsed is what the preprocessor and parser leave for the translation.
 type parsed struct {
 	ast      *cc.AST
-	values   int         // "#pragma pgasrob values K", 0 if none
-	warnings []pgas.Diag // code removed by a predefined macro (predef.go)
+	domain   pragmaDomain // "#pragma pgasrob values K" or "values LO..HI"
+	warnings []pgas.Diag  // code removed by a predefined macro (predef.go)
 }
 
 // parseC runs cc's preprocessor, parser and type checker on src with our
@@ -77,7 +76,7 @@ func parseC(ctx context.Context, name string, src []byte) (*parsed, error) {
 		sortErrors(list)
 		return nil, capErrors(list)
 	}
-	r.p.values = pr.values
+	r.p.domain = pr.domain
 	return r.p, nil
 }
 
@@ -91,12 +90,12 @@ func capErrors(list pgas.ErrorList) pgas.ErrorList {
 }
 
 // pragmas collects what the pragmas of the user's file say: the domain of
-// "#pragma pgasrob values K", and a refusal for every pragma we do not
+// "#pragma pgasrob values K" (or LO..HI), and a refusal for every pragma we do not
 // interpret, which would otherwise change the program's meaning unseen.
 type pragmas struct {
 	file   string
 	src    []byte
-	values int
+	domain pragmaDomain
 	errs   pgas.ErrorList
 	ops    []pgas.Pos // the _Pragma operators of the file, in order
 	nops   int        // how many of them were met
@@ -160,12 +159,16 @@ func (pr *pragmas) handle(toks []cc.Token) error {
 		pos.Col = pr.hashCol(p.Line, p.Column)
 	}
 	if words[0] == "pgasrob" {
-		v, err := strconv.Atoi(strings.Join(words[2:], ""))
-		if len(words) != 3 || words[1] != "values" || err != nil || v < 2 || v > maxValues {
-			pr.errs = append(pr.errs, &pgas.Error{Pos: pos, Msg: fmt.Sprintf("#pragma pgasrob: expected \"values K\" with 2 <= K <= %d", maxValues)})
+		var lo, hi int64
+		ok := len(words) >= 3 && words[1] == "values"
+		if ok {
+			lo, hi, ok = parseWindow(strings.Join(words[2:], ""))
+		}
+		if !ok {
+			pr.errs = append(pr.errs, &pgas.Error{Pos: pos, Msg: fmt.Sprintf("#pragma pgasrob: expected \"values K\" (0..K-1, 2 <= K <= %d) or \"values LO..HI\" (LO <= 0 < HI, within %d..%d)", int64(pgas.MaxValue), int64(pgas.MinValue), int64(pgas.MaxValue))})
 			return nil
 		}
-		pr.values = v
+		pr.domain = pragmaDomain{lo: lo, hi: hi, set: true}
 		return nil
 	}
 	if msg := pragmaRefusal(words); msg != "" {
@@ -247,4 +250,11 @@ func translateC(cfg *cc.Config, name string, src []byte, phase *atomic.Value) (p
 func endsWithSentinel(pp []byte) bool {
 	tail := strings.Join(strings.Fields(string(pp[max(0, len(pp)-200):])), "")
 	return strings.HasSuffix(tail, ";int__cfront_sentinel;")
+}
+
+// pragmaDomain is what "#pragma pgasrob values" declares: 0..K-1 for
+// "values K", LO..HI for "values LO..HI".
+type pragmaDomain struct {
+	lo, hi int64
+	set    bool
 }

@@ -42,7 +42,7 @@ func TestRefusals(t *testing.T) {
 		{"int f(int n) { return n ? f(n - 1) : 0; }", "f(1);", 4, 1, "recursion (f calls itself"},
 		{"int g(void) { return 1; } int (*fp)(void) = g;", "", 4, 31, "function pointer fp"},
 		{"long x;", "foo(1);", 6, 1, "call of foo, which is neither a function of this file nor in the subset"},
-		{"long x;", "x = 300;", 6, 5, "constant 300 is outside the data domain"},
+		{"long x;", "x = 10000000000;", 6, 5, "constant 10000000000: the checker represents values in -4294967296..4294967296"},
 		{"long __x;", "", 4, 6, "reserved"},
 		{"unsigned long u; long r;", "r = u - 1 < 3;", 6, 5, "subtraction in unsigned arithmetic"},
 		{"unsigned long u; long r; int s;", "r = u < s;", 6, 5, "comparison of a signed and an unsigned integer"},
@@ -122,8 +122,47 @@ func TestValuesPragma(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "t.c:1:") {
 		t.Errorf("bad pragma: %v", err)
 	}
-	_, r = body(t, wrap("long x;", "x = 3;"))
-	if !strings.Contains(string(r.Source), "\nvalues 4\n") {
-		t.Errorf("inferred domain:\n%s", r.Source)
+	// the window form, negative values included
+	_, r = body(t, "#pragma pgasrob values -3..7\n"+wrap("long x;", "x = 1;"))
+	if !strings.Contains(string(r.Source), "\nvalues -3..7\n") || r.Widen != nil {
+		t.Errorf("pragma window ignored, or the domain still marked inferred:\n%s", r.Source)
+	}
+	// a constant value outside the declared domain is the user's error,
+	// at its C position
+	_, err = Compile("t.c", []byte("#pragma pgasrob values 4\n"+wrap("long x;", "x = 9;")), Options{})
+	if err == nil || !strings.Contains(err.Error(), "t.c:") || !strings.Contains(err.Error(), "value 9 = 9 outside 0..3 (the domain") {
+		t.Errorf("x = 9 with values 4: %v", err)
+	}
+	for _, bad := range []string{"values 1", "values -1..0", "values 1..5", "values -9999999999..3", "values", "nope 3"} {
+		_, err := Translate("t.c", []byte("#pragma pgasrob "+bad+"\n"+wrap("", "")), Options{})
+		if err == nil || !strings.Contains(err.Error(), "t.c:1:") {
+			t.Errorf("bad pragma %q: %v", bad, err)
+		}
+	}
+}
+
+// Without the pragma the window holds every constant used as a value,
+// negative ones and sentinels too, and one more than the largest (a loop
+// counter stepping past its bound); the domain is marked inferred, and
+// may widen up to C's int unless an object or a constant is wider.
+func TestValuesInferred(t *testing.T) {
+	for _, c := range []struct {
+		decls, body, window string
+		widen               [2]int64 // the widening's limit
+	}{
+		{"int x;", "x = 3;", "values 5", [2]int64{-2147483648, 2147483647}},
+		{"int x;", "x = -1;", "values -1..1", [2]int64{-2147483648, 2147483647}},
+		{"int x;", "x = 1337; if (x == -7) x = 2147483647;", "values -7..2147483648", [2]int64{-2147483648, 2147483647}},
+		{"long x;", "x = 2;", "values 4", [2]int64{-4294967296, 4294967296}},
+		{"unsigned x;", "x = 2;", "values 4", [2]int64{-4294967296, 4294967296}},
+		{"int x;", "x = 3000000000;", "values 3000000002", [2]int64{-4294967296, 4294967296}},
+	} {
+		_, r := body(t, wrap(c.decls, c.body))
+		if !strings.Contains(string(r.Source), "\n"+c.window+"\n") {
+			t.Errorf("%s %s: want %q in\n%s", c.decls, c.body, c.window, r.Source)
+		}
+		if r.Widen == nil || r.Widen.Lo != c.widen[0] || r.Widen.Hi != c.widen[1] {
+			t.Errorf("%s %s: widening %+v, want up to %v", c.decls, c.body, r.Widen, c.widen)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package cfront
 import (
 	"fmt"
 
+	"github.com/pgasrob/pgasrob/pgas"
 	"modernc.org/cc/v4"
 )
 
@@ -13,6 +14,17 @@ import (
 // again, compares with n; any other read of it is preceded by a guard
 // that is a run-time error when it holds n (C would compute with
 // SIZE_MAX there, which the calculus cannot).
+
+// sizeMaxGuard lifts the sentinel beyond every domain the checker
+// represents (pgas.MaxValue), so that the guard's value is a run-time
+// error however far an inferred domain is widened: the decision does not
+// widen for a value beyond pgas.MaxValue (cmd/pgasrob/widen.go).
+const sizeMaxGuard = 2 * pgas.MaxValue
+
+// IsSizeMaxGuard reports whether v is the value of the guard of a
+// SIZE_MAX result read as an ordinary value: sizeMaxGuard plus the
+// result's sentinel n, an array length.
+func IsSizeMaxGuard(v int64) bool { return v >= sizeMaxGuard && v <= sizeMaxGuard+maxArray }
 
 func (t *translator) markSizeMax(reg string, n int) {
 	if t.smTemp == nil {
@@ -33,7 +45,7 @@ func (t *translator) sentinel(v string) (int, bool) {
 func (t *translator) guardSM(v string) string {
 	if n, ok := t.sentinel(v); ok {
 		g := t.temp()
-		t.emit("%s <- %s + (%s == %d) * %d", g, v, v, n, maxValues)
+		t.emit("%s <- %s + (%s == %d) * %d", g, v, v, n, sizeMaxGuard)
 	}
 	return v
 }

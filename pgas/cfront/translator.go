@@ -16,7 +16,6 @@ const (
 	maxInlineDepth = 16
 	maxLines       = 4000
 	maxArray       = 32
-	maxValues      = 256
 	maxCells       = 60 // of .pgas's 64 addresses; the .pgas compiler may add hidden ones
 )
 
@@ -93,6 +92,8 @@ type translator struct {
 	ntemp   int // temps in use (a stack: released per statement)
 	temps   []string
 	maxc    int64 // largest constant in a value position
+	minc    int64 // least constant in a value position
+	wide    bool  // an object or constant outside C's int (domain.go)
 	gcell   string
 	getctx  string
 	lockctx string
@@ -468,7 +469,7 @@ func (t *translator) assemble() *Result {
 	t.cur = Origin{Pos: pgas.Pos{File: t.file, Line: 1, Col: 1}, Text: filepath.Base(t.file)}
 	t.out = append(t.out, "# translated from "+filepath.Base(t.file)+" by pgasrob (pgas/cfront)")
 	t.out = append(t.out, "program "+t.programName())
-	t.out = append(t.out, fmt.Sprintf("values %d", t.values()))
+	t.out = append(t.out, t.window())
 	if len(t.addrs) > 0 {
 		t.out = append(t.out, "address "+strings.Join(t.addrs, ", "))
 	}
@@ -490,7 +491,7 @@ func (t *translator) assemble() *Result {
 	t.orig = append(t.orig, bodyOrig...)
 	t.out = append(t.out, t.end+":")
 	t.orig = append(t.orig, t.cur)
-	return &Result{Source: []byte(strings.Join(t.out, "\n") + "\n"), Lines: t.orig, Names: t.names, Arrays: t.arrays}
+	return &Result{Source: []byte(strings.Join(t.out, "\n") + "\n"), Lines: t.orig, Names: t.names, Arrays: t.arrays, Widen: t.widening()}
 }
 
 func (t *translator) programName() string {

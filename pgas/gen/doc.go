@@ -11,7 +11,10 @@
 // assert). With Config.Shmem the programs also declare contexts and use
 // the OpenSHMEM statements of docs/shmem-calculus.md (puts, gets, fences,
 // quiets, atomics, puts with signal, awaits); without it they are the same,
-// seed for seed, as before that option existed.
+// seed for seed, as before that option existed. With Config.Wide the
+// domain is a window LO..HI with negative values and C's int sentinels
+// (-1, 1337, INT_MAX; wide.go), for the decision's packing of such values
+// against the oracle's (docs/shmem-calculus.md, "Inferred domains").
 //
 // The differential comparison of the two checkers on one program
 // (cycles.Compare) lives beside the decision it checks, so that the

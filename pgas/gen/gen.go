@@ -26,7 +26,20 @@ type Config struct {
 	// signal (its optional element count); 0 or 1 keeps one, and the
 	// programs of before, seed for seed.
 	SignalElems int
+	// Wide declares a window "values LO..HI" with negative and large
+	// values (one of Windows, or Window if set) and draws constants among
+	// the sentinels programs use: LO, -1, 0, 1, 2, 1337, HI-1, HI (those
+	// inside the window). Values moves nothing then. Without it the
+	// programs are those of before, seed for seed.
+	Wide bool
+	// Window, with Wide, fixes the window (LO <= 0 < HI); zero picks one
+	// of Windows per program.
+	Window [2]int64
 }
+
+// Windows are the windows Wide picks from: small and negative, C's
+// int, the -1 and 1337 sentinels, the checker's widest.
+var Windows = [][2]int64{{-3, 2}, {-1, 1337}, {-2147483648, 2147483647}, {0, 2147483647}, {-4294967296, 4294967296}}
 
 func (c Config) withDefaults() Config {
 	if c.Addrs <= 0 {
@@ -52,6 +65,8 @@ func (c Config) withDefaults() Config {
 type Program struct {
 	Name   string
 	Values int
+	// Lo..Hi is the window when Hi > 0 (Config.Wide); Values is 0 then.
+	Lo, Hi int64
 	Addrs  []string
 	Regs   []string
 	Queues []string
@@ -211,7 +226,11 @@ func (p *Program) String() string {
 	if p.Name != "" {
 		fmt.Fprintf(&b, "program %s\n", p.Name)
 	}
-	fmt.Fprintf(&b, "values %d\n", p.Values)
+	if p.Hi > 0 {
+		fmt.Fprintf(&b, "values %d..%d\n", p.Lo, p.Hi)
+	} else {
+		fmt.Fprintf(&b, "values %d\n", p.Values)
+	}
 	decl := func(kw string, names []string) {
 		if len(names) > 0 {
 			fmt.Fprintf(&b, "%s %s\n", kw, strings.Join(names, ", "))
@@ -235,6 +254,9 @@ func (p *Program) String() string {
 func Generate(r *rand.Rand, c Config) *Program {
 	c = c.withDefaults()
 	g := &generator{r: r, c: c, p: &Program{Values: c.Values}}
+	if c.Wide {
+		g.wideWindow()
+	}
 	for i := 0; i < c.Addrs; i++ {
 		g.p.Addrs = append(g.p.Addrs, string(rune('x'+i%3))+strings.Repeat("x", i/3))
 	}
@@ -265,7 +287,12 @@ type generator struct {
 
 func (g *generator) pick(xs []string) string { return xs[g.r.IntN(len(xs))] }
 
-func (g *generator) value() *Expr { return num(g.r.IntN(g.c.Values)) }
+func (g *generator) value() *Expr {
+	if g.c.Wide {
+		return g.sentinel()
+	}
+	return num(g.r.IntN(g.c.Values))
+}
 
 func (g *generator) addr() *Expr {
 	a := leaf(g.pick(g.p.Addrs))
@@ -292,6 +319,9 @@ func (g *generator) rankExpr() *Expr {
 
 // valueExpr stays in DOM: registers hold values of DOM.
 func (g *generator) valueExpr() *Expr {
+	if g.c.Wide {
+		return g.wideExpr()
+	}
 	switch g.r.IntN(5) {
 	case 0, 1:
 		return g.value()

@@ -17,11 +17,38 @@ func configs() []Config {
 	}
 }
 
+// wideConfigs are kept out of configs(), whose programs TestGenerateStable
+// pins.
+func wideConfigs() []Config {
+	return []Config{{Wide: true, Regs: 2, Cmds: 6, Loops: true}, {Wide: true, Shmem: true, Cmds: 6}}
+}
+
+// A wide program declares its window and uses its sentinels, negative
+// ones included, and the compiled program has that domain.
+func TestGenerateWide(t *testing.T) {
+	neg, big := false, false
+	for seed := uint64(0); seed < 200; seed++ {
+		p := Generate(rand.New(rand.NewPCG(seed, 7)), Config{Wide: true, Shmem: seed%2 == 0, Cmds: 6})
+		prog, err := pgas.Compile("gen.pgas", []byte(p.String()))
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, p)
+		}
+		if prog.Lo != p.Lo || prog.Hi() != p.Hi {
+			t.Fatalf("seed %d: domain %d..%d, want %d..%d", seed, prog.Lo, prog.Hi(), p.Lo, p.Hi)
+		}
+		neg = neg || strings.Contains(p.String(), "(-")
+		big = big || strings.Contains(p.String(), "2147483647")
+	}
+	if !neg || !big {
+		t.Errorf("no negative (%v) or no INT_MAX (%v) constant in 200 wide programs", neg, big)
+	}
+}
+
 // Every generated program must compile and run on 1..3 ranks; across many
 // seeds every statement kind must occur, or the generator has lost a kind.
 func TestGenerateCompiles(t *testing.T) {
 	seen := map[Kind]int{}
-	for ci, c := range configs() {
+	for ci, c := range append(configs(), wideConfigs()...) {
 		for seed := uint64(0); seed < 500; seed++ {
 			p := Generate(rand.New(rand.NewPCG(seed, uint64(ci))), c)
 			src := p.String()

@@ -109,7 +109,7 @@ func candidates(p *Program) []*Program {
 			out = append(out, c)
 		}
 	}
-	if p.Values > 2 {
+	if p.Values > 2 && p.Hi == 0 {
 		c := p.Clone()
 		c.Values = 2
 		out = append(out, c)

@@ -90,7 +90,7 @@ func (t *translator) command(r, ti int) ([]instr, error) {
 		if err != nil {
 			return nil, err
 		}
-		g.in(v, 0, int64(t.p.Values-1))
+		g.in(v, t.p.Lo, t.p.Hi())
 		g.in(a, 0, int64(A-1))
 		out := g.then(instr{fmt.Sprintf("write %s %s", v, offset(Global(t.p, r, 0), a)), RoleCommand})
 		if len(out) > 0 && out[len(out)-1].role == RoleCommand && t.visible(a) {
@@ -102,7 +102,7 @@ func (t *translator) command(r, ti int) ([]instr, error) {
 		if err != nil {
 			return nil, err
 		}
-		g.in(v, 0, int64(t.p.Values-1))
+		g.in(v, t.p.Lo, t.p.Hi())
 		return g.then(instr{fmt.Sprintf("local %s %s", t.p.Regs[c.Reg], v), RoleCommand}), nil
 	case pgas.OpAssume:
 		v, err := ex(c.Val)

@@ -10,7 +10,7 @@ import (
 )
 
 // node is a translated expression: a constant, or Trencher prefix text
-// with the bounds [lo, hi] of its value (registers hold 0..values-1).
+// with the bounds [lo, hi] of its value (registers hold DOM, LO..HI).
 type node struct {
 	c      int64
 	konst  bool
@@ -54,7 +54,7 @@ func (t *translator) expr(e *pgas.Expr, r int) (node, error) {
 			st = append(st, konst(int64(t.n)))
 			continue
 		case pgas.XReg:
-			st = append(st, node{s: t.p.Regs[in.Arg], lo: 0, hi: int64(t.p.Values - 1)})
+			st = append(st, node{s: t.p.Regs[in.Arg], lo: t.p.Lo, hi: t.p.Hi()})
 			continue
 		}
 		if in.Op == pgas.XNeg || in.Op == pgas.XNot {

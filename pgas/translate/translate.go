@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -68,6 +69,9 @@ func Translate(p *pgas.Program, n int) (*Result, error) {
 	if err := refuseShmem(p); err != nil {
 		return nil, err
 	}
+	if err := refuseWide(p); err != nil {
+		return nil, err
+	}
 	t := &translator{p: p, n: n, res: &Result{N: n, Origins: make([][]Origin, n)}}
 	t.analyse()
 	var b strings.Builder
@@ -106,6 +110,30 @@ func refuseShmem(p *pgas.Program) error {
 			continue
 		}
 		return fmt.Errorf("the instrumentation route does not take OpenSHMEM commands: %s at %v", name, tr.Pos)
+	}
+	return nil
+}
+
+// refuseWide names a value the framework's 32-bit constants cannot hold:
+// the ends of the domain (the translation's range guards compare with
+// them) or a constant of an expression.
+func refuseWide(p *pgas.Program) error {
+	fits := func(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
+	if !fits(p.Lo) || !fits(p.Hi()) {
+		return fmt.Errorf("the instrumentation route takes 32-bit values only: the domain is %d..%d", p.Lo, p.Hi())
+	}
+	for _, tr := range p.Trans {
+		c := tr.Cmd
+		for _, e := range []*pgas.Expr{c.Addr, c.Val, c.Guard, c.Local, c.Rank, c.Remote, c.Queue, c.Val2} {
+			if e == nil {
+				continue
+			}
+			for _, in := range e.Code {
+				if in.Op == pgas.XConst && !fits(in.Arg) {
+					return fmt.Errorf("the instrumentation route takes 32-bit values only: constant %d at %v", in.Arg, e.Pos)
+				}
+			}
+		}
 	}
 	return nil
 }

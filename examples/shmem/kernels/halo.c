@@ -4,17 +4,14 @@
  * from its left neighbour, updates its first cell and acknowledges the
  * halo with an atomic increment, so that the left neighbour does not
  * overwrite a halo that has not been read yet. At the end PE 0 gathers a
- * checksum with blocking gets.
+ * checksum with blocking gets and checks it.
  *
  * This is the "100-line kernel with two loops" of issue 26 (it has three:
  * the initialisation, the time steps and the gather). Its decide time at
  * N = 3 is quoted in docs/shmem.md.
  *
  * expect: N=2 ROBUST, N=3 ROBUST
- *
- * (values 4: the gather loop's counter reaches N = 3; N = 4 would need
- * values 5.)
- *
+ * *
  * Why: in iteration it, PE p's put-with-signal delivers the halo before
  * the signal ready = it+1 (signal after data); PE p+1 reads the halo only
  * after its signal_wait_until saw it+1, and acknowledges afterwards; PE p
@@ -28,8 +25,6 @@
 #include <shmem.h>
 #include <stdint.h>
 
-#pragma pgasrob values 4
-
 #define NCELL 2
 #define ITERS 2
 
@@ -37,12 +32,13 @@ long grid[NCELL];   /* this PE's part of the grid */
 long halo;          /* the left neighbour's last cell, put here by it */
 uint64_t ready;     /* signal: the halo of iteration ready-1 has arrived */
 long ack;           /* how many of my halos the right neighbour has read */
-long checksum;      /* PE 0: the sum of the first cells, modulo 3 */
+long checksum;      /* PE 0: the sum of the first cells, or -1 if wrong */
 
-/* The value of a cell after a time step: the average of the neighbours in
- * a real code; here a sum modulo the data domain. */
+/* The value of a cell after a time step: the sum of the cell and its
+ * left neighbour (a real code would weigh the terms; integers keep the
+ * checksum exact). */
 static long step(long left, long mine) {
-    return (left + mine) % 3;
+    return left + mine;
 }
 
 /* Send my last cell to the right neighbour, tagged with the iteration. */
@@ -87,14 +83,16 @@ int main(void) {
     /* Every update is complete before anyone gathers. */
     shmem_barrier_all();
 
-    /* Loop 3: PE 0 gathers the first cell of every PE. */
+    /* Loop 3: PE 0 gathers the first cell of every PE. Every cell is
+     * 1 + 1 = 2 after the first step and 1 + 2 = 3 after the second (the
+     * halo is the neighbour's grid[1], always 1): the sum is 3N. */
     if (me == 0) {
         long sum = 0;
         for (int pe = 0; pe < npes; pe++) {
             long v = shmem_long_g(&grid[0], pe);
-            sum = (sum + v) % 3;
+            sum = sum + v;
         }
-        checksum = sum;
+        checksum = (sum == 3 * npes) ? sum : -1;
     }
 
     shmem_finalize();
