@@ -178,7 +178,10 @@ func (t *translator) primary(x *cc.PrimaryExpression) string {
 	case cc.PrimaryExpressionStmt:
 		t.refuse(x, "statement expression")
 	case cc.PrimaryExpressionGeneric:
-		t.refuse(x, "_Generic")
+		if g := generic(x); g != cc.ExpressionNode(x) {
+			return t.value(g)
+		}
+		t.refuse(x, "_Generic without a matching association")
 	}
 	t.refuse(x, "this expression")
 	return ""

@@ -16,7 +16,8 @@ import (
 // types cc needs to type sizeof and pointer differences, and the
 // declarator cc expects in every translation unit.
 const predefined = `#define __STDC__ 1
-#define __STDC_VERSION__ 199901L
+#define __STDC_VERSION__ 201112L
+#define __STDC_HOSTED__ 1
 #define __SIZE_TYPE__ unsigned long
 #define __PTRDIFF_TYPE__ long
 #define __WCHAR_TYPE__ int
@@ -205,6 +206,7 @@ extern shmem_team_t __cfront_team_world;
 			}
 		}
 	}
+	b.WriteString(genericC11())
 	b.WriteString("#endif\n")
 	return b.String()
 }

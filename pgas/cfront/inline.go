@@ -7,7 +7,7 @@ import "modernc.org/cc/v4"
 // call translates a call. want says the value is used; the result is a
 // .pgas expression (a register, or rank - 1 for shmem_my_pe).
 func (t *translator) call(x *cc.PostfixExpression, want bool) string {
-	callee, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression)
+	callee, ok := unparen(generic(x.PostfixExpression)).(*cc.PrimaryExpression)
 	if !ok || callee.Case != cc.PrimaryExpressionIdent {
 		t.refuse(x, "call through a function pointer")
 	}
@@ -92,4 +92,17 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 	t.function(fd, binds, res, name)
 	t.cur = old
 	return res
+}
+
+// generic is the expression a C11 _Generic selection stands for (the
+// association its controlling type selects; the controlling expression
+// is not evaluated), or e itself.
+func generic(e cc.ExpressionNode) cc.ExpressionNode {
+	for {
+		p, ok := unparen(e).(*cc.PrimaryExpression)
+		if !ok || p.Case != cc.PrimaryExpressionGeneric || p.GenericSelection.Associated() == nil {
+			return e
+		}
+		e = p.GenericSelection.Associated().AssignmentExpression
+	}
 }
