@@ -13,6 +13,14 @@ type Options struct {
 	// Values is |DOM| for the program (the .pgas `values`); 0 infers it
 	// from the constants of the program (at least 2).
 	Values int
+	// Args are the words of the command line after the program's name:
+	// main's argc and argv (libc_args.go). None by default.
+	Args []string
+	// IncludeDirs are searched for #include "..." and <...> after the
+	// file's directory and before our headers (cc's -I).
+	IncludeDirs []string
+	// Defines are NAME or NAME=VALUE, as cc's -D, in order.
+	Defines []string
 }
 
 // Origin is where a generated .pgas line comes from in the C file.
@@ -32,6 +40,10 @@ type Result struct {
 	// Arrays are the .pgas names of C arrays, whose cells are shown as
 	// name[i] rather than name+i.
 	Arrays []string
+	// Assumptions are the modelling choices of the C library model that
+	// the program exercises (libc_mem.go); Compile adds them to the
+	// program's.
+	Assumptions []pgas.Assumption
 }
 
 // Origin returns the C origin of .pgas line line (from 1).
@@ -81,6 +93,7 @@ func Compile(name string, src []byte, opt Options) (*pgas.Program, error) {
 func (r *Result) apply(p *pgas.Program, name string) {
 	p.File = name
 	p.Dialect = "c"
+	p.Assumptions = append(p.Assumptions, r.Assumptions...)
 	for i := range p.Trans {
 		tr := &p.Trans[i]
 		if o, ok := r.Origin(tr.Pos.Line); ok {

@@ -78,6 +78,9 @@ func (t *translator) value(e cc.ExpressionNode) string {
 		}
 		t.signedness(x, x.EqualityExpression, x.RelationalExpression)
 		if x.EqualityExpression != nil {
+			if v, ok := t.memcmpZero(x); ok {
+				return v
+			}
 			if v, ok := t.equalityConst(x.Token, x.EqualityExpression, x.RelationalExpression); ok {
 				return v
 			}
@@ -201,6 +204,9 @@ func (t *translator) ident(x *cc.PrimaryExpression) *entity {
 		t.refuse(x, "teams (SHMEM_TEAM_WORLD)")
 	}
 	e := t.lookup(d)
+	if e == nil && d.Position().Filename != t.file {
+		e = t.libcObject(x, d)
+	}
 	if e == nil {
 		if d.Type().Kind() == cc.Function {
 			t.refuse(x, "function %s used as a value (function pointers are outside the subset)", d.Name())
@@ -261,7 +267,7 @@ func (t *translator) unary(x *cc.UnaryExpression) string {
 	case cc.UnaryExpressionPlus:
 		return t.value(x.CastExpression)
 	case cc.UnaryExpressionNot:
-		return "(!" + t.value(x.CastExpression) + ")"
+		return "(!" + t.zeroValue(x.CastExpression) + ")"
 	case cc.UnaryExpressionDeref:
 		a := t.address(x)
 		r := t.temp()
@@ -395,7 +401,7 @@ func (t *translator) branch(e cc.ExpressionNode, when bool, l string) {
 			return
 		}
 	}
-	v := t.value(e)
+	v := t.zeroValue(e)
 	if when {
 		t.emit("if %s goto %s", v, l)
 	} else {

@@ -3,6 +3,7 @@ package cfront
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing/fstest"
 )
@@ -218,21 +219,21 @@ const includeDir = "cfront-include"
 // libHeaders are the C library's headers, one file each in include/: they
 // declare what the model of the C library (libc.go) gives a meaning to.
 //
-//go:embed include/*.h
+//go:embed include/*.h include/sys/*.h
 var libHeaders embed.FS
 
 func headerFS() fstest.MapFS {
-	fs := fstest.MapFS{includeDir + "/shmem.h": &fstest.MapFile{Data: []byte(shmemH())}}
-	ents, err := libHeaders.ReadDir("include")
+	files := fstest.MapFS{includeDir + "/shmem.h": &fstest.MapFile{Data: []byte(shmemH())}}
+	err := fs.WalkDir(libHeaders, "include", func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := libHeaders.ReadFile(path)
+		files[includeDir+strings.TrimPrefix(path, "include")] = &fstest.MapFile{Data: data}
+		return err
+	})
 	if err != nil {
 		panic(err) // embedded at build time
 	}
-	for _, e := range ents {
-		data, err := libHeaders.ReadFile("include/" + e.Name())
-		if err != nil {
-			panic(err)
-		}
-		fs[includeDir+"/"+e.Name()] = &fstest.MapFile{Data: data}
-	}
-	return fs
+	return files
 }

@@ -22,7 +22,10 @@ func (t *translator) call(x *cc.PostfixExpression, want bool) string {
 	if fd, ok := t.funcs[name]; ok {
 		return t.inline(x, fd, name, args, want)
 	}
+	outer := t.wantValue
+	t.wantValue = want
 	v := t.library(x, name, args)
+	t.wantValue = outer
 	if want && v == "" {
 		t.refuse(x, "the value of %s, which returns nothing the translation models", name)
 	}

@@ -1,5 +1,7 @@
 // The model of the C library: each routine of our headers (include/)
-// with its exact meaning, or a refusal by name.
+// with its exact meaning, or a refusal by name. One file per family:
+// libc_io.go (printing), libc_mem.go (memset, memcpy, memcmp),
+// libc_args.go (argc, argv, atoi, getopt), libc_time.go (clocks, sleep).
 
 package cfront
 
@@ -10,39 +12,58 @@ import (
 )
 
 // library translates a call of a routine we know: OpenSHMEM, assert,
-// abort, exit, printf. Anything else is refused by name.
+// abort, exit, and the C library families. Anything else is refused by
+// name.
 func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	if v, ok := t.libc(x, name, args); ok {
+		return v
+	}
 	switch name {
 	case "__cfront_assert":
 		t.branch(args[0], false, t.end)
 		return ""
-	case "abort", "exit":
+	case "abort", "exit", "_Exit":
+		// the PE stops: the rest of its program never runs (what exit
+		// does to the other PEs is the OpenSHMEM library's: they go on)
 		for _, a := range args {
-			t.value(a)
+			t.index(a)
 		}
 		t.emit("goto %s", t.end)
 		return ""
-	case "printf":
-		if len(args) == 0 {
-			t.refuse(x, "printf without a format")
-		}
-		for _, a := range args[1:] {
-			if !isPointer(a.Type()) {
-				t.index(a) // its loads happen; the value is printed, not stored
-			}
-		}
-		return ""
-	case "malloc", "calloc", "free", "shmem_malloc", "shmem_calloc", "shmem_align", "shmem_free":
+	case "malloc", "calloc", "realloc", "free", "shmem_malloc", "shmem_calloc", "shmem_align", "shmem_free":
 		t.refuse(x, "dynamic allocation (%s): symmetric objects must be globals or statics", name)
 	case "shmem_ptr":
 		t.refuse(x, "shmem_ptr (direct loads and stores to another PE)")
 	case "shmem_global_exit":
-		t.refuse(x, "shmem_global_exit")
+		t.refuse(x, "shmem_global_exit: it stops every PE at once, which the calculus cannot express yet (a PE that stops alone is exit)")
 	case "shmem_barrier", "shmem_broadcastmem", "shmem_team_sync", "shmem_team_my_pe", "shmem_team_n_pes":
 		t.refuse(x, "teams and collectives (%s)", name)
 	}
+	if strings.HasPrefix(name, "pthread_") {
+		t.refuse(x, "%s: POSIX threads are not modelled (each PE is one thread of control); remove the threads, or check each thread's code as a PE", name)
+	}
 	if !strings.HasPrefix(name, "shmem_") {
-		t.refuse(x, "call of %s, which is neither a function of this file nor in the subset", name)
+		t.refuse(x, "call of %s, which is neither a function of this file nor in the subset (docs/shmem.md lists the C library routines it knows)", name)
 	}
 	return t.shmem(x, name, args)
 }
+
+// libc dispatches to the families of the C library; ok is false for a
+// routine none of them knows.
+func (t *translator) libc(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) (string, bool) {
+	if f, ok := ioRoutines[name]; ok {
+		return f(t, x, name, args), true
+	}
+	if f, ok := memRoutines[name]; ok {
+		return f(t, x, name, args), true
+	}
+	if f, ok := argRoutines[name]; ok {
+		return f(t, x, name, args), true
+	}
+	if f, ok := timeRoutines[name]; ok {
+		return f(t, x, name, args), true
+	}
+	return "", false
+}
+
+type libRoutine func(t *translator, x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string

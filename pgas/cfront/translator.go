@@ -36,6 +36,7 @@ const (
 	kConst             // a local set once to an expression of constants, my_pe and n_pes: substituted
 	kCtx               // a shmem_ctx_t global: a context
 	kPtr               // a pointer parameter of an inlined function: an address term
+	kArgv              // main's argv: strings known to the translation (libc_args.go)
 )
 
 // entity is what a C declarator denotes in the translation.
@@ -91,6 +92,11 @@ type translator struct {
 	end     string
 	smTemp  map[string]int // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
 	smLocal map[string]int // locals that may, likewise
+	optind  *entity        // getopt's optind, once the program reads it (libc_args.go)
+	// zeroTest: the memcmp about to be translated is compared with 0
+	zeroTest    bool
+	wantValue   bool              // the library call being translated is used for its value
+	assumptions []pgas.Assumption // modelling choices the program exercises
 }
 
 type initStore struct {
@@ -244,7 +250,7 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 		t.refuse(nil, "no function main: the program of every PE starts there")
 	}
 	t.end = t.fresh("END", "")
-	t.function(main, nil, "", "main")
+	t.runMain(main)
 	return t.assemble(), nil
 }
 
@@ -277,7 +283,7 @@ func (t *translator) assemble() *Result {
 	t.orig = append(t.orig, bodyOrig...)
 	t.out = append(t.out, t.end+":")
 	t.orig = append(t.orig, t.cur)
-	return &Result{Source: []byte(strings.Join(t.out, "\n") + "\n"), Lines: t.orig, Names: t.names, Arrays: t.arrays}
+	return &Result{Source: []byte(strings.Join(t.out, "\n") + "\n"), Lines: t.orig, Names: t.names, Arrays: t.arrays, Assumptions: t.assumptions}
 }
 
 func (t *translator) programName() string {
