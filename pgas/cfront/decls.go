@@ -90,7 +90,11 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 		e := &entity{kind: kCell, name: t.fresh(name, name), length: length, elem: elem}
 		t.addAddr(e)
 		t.frame().vars[d] = e
-		if init != nil {
+		if init != nil && length > 0 {
+			old := t.atDecl(e, init)
+			t.initAggregate(e, ty, init)
+			t.cur = old
+		} else if init != nil {
 			t.initCell(e, init)
 		}
 	default:
@@ -105,19 +109,15 @@ func (t *translator) objectType(d *cc.Declarator, ty cc.Type) (int, int64) {
 	switch {
 	case cc.IsIntegerType(ty):
 		return 0, ty.Size()
-	case ty.Kind() == cc.Array:
-		at := ty.(*cc.ArrayType)
-		el := at.Elem()
-		if !cc.IsIntegerType(el) {
-			t.refuse(d, "array %s of %s: only arrays of integers are in the subset", d.Name(), el)
+	case ty.Kind() == cc.Array || ty.Kind() == cc.Struct:
+		cells, elem, why := layout(ty)
+		if why != "" {
+			t.refuse(d, "%s %s of %s: only integers, and arrays and structs of integers of one size, are in the subset", ty.Kind(), d.Name(), why)
 		}
-		if at.IsVLA() || at.Len() <= 0 {
-			t.refuse(d, "array %s without a constant length", d.Name())
+		if cells > maxArray {
+			t.refuse(d, "%s of %d cells: at most %d (every cell is one the checker explores)", d.Name(), cells, maxArray)
 		}
-		if at.Len() > maxArray {
-			t.refuse(d, "array %s of %d elements: at most %d (every element is a cell the checker explores)", d.Name(), at.Len(), maxArray)
-		}
-		return int(at.Len()), el.Size()
+		return int(cells), elem
 	case cc.IsFloatingPointType(ty) || ty.Kind() == cc.ComplexFloat || ty.Kind() == cc.ComplexDouble:
 		t.refuse(d, "floating point (%s %s)", ty, d.Name())
 	case ty.Kind() == cc.Ptr:
@@ -166,25 +166,27 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 		n = 1
 	}
 	vals := make([]int64, n)
-	switch init.Case {
-	case cc.InitializerExpr:
+	if e.length == 0 {
+		if init.Case != cc.InitializerExpr {
+			t.refuse(init, "brace initialiser of a scalar")
+		}
 		v, ok := constValue(init.AssignmentExpression)
-		if !ok || e.length > 0 {
+		if !ok {
 			t.refuse(init, "initialiser of %s: a symmetric object needs a constant initialiser", e.name)
 		}
 		vals[0] = v
-	case cc.InitializerInitList:
-		i := 0
-		for l := init.InitializerList; l != nil; l = l.InitializerList {
-			if l.Designation != nil || l.Initializer.Case != cc.InitializerExpr || i >= n {
-				t.refuse(l, "initialiser list of %s: only plain constants, one per element", e.name)
+	} else {
+		leaves := make([]cc.ExpressionNode, n)
+		t.initLeaves(e, init, 0, leaves)
+		for i, l := range leaves {
+			if l == nil {
+				continue
 			}
-			v, ok := constValue(l.Initializer.AssignmentExpression)
+			v, ok := constValue(l)
 			if !ok {
-				t.refuse(l, "initialiser of %s: not a constant", e.name)
+				t.refuse(l, "initialiser of %s: not a constant", t.cname(e))
 			}
 			vals[i] = v
-			i++
 		}
 	}
 	for _, v := range vals {
@@ -223,7 +225,7 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	}
 	if init != nil && d.WriteCount() == 1 { // the initialiser is the one write
 		if s, ok := t.rankExpr(init.AssignmentExpression); ok {
-			t.frame().vars[d] = &entity{kind: kConst, expr: s}
+			t.frame().vars[d] = &entity{kind: kConst, expr: boolConv(d.Type(), s)}
 			return
 		}
 	}
@@ -239,7 +241,7 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	t.frame().vars[d] = e
 	if init != nil {
 		old := t.atDecl(e, init)
-		v := t.initValue(d, e.name, init.AssignmentExpression)
+		v := boolConv(d.Type(), t.initValue(d, e.name, init.AssignmentExpression))
 		t.emit("%s <- %s", e.name, v)
 		t.cur = old
 	}

@@ -57,6 +57,9 @@ func (t *translator) value(e cc.ExpressionNode) string {
 		}
 		return t.value(x.CastExpression)
 	case *cc.MultiplicativeExpression:
+		if x.MultiplicativeExpression != nil {
+			t.divisor(x, x.Token.SrcStr(), x.CastExpression)
+		}
 		return t.binary(x.MultiplicativeExpression, x.Token, x.CastExpression)
 	case *cc.AdditiveExpression:
 		if x.Case != cc.AdditiveExpressionMul && isPointer(x.Type()) {
@@ -87,7 +90,7 @@ func (t *translator) value(e cc.ExpressionNode) string {
 		}
 		return t.binary(x.EqualityExpression, x.Token, x.RelationalExpression)
 	case *cc.ShiftExpression, *cc.AndExpression, *cc.ExclusiveOrExpression, *cc.InclusiveOrExpression:
-		t.refuse(e, "bitwise operator (%s): the calculus has + - * / %% and comparisons only", opToken(e))
+		return t.bitwiseExpr(e)
 	case *cc.LogicalAndExpression:
 		return t.logical(x, true, x.LogicalAndExpression, x.InclusiveOrExpression)
 	case *cc.LogicalOrExpression:
@@ -95,26 +98,19 @@ func (t *translator) value(e cc.ExpressionNode) string {
 	case *cc.ConditionalExpression:
 		return t.conditional(x)
 	case *cc.AssignmentExpression:
-		t.refuse(x, "assignment inside an expression (write it as a statement of its own)")
+		if x.Case == cc.AssignmentExpressionCond {
+			return t.value(x.ConditionalExpression)
+		}
+		return t.assign(x)
 	case *cc.ExpressionList:
-		t.refuse(x, "comma operator inside an expression")
+		if x.ExpressionList == nil {
+			return t.value(x.AssignmentExpression)
+		}
+		t.exprStmt(x.AssignmentExpression) // the comma operator: left for its effect
+		return t.value(x.ExpressionList)
 	}
 	t.refuse(e, "this expression")
 	return ""
-}
-
-func opToken(e cc.ExpressionNode) string {
-	switch x := e.(type) {
-	case *cc.ShiftExpression:
-		return x.Token.SrcStr()
-	case *cc.AndExpression:
-		return x.Token.SrcStr()
-	case *cc.ExclusiveOrExpression:
-		return x.Token.SrcStr()
-	case *cc.InclusiveOrExpression:
-		return x.Token.SrcStr()
-	}
-	return "?"
 }
 
 // isUnsigned reports whether arithmetic in ty wraps around in C: the
@@ -249,7 +245,8 @@ func (t *translator) postfix(x *cc.PostfixExpression) string {
 	case cc.PostfixExpressionCall:
 		return t.guardSM(t.call(x, true))
 	case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
-		t.refuse(x, "%s inside an expression (write it as a statement of its own)", x.Token.SrcStr())
+		before, _ := t.increment(x.PostfixExpression, x.Case == cc.PostfixExpressionInc, true)
+		return before
 	}
 	t.refuse(x, "this expression")
 	return ""
@@ -274,11 +271,12 @@ func (t *translator) unary(x *cc.UnaryExpression) string {
 		t.emit("%s <- mem[%s]", r, a.String())
 		return r
 	case cc.UnaryExpressionCpl:
-		t.refuse(x, "bitwise operator (~)")
+		return t.complement(x)
 	case cc.UnaryExpressionAddrof:
 		t.refuse(x, "address used as a value (&object is allowed only as an argument of an OpenSHMEM routine or of a function of the file)")
 	case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
-		t.refuse(x, "%s inside an expression (write it as a statement of its own)", x.Token.SrcStr())
+		_, after := t.increment(x.UnaryExpression, x.Case == cc.UnaryExpressionInc, true)
+		return after
 	}
 	t.refuse(x, "this expression")
 	return ""

@@ -76,6 +76,9 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 			ent := t.ident(x)
 			switch ent.kind {
 			case kSym, kCell:
+				if ent.length > 0 && x.Type() != nil && x.Type().Kind() == cc.Struct {
+					return addrTerm{ent, "0"} // its first cell: &s, a struct argument
+				}
 				if ent.length > 0 {
 					t.refuse(x, "array %s as a whole (use its elements)", x.Token.SrcStr())
 				}
@@ -89,11 +92,12 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 			return t.address(x.PrimaryExpression)
 		case cc.PostfixExpressionIndex:
 			base := t.pointer(x.PostfixExpression)
-			a := base.plus(t.index(x.ExpressionList))
-			t.check(x, a, 1)
+			k := stride(x.Type()) // an element of an array of aggregates
+			a := base.plus(scaled(t.index(x.ExpressionList), k))
+			t.check(x, a, int(k))
 			return a
 		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
-			t.refuse(x, "struct member access")
+			return t.member(x)
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {
@@ -132,8 +136,13 @@ func (t *translator) pointer(e cc.ExpressionNode) addrTerm {
 			t.refuse(x, "%s is not a pointer or an array", x.Token.SrcStr())
 		}
 	case *cc.PostfixExpression:
-		if x.Case == cc.PostfixExpressionPrimary {
+		switch x.Case {
+		case cc.PostfixExpressionPrimary:
 			return t.pointer(x.PrimaryExpression)
+		case cc.PostfixExpressionIndex, cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
+			if x.Type() != nil && x.Type().Kind() == cc.Array {
+				return t.address(x) // a row or an array member, decayed
+			}
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {
@@ -153,7 +162,7 @@ func (t *translator) pointer(e cc.ExpressionNode) addrTerm {
 		}
 		if isPointer(x.AdditiveExpression.Type()) {
 			base := t.pointer(x.AdditiveExpression)
-			i := t.index(x.MultiplicativeExpression)
+			i := scaled(t.index(x.MultiplicativeExpression), stride(pointee(x.AdditiveExpression.Type())))
 			if x.Case == cc.AdditiveExpressionSub {
 				if isPointer(x.MultiplicativeExpression.Type()) {
 					t.refuse(x, "pointer difference")
@@ -163,7 +172,7 @@ func (t *translator) pointer(e cc.ExpressionNode) addrTerm {
 			return base.plus(i)
 		}
 		if isPointer(x.MultiplicativeExpression.Type()) && x.Case == cc.AdditiveExpressionAdd {
-			return t.pointer(x.MultiplicativeExpression).plus(t.index(x.AdditiveExpression))
+			return t.pointer(x.MultiplicativeExpression).plus(scaled(t.index(x.AdditiveExpression), stride(pointee(x.MultiplicativeExpression.Type()))))
 		}
 	}
 	t.refuse(e, "pointer outside the subset (only &object, an array, array + i and pointer parameters bound to those)")

@@ -57,6 +57,7 @@ type frame struct {
 	ret    string // label at the end of the body
 	result string // register receiving the return value ("" for void)
 	loops  []loop
+	cases  map[*cc.LabeledStatement]string // case and default labels (switch.go)
 }
 
 type loop struct{ brk, cont string }
