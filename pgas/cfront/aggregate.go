@@ -179,3 +179,18 @@ func pointee(ty cc.Type) cc.Type {
 	}
 	return nil
 }
+
+// isArrayValued reports whether x (an index or a member selection)
+// designates an array, which decays to a pointer to its first element.
+func isArrayValued(x *cc.PostfixExpression) bool {
+	var ty cc.Type
+	switch x.Case {
+	case cc.PostfixExpressionIndex:
+		ty = pointee(x.PostfixExpression.Type())
+	default:
+		if f := x.Field(); f != nil {
+			ty = f.Type()
+		}
+	}
+	return ty != nil && ty.Kind() == cc.Array
+}

@@ -377,17 +377,28 @@ func (t *translator) rankOnly(e cc.ExpressionNode) bool {
 	case *cc.LogicalAndExpression:
 		return t.rankPair(x.LogicalAndExpression, x.InclusiveOrExpression)
 	case *cc.InclusiveOrExpression:
-		return x.InclusiveOrExpression == nil && t.rankOnly(x.ExclusiveOrExpression)
+		return t.rankBits(x.InclusiveOrExpression, x.ExclusiveOrExpression)
 	case *cc.ExclusiveOrExpression:
-		return x.ExclusiveOrExpression == nil && t.rankOnly(x.AndExpression)
+		return t.rankBits(x.ExclusiveOrExpression, x.AndExpression)
 	case *cc.AndExpression:
-		return x.AndExpression == nil && t.rankOnly(x.EqualityExpression)
+		return t.rankBits(x.AndExpression, x.EqualityExpression)
 	case *cc.ShiftExpression:
-		return x.ShiftExpression == nil && t.rankOnly(x.AdditiveExpression)
+		return t.rankBits(x.ShiftExpression, x.AdditiveExpression)
 	}
 	return false
 }
 
 func (t *translator) rankPair(a, b cc.ExpressionNode) bool {
 	return (a == nil || t.rankOnly(a)) && (b == nil || t.rankOnly(b))
+}
+
+// rankBits: a bitwise operator or shift is of the rank kind when one
+// operand is a constant (bitwise.go spells it out) and the other is.
+func (t *translator) rankBits(a, b cc.ExpressionNode) bool {
+	if a == nil {
+		return t.rankOnly(b)
+	}
+	_, ca := constValue(a)
+	_, cb := constValue(b)
+	return (ca || cb) && t.rankOnly(a) && t.rankOnly(b)
 }

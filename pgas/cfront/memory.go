@@ -92,7 +92,7 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 			return t.address(x.PrimaryExpression)
 		case cc.PostfixExpressionIndex:
 			base := t.pointer(x.PostfixExpression)
-			k := stride(x.Type()) // an element of an array of aggregates
+			k := stride(pointee(x.PostfixExpression.Type())) // an element of an array of aggregates
 			a := base.plus(scaled(t.index(x.ExpressionList), k))
 			t.check(x, a, int(k))
 			return a
@@ -140,7 +140,7 @@ func (t *translator) pointer(e cc.ExpressionNode) addrTerm {
 		case cc.PostfixExpressionPrimary:
 			return t.pointer(x.PrimaryExpression)
 		case cc.PostfixExpressionIndex, cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
-			if x.Type() != nil && x.Type().Kind() == cc.Array {
+			if isArrayValued(x) {
 				return t.address(x) // a row or an array member, decayed
 			}
 		}
