@@ -54,8 +54,13 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	dump := fs.Bool("automaton", false, "also print the compiled automaton: every transition with its core command")
 	nArg := stringOnceP(fs, "n", "n", "also check that the program can run on `N` ranks (or each N of a range LO..HI)")
+	cf := addCFlags(fs)
 	if done, code := parseFlags(fs, args); done {
 		return code
+	}
+	if err := cf.apply(fs.Arg(0)); err != nil {
+		fmt.Fprintf(stderr, "pgasrob check: %v\n%s\n", err, usageHint("check"))
+		return exitUsage
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintf(stderr, "pgasrob check: want exactly one FILE, got %d arguments\n%s\n", fs.NArg(), usageHint("check"))

@@ -43,6 +43,7 @@ type budgetFlags struct {
 	depthFirst *bool
 	explore    *cycles.Exploration
 	shard      *shardFlags
+	c          *cFlags // -I, -D, --compile-commands, --args (cflags.go)
 }
 
 func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
@@ -56,6 +57,7 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		depthFirst: fs.Bool("depth-first", false, "search each cycle type depth-first, stopping at its first violation (decide without --all; the witness is shortened and certified as usual)"),
 		explore:    ptr(cycles.Shared),
 		shard:      addShardFlags(fs, true),
+		c:          addCFlags(fs),
 	}
 	fs.Var(b.explore, "exploration", "how the cycle types are searched: shared (one search carrying them all, helped by per-type searches in order, beside it with --jobs > 1 and by turns with one job; --max-states then bounds that one search) or per-type (one search per cycle type)")
 	return b
@@ -123,6 +125,9 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 	}
 	m, err := modes.resolve(fs)
 	if err != nil {
+		return usageErr("%v", err)
+	}
+	if err := b.c.apply(fs.Arg(0)); err != nil {
 		return usageErr("%v", err)
 	}
 	lo, hi, err := parseRange(*b.n)

@@ -62,7 +62,7 @@ func loadProgram(path string) (*pgas.Program, error) {
 // with OpenSHMEM (docs/shmem.md), anything else .pgas.
 func compileProgram(name string, src []byte) (*pgas.Program, error) {
 	if cfront.IsC(name) {
-		return cfront.Compile(name, src, cfront.Options{})
+		return cfront.Compile(name, src, cOptions)
 	}
 	return pgas.Compile(name, src)
 }

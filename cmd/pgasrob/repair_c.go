@@ -24,7 +24,7 @@ import (
 // before it is returned as res.Source; otherwise the repair is reported
 // as one that cannot be written in C.
 func repairC(file string, src []byte, ns []int, opt repair.Options) (*repair.Result, error) {
-	tr, err := cfront.Translate(file, src, cfront.Options{})
+	tr, err := cfront.Translate(file, src, cOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func repairC(file string, src []byte, ns []int, opt repair.Options) (*repair.Res
 			}
 		}
 	}
-	p, err := cfront.Compile(file, fixed, cfront.Options{})
+	p, err := cfront.Compile(file, fixed, cOptions)
 	if err != nil {
 		return res, fmt.Errorf("%w: the repaired C does not compile: %v", repair.ErrInternal, err)
 	}

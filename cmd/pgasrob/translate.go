@@ -45,8 +45,13 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 	nArg := stringOnceP(fs, "n", "n", "number of ranks `N` (required)")
 	out := fs.StringP("out", "o", "", "write the program to `FILE` instead of standard output")
 	asJSON := fs.Bool("json", false, "print one JSON object (schema pgasrob/translate/v1) holding the program")
+	cf := addCFlags(fs)
 	if done, code := parseFlags(fs, args); done {
 		return code
+	}
+	if err := cf.apply(fs.Arg(0)); err != nil {
+		fmt.Fprintf(stderr, "pgasrob translate: %v\n%s\n", err, usageHint("translate"))
+		return exitUsage
 	}
 	n, err := strconv.Atoi(*nArg)
 	if fs.NArg() != 1 || err != nil {

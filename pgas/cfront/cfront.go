@@ -61,7 +61,7 @@ func IsC(name string) bool { return strings.EqualFold(filepath.Ext(name), ".c") 
 // A construct outside the subset gives a pgas.ErrorList with positions in
 // the C file.
 func Translate(name string, src []byte, opt Options) (*Result, error) {
-	ast, values, err := parseC(name, src)
+	ast, values, err := parseC(name, src, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 func (t *translator) globals(ast *cc.AST) {
 	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
 		ed := l.ExternalDeclaration
-		if ed == nil || ed.Position().Filename != t.file {
+		if ed == nil || ours(ed.Position().Filename) {
 			continue
 		}
 		switch ed.Case {

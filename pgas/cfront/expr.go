@@ -200,7 +200,7 @@ func (t *translator) ident(x *cc.PrimaryExpression) *entity {
 		t.refuse(x, "teams (SHMEM_TEAM_WORLD)")
 	}
 	e := t.lookup(d)
-	if e == nil && d.Position().Filename != t.file {
+	if e == nil && ours(d.Position().Filename) {
 		e = t.libcObject(x, d)
 	}
 	if e == nil {

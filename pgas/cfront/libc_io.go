@@ -38,7 +38,7 @@ func refuseIO(t *translator, x *cc.PostfixExpression, name string, _ []cc.Expres
 func (t *translator) stream(name string, e cc.ExpressionNode, null bool) {
 	if p, ok := unparen(e).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
 		if s := p.Token.SrcStr(); s == "stdout" || s == "stderr" {
-			if d, ok := p.ResolvedTo().(*cc.Declarator); ok && d.Position().Filename != t.file {
+			if d, ok := p.ResolvedTo().(*cc.Declarator); ok && ours(d.Position().Filename) {
 				return
 			}
 		}

@@ -6,6 +6,7 @@ package cfront
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -16,8 +17,16 @@ import (
 // parseC runs cc's preprocessor, parser and type checker on src with our
 // headers only. It also returns the domain set by "#pragma pgasrob values
 // K" (0 if none).
-func parseC(name string, src []byte) (*cc.AST, int, error) {
+func parseC(name string, src []byte, opt Options) (*cc.AST, int, error) {
 	abi, err := cc.NewABI("linux", "amd64")
+	if err != nil {
+		return nil, 0, err
+	}
+	quoted, angle, roots := searchPaths(opt)
+	if dir := filepath.Dir(name); name != "" {
+		roots = append(roots, filepath.Clean(dir)) // for "@", the file's own directory
+	}
+	defs, err := defines(opt)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -25,10 +34,10 @@ func parseC(name string, src []byte) (*cc.AST, int, error) {
 	var perr error
 	cfg := &cc.Config{
 		ABI:             abi,
-		FS:              headerFS(),
+		FS:              hostFS{mem: headerFS(), roots: roots},
 		FSOnly:          true,
-		SysIncludePaths: []string{includeDir},
-		IncludePaths:    []string{includeDir},
+		SysIncludePaths: angle,
+		IncludePaths:    quoted,
 		// A few hundred bytes of macros can expand for hours; programs of
 		// the subset need little.
 		ExpansionLimit: 1 << 20,
@@ -39,7 +48,7 @@ func parseC(name string, src []byte) (*cc.AST, int, error) {
 			return nil
 		},
 	}
-	ast, err := translateC(cfg, name, src)
+	ast, err := translateC(cfg, name, src, defs)
 	if err == nil {
 		err = perr
 	}
@@ -84,7 +93,7 @@ var parseTimeout = 20 * time.Second
 // into an error, and a parse that does not finish into one: bad C must
 // never crash or hang the tools. (A parse that does not finish leaves its
 // goroutine running; the command exits on the error.)
-func translateC(cfg *cc.Config, name string, src []byte) (*cc.AST, error) {
+func translateC(cfg *cc.Config, name string, src []byte, defs string) (*cc.AST, error) {
 	type result struct {
 		ast *cc.AST
 		err error
@@ -96,7 +105,7 @@ func translateC(cfg *cc.Config, name string, src []byte) (*cc.AST, error) {
 				done <- result{nil, fmt.Errorf("%s:1:1: the C parser failed on this file (%v)", name, r)}
 			}
 		}()
-		sources := []cc.Source{{Name: "<predefined>", Value: predefined}, {Name: name, Value: string(src) + sentinel}}
+		sources := []cc.Source{{Name: "<predefined>", Value: predefined + defs}, {Name: name, Value: string(src) + sentinel}}
 		// The sentinel helps only if the parser reaches it: a file
 		// ending inside a macro call would swallow it.
 		var pp bytes.Buffer

@@ -1,0 +1,75 @@
+package main
+
+// The compiler-style flags of every command that reads C (issue 33): -I,
+// -D, --compile-commands for the preprocessor, --args for main's command
+// line. They set the options of pgas/cfront for the one C file the
+// command reads.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/pgasrob/pgasrob/pgas/cfront"
+	"github.com/spf13/pflag"
+)
+
+type cFlags struct {
+	includes *[]string
+	defines  *[]string
+	compdb   *string
+	args     *string
+}
+
+// cOptions are the options of the C front end for the command being run
+// (set by cFlags.apply once its flags are parsed; the default otherwise).
+var cOptions cfront.Options
+
+func addCFlags(fs *pflag.FlagSet) *cFlags {
+	return &cFlags{
+		includes: fs.StringArrayP("include-dir", "I", nil, "for a C FILE: search `DIR` for #include files not among pgasrob's own headers (repeatable)"),
+		defines:  fs.StringArrayP("define", "D", nil, "for a C FILE: define the macro `NAME[=VALUE]` (VALUE 1 by default; repeatable)"),
+		compdb:   fs.String("compile-commands", "", "for a C FILE: take its -I and -D flags from the compilation database `JSON` of a real build (compile_commands.json)"),
+		args:     fs.String("args", "", "for a C FILE: the command line main receives after the program's name, as `\"WORDS\"` (quoted as in a shell; none by default)"),
+	}
+}
+
+// apply sets cOptions for file from the flags; the database's flags come
+// first, then -I and -D in order.
+func (c *cFlags) apply(file string) error {
+	opt := cfront.Options{}
+	if *c.compdb != "" {
+		db, err := cfront.ReadCompDB(*c.compdb)
+		if err != nil {
+			return err
+		}
+		inc, def, ok, err := db.Flags(file)
+		if err != nil {
+			return fmt.Errorf("--compile-commands %s: %v", *c.compdb, err)
+		}
+		if !ok {
+			return fmt.Errorf("--compile-commands %s: no entry for %s", *c.compdb, file)
+		}
+		opt.IncludeDirs, opt.Defines = inc, def
+	}
+	opt.IncludeDirs = append(opt.IncludeDirs, *c.includes...)
+	opt.Defines = append(opt.Defines, *c.defines...)
+	if *c.args != "" {
+		words, err := cfront.SplitCommand(*c.args)
+		if err != nil {
+			return fmt.Errorf("--args: %v", err)
+		}
+		opt.Args = words
+	}
+	cOptions = opt
+	return nil
+}
+
+// cFlagNames are the flags addCFlags defines.
+var cFlagNames = []string{"include-dir", "define", "compile-commands", "args"}
+
+// cFlagFits reports whether a C flag goes with mode m: every mode of a
+// command that reads C, except a shard, whose merge compiles the source
+// again from the shard file, without the flags.
+func cFlagFits(m mode, name string) bool {
+	return m.key != "shard" && slices.Contains(cFlagNames, name)
+}
