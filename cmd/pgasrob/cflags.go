@@ -73,3 +73,6 @@ var cFlagNames = []string{"include-dir", "define", "compile-commands", "args"}
 func cFlagFits(m mode, name string) bool {
 	return m.key != "shard" && slices.Contains(cFlagNames, name)
 }
+
+// resetCOptions restores the default options before a command runs.
+func resetCOptions() { cOptions = cfront.Options{} }

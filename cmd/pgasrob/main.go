@@ -38,6 +38,7 @@ func usage(w io.Writer) {
 func main() { os.Exit(runProcess(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	resetCOptions() // each run starts from the default C options (cflags.go)
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage

@@ -119,6 +119,12 @@ func (t *translator) stringOf(e cc.ExpressionNode) (string, bool) {
 		t.refuse(x.ExpressionList, "argv indexed by an expression the translation cannot compute: use a constant index")
 	}
 	if k < 0 || k >= int64(len(words)) {
+		if t.argvCrash {
+			// strcmp, atoi... read through argv[argc] (NULL) or past it:
+			// the PE stops there, as a crash stops it
+			t.emit("goto %s", t.end)
+			return "", true
+		}
 		t.refuse(x, "argv[%d] with argc = %d (the command line is set by --args)", k, len(words))
 	}
 	return words[k], true
@@ -126,7 +132,9 @@ func (t *translator) stringOf(e cc.ExpressionNode) (string, bool) {
 
 // knownString is stringOf, refusing an unknown string for routine name.
 func (t *translator) knownString(name string, e cc.ExpressionNode) string {
+	t.argvCrash = true
 	s, ok := t.stringOf(e)
+	t.argvCrash = false
 	if !ok {
 		t.refuse(e, "%s of a string the translation does not know (a string literal, or argv[k] for a constant k)", name)
 	}

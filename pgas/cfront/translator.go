@@ -97,6 +97,7 @@ type translator struct {
 	// zeroTest: the memcmp about to be translated is compared with 0
 	zeroTest    bool
 	wantValue   bool              // the library call being translated is used for its value
+	argvCrash   bool              // argv[k] beyond argc stops the PE (a string routine reads it)
 	assumptions []pgas.Assumption // modelling choices the program exercises
 }
 
