@@ -58,6 +58,7 @@ var genericRoutines = []struct {
 func genericC11() string {
 	var b strings.Builder
 	b.WriteString("#if __STDC_VERSION__ >= 201112L\n")
+	b.WriteString("double __cfront_float();\n")
 	b.WriteString("#define __cfront_nth(_1, _2, _3, _4, _5, _6, _7, _8, N, ...) N\n")
 	b.WriteString("#define __cfront_cat(a, b) __cfront_cat2(a, b)\n#define __cfront_cat2(a, b) a##b\n")
 	for _, g := range genericRoutines {
@@ -65,6 +66,11 @@ func genericC11() string {
 			var s []string
 			for _, ty := range g.types {
 				s = append(s, fmt.Sprintf("%s: shmem_%s%s_%s", ty[0], prefix, ty[1], g.op))
+			}
+			// the floating-point selections of the specification, so
+			// that such a call is refused by name, not by _Generic
+			for _, ty := range []string{"float", "double", "long double"} {
+				s = append(s, ty+": __cfront_float")
 			}
 			return strings.Join(s, ", ")
 		}

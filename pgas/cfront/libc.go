@@ -22,9 +22,14 @@ func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.Exp
 	case "__cfront_assert":
 		t.branch(args[0], false, t.end)
 		return ""
-	case "abort", "exit", "_Exit":
-		// the PE stops: the rest of its program never runs (what exit
-		// does to the other PEs is the OpenSHMEM library's: they go on)
+	case "abort", "exit", "_Exit", "shmem_global_exit":
+		// The PE stops: the rest of its program never runs. For
+		// shmem_global_exit the others are told to stop too, with no
+		// synchronisation (OpenSHMEM 1.6: "there is no implied
+		// synchronization"): each may still run any finite number of
+		// steps, so letting them run on gives exactly the computations
+		// of the real program, every one a prefix of a run of the model
+		// and every finite run of the model one of them.
 		for _, a := range args {
 			t.index(a)
 		}
@@ -32,10 +37,12 @@ func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.Exp
 		return ""
 	case "malloc", "calloc", "realloc", "free", "shmem_malloc", "shmem_calloc", "shmem_align", "shmem_free":
 		t.refuse(x, "dynamic allocation (%s): symmetric objects must be globals or statics", name)
+	case "__cfront_float":
+		t.refuse(x, "an OpenSHMEM routine on a floating-point object: floating point is outside the subset")
+	case "fabs", "sqrt", "pow", "ceil", "floor", "log", "log2", "exp", "sin", "cos":
+		t.refuse(x, "%s: floating point is outside the subset", name)
 	case "shmem_ptr":
 		t.refuse(x, "shmem_ptr (direct loads and stores to another PE)")
-	case "shmem_global_exit":
-		t.refuse(x, "shmem_global_exit: it stops every PE at once, which the calculus cannot express yet (a PE that stops alone is exit)")
 	case "shmem_barrier", "shmem_broadcastmem", "shmem_team_sync", "shmem_team_my_pe", "shmem_team_n_pes":
 		t.refuse(x, "teams and collectives (%s)", name)
 	}
