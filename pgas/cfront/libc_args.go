@@ -49,8 +49,11 @@ func (t *translator) mainParams(fd *cc.FunctionDefinition) map[*cc.Declarator]*e
 	if len(params) < 2 || !cc.IsIntegerType(params[0].Type()) || params[1].Type().Kind() != cc.Ptr {
 		t.refuse(fd.Declarator, "main's parameters: the subset knows int main(void) and int main(int argc, char **argv)")
 	}
-	if len(params) > 2 {
-		t.refuse(params[2].Declarator, "main's third parameter (the environment is not known to the translation)")
+	if len(params) > 3 {
+		t.refuse(fd.Declarator, "main with more than three parameters")
+	}
+	if len(params) == 3 && params[2].Declarator != nil && (params[2].Declarator.ReadCount() > 0 || params[2].Declarator.AddressTaken()) {
+		t.refuse(params[2].Declarator, "main's environment parameter %s is used: the environment is not known to the translation", params[2].Declarator.Name())
 	}
 	binds := map[*cc.Declarator]*entity{}
 	argc, argv := params[0].Declarator, params[1].Declarator
@@ -95,8 +98,13 @@ func (t *translator) stringOf(e cc.ExpressionNode) (string, bool) {
 	if s, ok := stringConst(e); ok {
 		return s, true
 	}
-	if p, ok := unparen(e).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent && p.Token.SrcStr() == "__func__" {
-		return t.frame().fn, true
+	if p, ok := unparen(e).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		if p.Token.SrcStr() == "__func__" {
+			return t.frame().fn, true
+		}
+		if d, ok := p.ResolvedTo().(*cc.Declarator); ok && ours(d.Position().Filename) {
+			t.libcObject(p, d) // optarg and the like: refused by name
+		}
 	}
 	x, ok := unparen(e).(*cc.PostfixExpression)
 	if !ok || x.Case != cc.PostfixExpressionIndex {
