@@ -225,7 +225,8 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	}
 	if init != nil && d.WriteCount() == 1 { // the initialiser is the one write
 		if s, ok := t.rankExpr(init.AssignmentExpression); ok {
-			t.frame().vars[d] = &entity{kind: kConst, expr: boolConv(d.Type(), s)}
+			lo, ok := t.lowBound(init.AssignmentExpression)
+			t.frame().vars[d] = &entity{kind: kConst, expr: boolConv(d.Type(), s), lo: lo, loOK: ok}
 			return
 		}
 	}

@@ -51,7 +51,7 @@ func (t *translator) value(e cc.ExpressionNode) string {
 			t.refuse(x, "cast to %s (only integer casts are in the subset)", x.Type())
 		}
 		if isUnsigned(x.Type()) && !isUnsigned(x.CastExpression.Type()) {
-			if v, ok := constValue(x.CastExpression); !ok || v < 0 {
+			if v, ok := t.lowBound(x.CastExpression); !ok || v < 0 {
 				t.refuse(x, "cast of a signed value to %s (C wraps a negative one around, the calculus does not)", x.Type())
 			}
 		}

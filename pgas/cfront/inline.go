@@ -68,7 +68,8 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 				// a parameter never assigned, passed an expression of
 				// my_pe and n_pes, is substituted like such a local
 				if s, ok := t.rankExpr(args[i]); ok {
-					binds[d] = &entity{kind: kConst, expr: s}
+					lo, ok := t.lowBound(args[i])
+					binds[d] = &entity{kind: kConst, expr: s, lo: lo, loOK: ok}
 					continue
 				}
 			}

@@ -61,7 +61,7 @@ func (t *translator) mainParams(fd *cc.FunctionDefinition) map[*cc.Declarator]*e
 		if argc.WriteCount() > 0 || argc.AddressTaken() {
 			t.refuse(argc, "argc is assigned or its address taken: the subset keeps it a constant")
 		}
-		binds[argc] = &entity{kind: kConst, expr: fmt.Sprint(len(t.argv()))}
+		binds[argc] = &entity{kind: kConst, expr: fmt.Sprint(len(t.argv())), lo: int64(len(t.argv())), loOK: true}
 	}
 	if argv != nil {
 		if argv.WriteCount() > 0 || argv.AddressTaken() {

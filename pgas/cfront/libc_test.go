@@ -47,6 +47,10 @@ func TestLibcMapping(t *testing.T) {
 			[]string{"if (rank - 1) == 1 goto L2", "goto L3", "L2:", "mem[x] <- 1", "L3:", "mem[x] <- 2", "L1:"}},
 		// struct members are cells at their offsets
 		{"struct", "struct s { int a; int b[2]; } v[2];\nint main(void) { v[1].b[1] = 1; return 0; }", nil, []string{"mem[v + 5] <- 1"}},
+		// a static local is one symmetric object, shared by every call;
+		// an enum local set once is a constant
+		{"static local", "long x;\nstatic void f(void) { static int n; n++; }\nint main(void) { enum e { A, B } v = B; f(); if (v == B) f(); return 0; }", nil,
+			[]string{"tmp0 <- mem[n]", "mem[n] <- (tmp0 + 1)", "L1:", "if !(((1) == 1)) goto L2", "tmp0 <- mem[n]", "mem[n] <- (tmp0 + 1)"}},
 		{"local init", "long x;\nint main(void) { long l[3] = {[1] = 1}; x = l[2]; return 0; }", nil,
 			[]string{"mem[l] <- 0", "mem[l + 1] <- 1", "mem[l + 2] <- 0"}},
 	} {
@@ -73,6 +77,7 @@ func TestLibcRefusals(t *testing.T) {
 	head := "#include <shmem.h>\n#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n#include <time.h>\n#include <errno.h>\n#include <unistd.h>\n#include <pthread.h>\nlong x, a[2];\n"
 	for _, c := range []struct{ body, want string }{
 		{"x = clock();", "the value of clock"},
+		{"time_t now; time(&now);", "time writing the time into an object"},
 		{"x = memcmp(a, a, 8) < 0;", "memcmp used other than compared with 0"},
 		{"x = rand();", "rand: the pseudo-random sequence"},
 		{"x = getenv(\"N\") != 0;", "getenv: the environment"},

@@ -47,6 +47,8 @@ type entity struct {
 	elem   int64    // element size in bytes
 	expr   string   // kConst: the expression
 	ptr    addrTerm // kPtr: the cells the pointer designates
+	lo     int64    // kConst: a lower bound of its value, when loOK
+	loOK   bool
 }
 
 // frame is one inlined function instance.
