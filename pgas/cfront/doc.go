@@ -11,13 +11,17 @@
 //     preprocessor, our predefined macros and pragmas, and our own headers
 //     (no host compiler or system header is ever read).
 //   - diag.go: diagnostics, every one at a C position.
-//   - translator.go, decls.go, stmt.go, expr.go, inline.go: the
-//     translation of declarations, statements and expressions; calls of the
-//     file's own functions are inlined.
-//   - memory.go: the memory layout (objects, their cells, pointers into
-//     them).
+//   - includes.go, compdb.go: the program's own headers (its directory,
+//     -I), -D, and the flags of a compilation database.
+//   - generic.go: the C11 _Generic forms of shmem.h's generic routines.
+//   - translator.go, decls.go, stmt.go, switch.go, expr.go, bitwise.go,
+//     lowbound.go, inline.go: the translation of declarations, statements
+//     and expressions; calls of the file's own functions are inlined.
+//   - memory.go, aggregate.go: the memory layout (objects, their cells,
+//     arrays and structs of cells, pointers into them).
 //   - domain.go, sizemax.go: the value domain the translation needs.
-//   - libc.go: the model of the C library, routine by routine.
+//   - libc.go and libc_*.go: the model of the C library, routine by
+//     routine (io, mem, args, time).
 //   - api.go and api_*.go: the OpenSHMEM API, one family per file (rma,
 //     amo, signal, wait, waitmany, lock, ctx).
 //
