@@ -2,6 +2,7 @@ package cfront
 
 import (
 	"fmt"
+	"slices"
 
 	"modernc.org/cc/v4"
 )
@@ -335,10 +336,17 @@ func (t *translator) conditional(x *cc.ConditionalExpression) string {
 // translates e and takes the lines back.
 func (t *translator) pure(e cc.ExpressionNode) bool {
 	n, nt, nc, regs := len(t.out), t.ntemp, t.maxc, len(t.regs)
-	temps := len(t.temps)
+	temps, optind := len(t.temps), t.optind
 	t.novalue++
 	t.value(e)
 	t.novalue--
+	if optind == nil && t.optind != nil {
+		// optind's register, made here, is made again by the real
+		// translation: undo it with the rest
+		t.regs = slices.DeleteFunc(t.regs, func(r string) bool { return r == t.optind.name })
+		t.optind = nil
+		regs = min(regs, len(t.regs))
+	}
 	ok := len(t.out) == n
 	t.out, t.orig = t.out[:n], t.orig[:n]
 	t.ntemp, t.maxc = nt, nc

@@ -34,6 +34,10 @@ func TestLibcMapping(t *testing.T) {
 			[]string{"mem[x] <- 2", "if !((2 > 1)) goto L1", "mem[x] <- 7"}},
 		{"strcmp", "long x;\nint main(int argc, char *argv[]) { if (strcmp(argv[1], \"-v\") == 0) x = 1; return 0; }", []string{"-v"},
 			[]string{"if !((0 == 0)) goto L1", "mem[x] <- 1"}},
+		// optind starts at 1 (getopt with no option leaves it there), also
+		// when first read in a right operand of && (translated twice)
+		{"optind", "long x;\nint main(int argc, char **argv) { long v = x; if (v && optind == argc) x = 1; return 0; }", nil,
+			[]string{"optind <- 1", "tmp0 <- mem[x]", "v <- tmp0", "if !(v) goto L1", "if !((optind == 1)) goto L1", "mem[x] <- 1"}},
 		// exit and abort stop the PE
 		{"exit", "long x;\nint main(void) { exit(1); x = 1; return 0; }", nil, []string{"goto END", "mem[x] <- 1"}},
 		{"global_exit", "long x;\nint main(void) { shmem_global_exit(1); return 0; }", nil, []string{"goto END"}},
