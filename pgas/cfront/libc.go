@@ -46,6 +46,9 @@ func (t *translator) library(x *cc.PostfixExpression, name string, args []cc.Exp
 	case "shmem_barrier", "shmem_broadcastmem", "shmem_team_sync", "shmem_team_my_pe", "shmem_team_n_pes":
 		t.refuse(x, "teams and collectives (%s)", name)
 	}
+	if name == "fork" || name == "wait" || name == "waitpid" {
+		t.refuse(x, "%s: processes other than the PEs are not modelled", name)
+	}
 	if strings.HasPrefix(name, "pthread_") {
 		t.refuse(x, "%s: POSIX threads are not modelled (each PE is one thread of control); remove the threads, or check each thread's code as a PE", name)
 	}

@@ -23,6 +23,8 @@ func init() {
 		"fputc":   (*translator).printText,
 		"putc":    (*translator).printText,
 		"fflush":  (*translator).printText,
+		"setbuf":  (*translator).buffering,
+		"setvbuf": (*translator).buffering,
 		"sprintf": refuseIO, "snprintf": refuseIO, "fopen": refuseIO, "fclose": refuseIO,
 		"scanf": refuseIO, "fscanf": refuseIO,
 	}
@@ -162,6 +164,21 @@ func (t *translator) printText(x *cc.PostfixExpression, name string, args []cc.E
 		if _, ok := t.stringOf(args[0]); !ok && !(name == "perror" && isNull(args[0])) {
 			t.refuse(args[0], "%s of a string that is not a constant of the program", name)
 		}
+	}
+	return ""
+}
+
+// buffering is setbuf(stream, NULL) and setvbuf(stream, NULL, mode, n) on
+// stdout or stderr: how output is buffered, which the model does not see.
+func (t *translator) buffering(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	want := map[string]int{"setbuf": 2, "setvbuf": 4}[name]
+	t.arity(x, name, args, want)
+	t.stream(name, args[0], false)
+	if !isNull(args[1]) {
+		t.refuse(args[1], "%s with a buffer of the program: only NULL is in the subset", name)
+	}
+	for _, a := range args[2:] {
+		t.index(a)
 	}
 	return ""
 }

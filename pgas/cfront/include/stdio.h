@@ -20,6 +20,12 @@ int putchar(int c);
 int fputc(int c, FILE *stream);
 int putc(int c, FILE *stream);
 int fflush(FILE *stream);
+void setbuf(FILE *stream, char *buf);
+int setvbuf(FILE *stream, char *buf, int mode, size_t size);
+#define _IOFBF 0
+#define _IOLBF 1
+#define _IONBF 2
+#define BUFSIZ 8192
 void perror(const char *s);
 int sprintf(char *str, const char *format, ...);
 int snprintf(char *str, size_t size, const char *format, ...);
