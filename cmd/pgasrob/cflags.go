@@ -7,7 +7,7 @@ package main
 
 import (
 	"fmt"
-	"slices"
+	"strings"
 
 	"github.com/pgasrob/pgasrob/pgas/cfront"
 	"github.com/spf13/pflag"
@@ -64,14 +64,20 @@ func (c *cFlags) apply(file string) error {
 	return nil
 }
 
-// cFlagNames are the flags addCFlags defines.
-var cFlagNames = []string{"include-dir", "define", "compile-commands", "args"}
+// cFlagNames are the flags addCFlags defines, for the mode tables: every
+// mode of a command that reads C uses them, except a shard's (see
+// cShardHints).
+const cFlagNames = "include-dir define compile-commands args"
 
-// cFlagFits reports whether a C flag goes with mode m: every mode of a
-// command that reads C, except a shard, whose merge compiles the source
-// again from the shard file, without the flags.
-func cFlagFits(m mode, name string) bool {
-	return m.key != "shard" && slices.Contains(cFlagNames, name)
+// cShardHints adds to a shard mode's hints why the C flags are refused.
+func cShardHints(h map[string]string) map[string]string {
+	if h == nil {
+		h = map[string]string{}
+	}
+	for _, f := range strings.Fields(cFlagNames) {
+		h[f] = "merge compiles the source again from the shard files, without the C flags"
+	}
+	return h
 }
 
 // resetCOptions restores the default options before a command runs.

@@ -77,7 +77,7 @@ func (t modeTable) resolve(fs *pflag.FlagSet) (mode, error) {
 			err = fmt.Errorf("%s goes with --%s", t.show(f), need)
 			return
 		}
-		if slices.Contains(m.uses, f.Name) || slices.Contains(m.ignores, f.Name) || cFlagFits(m, f.Name) {
+		if slices.Contains(m.uses, f.Name) || slices.Contains(m.ignores, f.Name) {
 			return
 		}
 		err = fmt.Errorf("%s does not go with %s", t.show(f), m.name)

@@ -109,7 +109,7 @@ var repairModes = modeTable{
 	cmd:     "repair",
 	needs:   map[string]string{"shard-costs": "shard"},
 	choices: []string{"exploration"},
-	modes: []mode{{key: "repair", name: "repair", uses: flagList("depth-first write cost proof-sets oracle-nodes", budgetFlagNames),
+	modes: []mode{{key: "repair", name: "repair", uses: flagList("depth-first write cost proof-sets oracle-nodes", budgetFlagNames, cFlagNames),
 		hints: map[string]string{"shard": "it decides many programs in turn: there are no parts to shard"}}},
 }
 
