@@ -82,6 +82,9 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 		t.refuse(d, "a thread-local or _Atomic object (C atomics are outside the subset; use the OpenSHMEM atomics)")
 	}
 	length, elem := t.objectType(d, ty)
+	if init != nil && init.Case == cc.InitializerExpr {
+		t.sequenced(init.AssignmentExpression)
+	}
 	static := global || d.IsStatic()
 	switch {
 	case static:

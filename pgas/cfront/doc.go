@@ -15,8 +15,9 @@
 //     -I), -D, and the flags of a compilation database.
 //   - generic.go: the C11 _Generic forms of shmem.h's generic routines.
 //   - translator.go, decls.go, stmt.go, switch.go, expr.go, bitwise.go,
-//     lowbound.go, inline.go: the translation of declarations, statements
-//     and expressions; calls of the file's own functions are inlined.
+//     lowbound.go, sequence.go, inline.go: the translation of
+//     declarations, statements and expressions (unsequenced side effects
+//     refused); calls of the file's own functions are inlined.
 //   - memory.go, aggregate.go: the memory layout (objects, their cells,
 //     arrays and structs of cells, pointers into them).
 //   - domain.go, sizemax.go: the value domain the translation needs.

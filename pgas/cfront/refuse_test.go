@@ -35,6 +35,14 @@ func TestRefusals(t *testing.T) {
 		{"long x;", "x = 1.5;", 6, 5, "floating point constant 1.5"},
 		{"long x;", "switch (x) { case 1 ... 2: break; }", 6, 14, "case range"},
 		{"long x;", "pthread_self();", 6, 1, "POSIX threads are not modelled"},
+		// unsequenced side effects (C11 6.5p2): undefined, refused
+		{"long x;", "x = x++;", 6, 1, "x is modified and used (or modified twice) with no sequence point"},
+		{"long a[2];", "int i = 0; a[i++] = i;", 6, 12, "i is modified and used"},
+		{"long x;", "int i = 0; x = (i = 1) + i;", 6, 12, "i is modified and used"},
+		{"long x;", "int i = 0; shmem_long_p(&x, i++, i);", 6, 12, "i is modified and used"},
+		{"long x;", "int i = 0; long y = i++ + i;", 6, 21, "i is modified and used"},
+		// sequenced: fine
+		{"long x;", "int i = 0; x = i++; i = i + 1; x = (i = 2, i + 1); if ((i = x) > 1 && i < 3) x = i ? i++ : i;", 0, 0, ""},
 		{"long x[2];", "x[2] = 1;", 6, 1, "access to element 2..2 of x, which has 2"},
 		{"long x;", "int v = 1; shmem_long_p(&v, 1, 1);", 6, 25, "v is not symmetric"},
 		{"long x;", "shmem_long_put(&x, &x, 1, shmem_n_pes() > 1 ? 1 : 0);", 0, 0, ""},

@@ -59,6 +59,7 @@ func (t *translator) statement(s *cc.Statement) {
 		t.compound(s.CompoundStatement)
 	case cc.StatementExpr:
 		if e := s.ExpressionStatement.ExpressionList; e != nil {
+			t.sequenced(e)
 			old := t.at(e)
 			t.exprStmt(e)
 			t.cur = old
@@ -94,6 +95,7 @@ func (t *translator) userLabel(name string) string {
 }
 
 func (t *translator) selection(s *cc.SelectionStatement) {
+	t.sequenced(s.ExpressionList)
 	if s.Case == cc.SelectionStatementSwitch {
 		t.switchStmt(s)
 		return
@@ -131,6 +133,7 @@ func (t *translator) iteration(s *cc.IterationStatement) {
 			t.emit("goto %s", l)
 			return
 		}
+		t.sequenced(e)
 		old := t.at(e)
 		t.branch(e, when, l)
 		t.cur = old
@@ -151,6 +154,7 @@ func (t *translator) iteration(s *cc.IterationStatement) {
 		if s.Case == cc.IterationStatementForDecl {
 			t.declaration(s.Declaration, false)
 		} else if s.ExpressionList != nil {
+			t.sequenced(s.ExpressionList)
 			old := t.at(s.ExpressionList)
 			t.exprStmt(s.ExpressionList)
 			t.cur = old
@@ -164,6 +168,7 @@ func (t *translator) iteration(s *cc.IterationStatement) {
 		t.statement(s.Statement)
 		t.place(cont)
 		if step != nil {
+			t.sequenced(step)
 			old := t.at(step)
 			t.exprStmt(step)
 			t.cur = old
@@ -195,6 +200,7 @@ func (t *translator) jump(s *cc.JumpStatement) {
 			t.emit("goto %s", lp.cont)
 		}
 	case cc.JumpStatementReturn:
+		t.sequenced(s.ExpressionList)
 		if s.ExpressionList != nil {
 			if f.result != "" {
 				v := t.value(s.ExpressionList)
