@@ -93,7 +93,8 @@ func stringConst(e cc.ExpressionNode) (string, bool) {
 }
 
 // stringOf is the value of a string the translation knows: a literal, or
-// argv[k] for a constant k below argc. ok is false for any other.
+// argv[k] for a constant k below argc. ok is false for any other. (An
+// index known only at run time is argvIndex's: a branch per word.)
 func (t *translator) stringOf(e cc.ExpressionNode) (string, bool) {
 	if s, ok := stringConst(e); ok {
 		return s, true
@@ -167,14 +168,66 @@ func (t *translator) atoi(x *cc.PostfixExpression, name string, args []cc.Expres
 	} else {
 		t.arity(x, name, args, 1)
 	}
-	v, ok := parseCInt(t.knownString(name, args[0]), base)
+	conv := func(s string) string {
+		v, ok := parseCInt(s, base)
+		if !ok {
+			t.refuse(x, "%s: the number is too large for the translation", name)
+		}
+		if strings.HasPrefix(name, "strtou") && v < 0 {
+			t.refuse(x, "%s of a negative number (C wraps it around)", name)
+		}
+		return t.intConst(x, v)
+	}
+	if idx, ok := t.argvIndex(args[0]); ok {
+		return t.argvCases(idx, conv)
+	}
+	return conv(t.knownString(name, args[0]))
+}
+
+// argvIndex recognises argv[e] for an index e computed at run time (say
+// argv[optind++]); it evaluates e and returns its .pgas value.
+func (t *translator) argvIndex(e cc.ExpressionNode) (string, bool) {
+	x, ok := unparen(e).(*cc.PostfixExpression)
+	if !ok || x.Case != cc.PostfixExpressionIndex {
+		return "", false
+	}
+	if _, ok := constValue(x.ExpressionList); ok {
+		return "", false
+	}
+	p, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression)
+	if !ok || p.Case != cc.PrimaryExpressionIdent {
+		return "", false
+	}
+	d, ok := p.ResolvedTo().(*cc.Declarator)
 	if !ok {
-		t.refuse(x, "%s: the number is too large for the translation", name)
+		return "", false
 	}
-	if strings.HasPrefix(name, "strtou") && v < 0 {
-		t.refuse(x, "%s of a negative number (C wraps it around)", name)
+	if ent := t.lookup(d); ent == nil || ent.kind != kArgv {
+		return "", false
 	}
-	return t.intConst(x, v)
+	return t.index(x.ExpressionList), true
+}
+
+// argvCases is f(argv[idx]) for an index known only at run time: a branch
+// per word of the command line; an index at or beyond argc reads NULL or
+// past the array, and the PE stops there (as the crash stops it).
+func (t *translator) argvCases(idx string, f func(string) string) string {
+	r := t.temp()
+	end := t.label()
+	var labels []string
+	for k := range t.argv() {
+		l := t.label()
+		labels = append(labels, l)
+		t.emit("if %s == %d goto %s", idx, k, l)
+	}
+	t.emit("goto %s", t.end)
+	for k, w := range t.argv() {
+		t.place(labels[k])
+		t.emit("%s <- %s", r, f(w))
+		t.emit("goto %s", end)
+	}
+	t.place(end)
+	return r
 }
 
 // parseCInt reads an integer as strtol does; no digits give 0.
@@ -242,15 +295,28 @@ func (t *translator) strcmp(x *cc.PostfixExpression, name string, args []cc.Expr
 	} else {
 		t.arity(x, name, args, 2)
 	}
-	a, b := t.knownString(name, args[0]), t.knownString(name, args[1])
-	if n >= 0 {
-		a, b = a[:min(int64(len(a)), n)], b[:min(int64(len(b)), n)]
+	cmp := func(a, b string) string {
+		if n >= 0 {
+			a, b = a[:min(int64(len(a)), n)], b[:min(int64(len(b)), n)]
+		}
+		return t.intConst(x, int64(strings.Compare(a, b)))
 	}
-	return t.intConst(x, int64(strings.Compare(a, b)))
+	if idx, ok := t.argvIndex(args[0]); ok {
+		b := t.knownString(name, args[1])
+		return t.argvCases(idx, func(a string) string { return cmp(a, b) })
+	}
+	a := t.knownString(name, args[0])
+	if idx, ok := t.argvIndex(args[1]); ok {
+		return t.argvCases(idx, func(b string) string { return cmp(a, b) })
+	}
+	return cmp(a, t.knownString(name, args[1]))
 }
 
 func (t *translator) strlen(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
 	t.arity(x, name, args, 1)
+	if idx, ok := t.argvIndex(args[0]); ok {
+		return t.argvCases(idx, func(s string) string { return t.intConst(x, int64(len(s))) })
+	}
 	return t.intConst(x, int64(len(t.knownString(name, args[0]))))
 }
 

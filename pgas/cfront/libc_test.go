@@ -38,6 +38,12 @@ func TestLibcMapping(t *testing.T) {
 		// when first read in a right operand of && (translated twice)
 		{"optind", "long x;\nint main(int argc, char **argv) { long v = x; if (v && optind == argc) x = 1; return 0; }", nil,
 			[]string{"optind <- 1", "tmp0 <- mem[x]", "v <- tmp0", "if !(v) goto L1", "if !((optind == 1)) goto L1", "mem[x] <- 1"}},
+		// argv[e] for an index known at run time: a branch per word, the
+		// PE stops at or beyond argc (argv[0] is the file name without .c)
+		{"argv[optind++]", "long x;\nint main(int argc, char **argv) { if (optind < argc) x = atoi(argv[optind++]); return 0; }", []string{"5"},
+			[]string{"if tmp0 == 0 goto L3", "if tmp0 == 1 goto L4", "goto END", "L3:", "tmp2 <- 0", "goto L2", "L4:", "tmp2 <- 5", "goto L2", "L2:", "mem[x] <- tmp2"}},
+		{"strcmp(argv[i])", "long x;\nint main(int argc, char **argv) { for (int i = 1; i < argc; i++) if (!strcmp(argv[i], \"-v\")) x = i; return 0; }", []string{"-q", "-v"},
+			[]string{"if i == 0 goto L6", "if i == 1 goto L7", "if i == 2 goto L8", "goto END", "L6:", "tmp0 <- 1", "goto L5", "L7:", "tmp0 <- (-1)", "goto L5", "L8:", "tmp0 <- 0"}},
 		// exit and abort stop the PE
 		{"exit", "long x;\nint main(void) { exit(1); x = 1; return 0; }", nil, []string{"goto END", "mem[x] <- 1"}},
 		{"global_exit", "long x;\nint main(void) { shmem_global_exit(1); return 0; }", nil, []string{"goto END"}},
