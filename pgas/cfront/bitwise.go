@@ -108,9 +108,11 @@ func (t *translator) bitwise(e cc.ExpressionNode, a cc.ExpressionNode, op string
 		return t.shift(e, t.value(a), op, k)
 	}
 	if k, ok := constValue(b); ok {
+		t.unsignedMask(e, e.Type(), op, k)
 		return t.bitop(e, t.value(a), op, k)
 	}
 	if k, ok := constValue(a); ok {
+		t.unsignedMask(e, e.Type(), op, k)
 		return t.bitop(e, t.value(b), op, k)
 	}
 	t.refuse(e, "bitwise operator %s between two computed values: the calculus has no bitwise arithmetic, and the translation spells out a constant's bits only", op)
@@ -144,6 +146,16 @@ func (t *translator) bitwiseExpr(e cc.ExpressionNode) string {
 	}
 	t.refuse(e, "this expression")
 	return ""
+}
+
+// unsignedMask refuses x | k and x ^ k with a negative k in unsigned
+// arithmetic: C converts k to a huge unsigned value and the result is one
+// too, where the calculus's would be negative. (x & k is the same in both:
+// k only clears bits of x.)
+func (t *translator) unsignedMask(n cc.Node, ty cc.Type, op string, k int64) {
+	if k < 0 && op != "&" && isUnsigned(ty) {
+		t.refuse(n, "%s with the negative constant %d in unsigned arithmetic (C converts it to a huge unsigned value)", op, k)
+	}
 }
 
 // complement is ~x = -1 - x.

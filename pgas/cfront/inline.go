@@ -69,11 +69,11 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 				// my_pe and n_pes, is substituted like such a local
 				if s, ok := t.rankExpr(args[i]); ok {
 					lo, ok := t.lowBound(args[i])
-					binds[d] = &entity{kind: kConst, expr: s, lo: lo, loOK: ok}
+					binds[d] = &entity{kind: kConst, expr: boolConv(pt, s), lo: lo, loOK: ok}
 					continue
 				}
 			}
-			v := t.value(args[i])
+			v := boolConv(pt, t.value(args[i]))
 			r := t.fresh(name+"_"+d.Name(), name+"."+d.Name())
 			if len(t.regs) >= 24 {
 				t.refuse(x, "too many locals (the checker has 32 registers)")

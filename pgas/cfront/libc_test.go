@@ -47,6 +47,9 @@ func TestLibcMapping(t *testing.T) {
 		// exit and abort stop the PE
 		{"exit", "long x;\nint main(void) { exit(1); x = 1; return 0; }", nil, []string{"goto END", "mem[x] <- 1"}},
 		{"global_exit", "long x;\nint main(void) { shmem_global_exit(1); return 0; }", nil, []string{"goto END"}},
+		// a bool parameter and a bool result hold 0 or 1
+		{"bool param", "long x;\nstatic bool nz(bool b) { return x + b; }\nint main(void) { long y = x; x = nz(y); return 0; }", nil,
+			[]string{"nz_b <- (y != 0)", "tmp2 <- mem[x]", "tmp1 <- ((tmp2 + nz_b) != 0)"}},
 		// a bool holds 0 or 1
 		{"bool", "long x;\nint main(void) { bool b = x; x = b; return 0; }", nil, []string{"tmp0 <- mem[x]", "b <- (tmp0 != 0)", "mem[x] <- b"}},
 		// memcmp compared with 0: 0 when equal, else 1

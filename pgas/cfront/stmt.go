@@ -17,6 +17,9 @@ func (t *translator) function(fd *cc.FunctionDefinition, binds map[*cc.Declarato
 		t.refuse(fd, "helper functions nested more than %d deep", maxInlineDepth)
 	}
 	f := &frame{fn: name, vars: map[*cc.Declarator]*entity{}, labels: map[string]string{}, result: result}
+	if ft, ok := fd.Declarator.Type().(*cc.FunctionType); ok {
+		f.resultType = ft.Result()
+	}
 	for d, e := range binds {
 		f.vars[d] = e
 	}
@@ -203,7 +206,7 @@ func (t *translator) jump(s *cc.JumpStatement) {
 		t.sequenced(s.ExpressionList)
 		if s.ExpressionList != nil {
 			if f.result != "" {
-				v := t.value(s.ExpressionList)
+				v := boolConv(f.resultType, t.value(s.ExpressionList))
 				t.emit("%s <- %s", f.result, v)
 			} else if f.fn != "main" {
 				t.value(s.ExpressionList) // evaluated for its loads, value unused
@@ -350,6 +353,7 @@ func (t *translator) assignTo(x *cc.AssignmentExpression, want bool) string {
 			if op == "<<" || op == ">>" {
 				v = t.shift(x, cur, op, k)
 			} else {
+				t.unsignedMask(x, x.UnaryExpression.Type(), op, k)
 				v = t.bitop(x, cur, op, k)
 			}
 		default:

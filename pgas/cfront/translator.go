@@ -60,6 +60,8 @@ type frame struct {
 	result string // register receiving the return value ("" for void)
 	loops  []loop
 	cases  map[*cc.LabeledStatement]string // case and default labels (switch.go)
+	// resultType is the function's result type (a bool result is 0 or 1)
+	resultType cc.Type
 }
 
 type loop struct{ brk, cont string }
