@@ -44,6 +44,9 @@ func TestRefusals(t *testing.T) {
 		{"long x;", "int i = 0; x = (i = 1) + i;", 6, 12, "i is modified and used"},
 		{"long x;", "int i = 0; shmem_long_p(&x, i++, i);", 6, 12, "i is modified and used"},
 		{"long x;", "int i = 0; long y = i++ + i;", 6, 21, "i is modified and used"},
+		// sequenced: fine; the C11 generic routines name their
+		// destination twice, once in _Generic's unevaluated control
+		{"long a[2];", "int i = 0; shmem_p(&a[i++], 1, 1);", 0, 0, ""},
 		// sequenced: fine
 		{"long x;", "int i = 0; x = i++; i = i + 1; x = (i = 2, i + 1); if ((i = x) > 1 && i < 3) x = i ? i++ : i;", 0, 0, ""},
 		{"long x[2];", "x[2] = 1;", 6, 1, "access to element 2..2 of x, which has 2"},

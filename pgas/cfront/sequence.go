@@ -38,6 +38,15 @@ func (t *translator) sequenced(e cc.ExpressionNode) {
 					uses = append(uses, access{d, path})
 				}
 			}
+			if x.Case == cc.PrimaryExpressionGeneric {
+				// only the selected association is evaluated (the
+				// generic routines of shmem.h repeat their destination
+				// in the controlling expression)
+				if a := x.GenericSelection.Associated(); a != nil {
+					walk(a.AssignmentExpression, path)
+				}
+				return
+			}
 		case *cc.AssignmentExpression:
 			if x.Case != cc.AssignmentExpressionCond {
 				effects = append(effects, access{baseObject(x.UnaryExpression), path})
