@@ -336,15 +336,19 @@ func (t *translator) conditional(x *cc.ConditionalExpression) string {
 // translates e and takes the lines back.
 func (t *translator) pure(e cc.ExpressionNode) bool {
 	n, nt, nc, regs := len(t.out), t.ntemp, t.maxc, len(t.regs)
-	temps, optind := len(t.temps), t.optind
+	temps, libRegs := len(t.temps), len(t.libRegs)
 	t.novalue++
 	t.value(e)
 	t.novalue--
-	if optind == nil && t.optind != nil {
-		// optind's register, made here, is made again by the real
-		// translation: undo it with the rest
-		t.regs = slices.DeleteFunc(t.regs, func(r string) bool { return r == t.optind.name })
-		t.optind = nil
+	if len(t.libRegs) > libRegs {
+		// registers of the C library made here are made again by the
+		// real translation: undo them with the rest
+		for name, r := range t.libRegs {
+			if !slices.Contains(t.regs[:regs], r.ent.name) {
+				t.regs = slices.DeleteFunc(t.regs, func(s string) bool { return s == r.ent.name })
+				delete(t.libRegs, name)
+			}
+		}
 		regs = min(regs, len(t.regs))
 	}
 	ok := len(t.out) == n

@@ -21,7 +21,7 @@ func init() {
 		"strtoul": (*translator).atoi, "strtoull": (*translator).atoi,
 		"strcmp": (*translator).strcmp, "strncmp": (*translator).strcmp, "strlen": (*translator).strlen,
 		"abs": (*translator).abs, "labs": (*translator).abs, "llabs": (*translator).abs,
-		"getopt": (*translator).getopt,
+		"getopt": (*translator).getopt, // libc_getopt.go
 		"getenv": refuseArg, "rand": refuseArg, "srand": refuseArg,
 	}
 }
@@ -178,6 +178,9 @@ func (t *translator) atoi(x *cc.PostfixExpression, name string, args []cc.Expres
 		}
 		return t.intConst(x, v)
 	}
+	if isOptarg(args[0]) {
+		return t.optargCases(x, conv)
+	}
 	if idx, ok := t.argvIndex(args[0]); ok {
 		return t.argvCases(idx, conv)
 	}
@@ -301,6 +304,10 @@ func (t *translator) strcmp(x *cc.PostfixExpression, name string, args []cc.Expr
 		}
 		return t.intConst(x, int64(strings.Compare(a, b)))
 	}
+	if isOptarg(args[0]) {
+		b := t.knownString(name, args[1])
+		return t.optargCases(x, func(a string) string { return cmp(a, b) })
+	}
 	if idx, ok := t.argvIndex(args[0]); ok {
 		b := t.knownString(name, args[1])
 		return t.argvCases(idx, func(a string) string { return cmp(a, b) })
@@ -314,6 +321,9 @@ func (t *translator) strcmp(x *cc.PostfixExpression, name string, args []cc.Expr
 
 func (t *translator) strlen(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
 	t.arity(x, name, args, 1)
+	if isOptarg(args[0]) {
+		return t.optargCases(x, func(s string) string { return t.intConst(x, int64(len(s))) })
+	}
 	if idx, ok := t.argvIndex(args[0]); ok {
 		return t.argvCases(idx, func(s string) string { return t.intConst(x, int64(len(s))) })
 	}
@@ -333,55 +343,3 @@ func (t *translator) abs(x *cc.PostfixExpression, name string, args []cc.Express
 	return r
 }
 
-// getopt with no option word left returns -1 and leaves optind at 1:
-// with the default command line (no --args) a getopt loop ends at once.
-func (t *translator) getopt(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
-	t.arity(x, name, args, 3)
-	for _, w := range t.opt.Args {
-		if strings.HasPrefix(w, "-") && w != "-" {
-			t.refuse(x, "getopt with options on the command line (--args %q): only a command line without options is in the subset", strings.Join(t.opt.Args, " "))
-		}
-	}
-	t.knownString(name, args[2])
-	return t.intConst(x, -1)
-}
-
-// runMain translates main with its parameters bound, then sets the
-// registers of the C library it used (optind) before its first line.
-func (t *translator) runMain(main *cc.FunctionDefinition) {
-	binds := t.mainParams(main)
-	n := len(t.out)
-	t.function(main, binds, "", "main")
-	if t.optind != nil {
-		org := t.cur
-		if n < len(t.orig) {
-			org = t.orig[n]
-		}
-		t.out = append(t.out[:n], append([]string{"    " + t.optind.name + " <- 1"}, t.out[n:]...)...)
-		t.orig = append(t.orig[:n], append([]Origin{org}, t.orig[n:]...)...)
-	}
-}
-
-// libcObject is what an object declared by our headers denotes: optind is
-// a register of the program (1 at the start, as getopt leaves it);
-// reading the others is refused by name.
-func (t *translator) libcObject(x *cc.PrimaryExpression, d *cc.Declarator) *entity {
-	switch d.Name() {
-	case "optind":
-		if t.optind == nil {
-			if len(t.regs) >= 24 {
-				t.refuse(x, "too many locals (the checker has 32 registers, some for temporaries)")
-			}
-			t.optind = &entity{kind: kReg, name: t.fresh("optind", "optind")}
-			t.regs = append(t.regs, t.optind.name)
-		}
-		return t.optind
-	case "optarg", "opterr", "optopt":
-		t.refuse(x, "%s: getopt is in the subset only for a command line without options, where it never sets %s", d.Name(), d.Name())
-	case "errno":
-		t.refuse(x, "errno: it is set by routines outside the subset")
-	case "stdin", "stdout", "stderr":
-		t.refuse(x, "%s used other than as the stream of a printing routine", d.Name())
-	}
-	return nil
-}

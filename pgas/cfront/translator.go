@@ -67,37 +67,38 @@ type frame struct {
 type loop struct{ brk, cont string }
 
 type translator struct {
-	file    string
-	src     []byte
-	lines   []int // byte offset of each line start of src
-	opt     Options
-	out     []string
-	orig    []Origin
-	cur     Origin
-	used    map[string]bool
-	names   map[string]string
-	global  map[*cc.Declarator]*entity
-	funcs   map[string]*cc.FunctionDefinition
-	frames  []*frame
-	addrs   []string // declarations of the address line
-	regs    []string
-	ctxs    []string
-	init    []initStore
-	nlabel  int
-	ntemp   int // temps in use (a stack: released per statement)
-	temps   []string
-	maxc    int64 // largest constant in a value position
-	gcell   string
-	getctx  string
-	lockctx string
-	novalue int      // > 0: constants met are not data values (offsets, counts, PEs)
-	arrays  []string // .pgas names of arrays, for naming their cells
-	ncells  int      // addresses declared
-	defctx  string
-	end     string
-	smTemp  map[string]int // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
-	smLocal map[string]int // locals that may, likewise
-	optind  *entity        // getopt's optind, once the program reads it (libc_args.go)
+	file       string
+	src        []byte
+	lines      []int // byte offset of each line start of src
+	opt        Options
+	out        []string
+	orig       []Origin
+	cur        Origin
+	used       map[string]bool
+	names      map[string]string
+	global     map[*cc.Declarator]*entity
+	funcs      map[string]*cc.FunctionDefinition
+	frames     []*frame
+	addrs      []string // declarations of the address line
+	regs       []string
+	ctxs       []string
+	init       []initStore
+	nlabel     int
+	ntemp      int // temps in use (a stack: released per statement)
+	temps      []string
+	maxc       int64 // largest constant in a value position
+	gcell      string
+	getctx     string
+	lockctx    string
+	novalue    int      // > 0: constants met are not data values (offsets, counts, PEs)
+	arrays     []string // .pgas names of arrays, for naming their cells
+	ncells     int      // addresses declared
+	defctx     string
+	end        string
+	smTemp     map[string]int    // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
+	smLocal    map[string]int    // locals that may, likewise
+	libRegs    map[string]libReg // optind, opterr, getopt's state, once used (libc_getopt.go)
+	getoptOpts string            // getopt's option string, once called
 	// zeroTest: the memcmp about to be translated is compared with 0
 	zeroTest    bool
 	wantValue   bool              // the library call being translated is used for its value
