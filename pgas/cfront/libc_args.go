@@ -342,4 +342,3 @@ func (t *translator) abs(x *cc.PostfixExpression, name string, args []cc.Express
 	t.place(done)
 	return r
 }
-
