@@ -55,8 +55,14 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	dump := fs.Bool("automaton", false, "also print the compiled automaton: every transition with its core command")
 	nArg := stringOnceP(fs, "n", "n", "also check that the program can run on `N` ranks (or each N of a range LO..HI)")
 	lang := fs.String("lang", "", langFlagHelp)
+	cf := addCFlags(fs)
 	if done, code := parseFlags(fs, args); done {
 		return code
+	}
+	copt, err := cf.options(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "pgasrob check: %v\n%s\n", err, usageHint("check"))
+		return exitUsage
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintf(stderr, "pgasrob check: want exactly one FILE, got %d arguments\n%s\n", fs.NArg(), usageHint("check"))
@@ -72,7 +78,7 @@ Prints a summary of the compiled program. Exit 0 if the program is fine,
 	}
 	path := inputName(fs.Arg(0))
 	out := checkJSON{Schema: "pgasrob/check/v1", File: path, Errors: []checkError{}}
-	p, err := loadProgram(fs.Arg(0), frontBudget{lang: *lang, n: singleN(lo, hi)})
+	p, err := loadProgram(fs.Arg(0), frontBudget{lang: *lang, n: singleN(lo, hi), c: copt})
 	for n := lo; err == nil && n <= hi; n++ {
 		err = pgas.CheckN(p, n)
 	}

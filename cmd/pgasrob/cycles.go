@@ -81,8 +81,8 @@ var cyclesModes = modeTable{
 	choices: []string{"exploration"},
 	modes: []mode{
 		{key: "shard", when: "shard", name: "--shard", uses: flagList("shard shard-costs type", budgetFlagNames), ignores: flagList("depth-first"),
-			hints: map[string]string{"yardsticks": "it measures one whole run"}},
-		{key: "all", name: "cycles", uses: flagList("type yardsticks", budgetFlagNames), ignores: flagList("depth-first")},
+			hints: cShardHints(map[string]string{"yardsticks": "it measures one whole run"})},
+		{key: "all", name: "cycles", uses: flagList("type yardsticks", budgetFlagNames, cFlagNames), ignores: flagList("depth-first")},
 	},
 }
 

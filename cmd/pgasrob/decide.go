@@ -87,13 +87,13 @@ var decideModes = modeTable{
 	choices: []string{"via", "procedure", "exploration"},
 	modes: []mode{
 		{key: "via", when: "via=instrumentation", name: "--via instrumentation",
-			uses: flagList("via n max-states timeout jobs max-memory json lang"), ignores: flagList("procedure oracle-after exploration no-symmetry depth-first")},
+			uses: flagList("via n max-states timeout jobs max-memory json lang", cFlagNames), ignores: flagList("procedure oracle-after exploration no-symmetry depth-first")},
 		{key: "shard", when: "shard", name: "--shard", uses: flagList("shard shard-costs all depth-first via", budgetFlagNames),
 			// A shard searches its part of the cycle types: the oracle
 			// answers for the whole program only.
 			ignores: flagList("procedure oracle-after"),
-			hints:   map[string]string{"dot": "the graph is of the merged result: give --dot to pgasrob merge"}},
-		{key: "exact", name: "decide", uses: flagList("all dot procedure oracle-after depth-first via recursive", outputFlagNames, budgetFlagNames)},
+			hints:   cShardHints(map[string]string{"dot": "the graph is of the merged result: give --dot to pgasrob merge"})},
+		{key: "exact", name: "decide", uses: flagList("all dot procedure oracle-after depth-first via recursive", outputFlagNames, budgetFlagNames, cFlagNames)},
 	},
 }
 

@@ -46,6 +46,7 @@ type budgetFlags struct {
 	explore    *cycles.Exploration
 	shard      *shardFlags
 	lang       *string
+	c          *cFlags // -I, -D, --compile-commands, --args (cflags.go)
 }
 
 func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
@@ -60,6 +61,7 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		explore:    ptr(cycles.Shared),
 		shard:      addShardFlags(fs, true),
 		lang:       fs.String("lang", "", langFlagHelp),
+		c:          addCFlags(fs),
 	}
 	fs.Var(b.explore, "exploration", "how the cycle types are searched: shared (one search carrying them all, helped by per-type searches in order, beside it with --jobs > 1 and by turns with one job; --max-states then bounds that one search) or per-type (one search per cycle type)")
 	return b
@@ -76,6 +78,7 @@ const budgetFlagNames = "n max-states timeout jobs max-memory no-symmetry explor
 
 // job is a checked request: the program and the Ns to decide.
 type job struct {
+	copt   cfront.Options // the C front end's flags (cflags.go)
 	cmd    string
 	mode   string // the key of the command's mode (modes.go)
 	file   string
@@ -146,11 +149,15 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	copt, err := b.c.options(fs.Arg(0))
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	lo, hi, err := parseRange(*b.n)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	j := &job{cmd: cmd, mode: m.key, file: inputName(fs.Arg(0)), lo: lo, hi: hi, opt: b.options()}
+	j := &job{cmd: cmd, mode: m.key, file: inputName(fs.Arg(0)), lo: lo, hi: hi, opt: b.options(), copt: copt}
 	fail := func(err error) (*job, *inputError, int) {
 		ie := &inputError{err: err}
 		if !errors.As(err, &ie.list) {
@@ -174,7 +181,7 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 	// The budgets cover reading and compiling (issues 29 and 34); the
 	// searches start their own guards.
 	start := time.Now()
-	j.prog, j.src, err = loadGuarded(fs.Arg(0), frontBudget{timeout: *b.timeout, maxMemory: *b.maxMemory, lang: *b.lang, n: singleN(lo, hi)})
+	j.prog, j.src, err = loadGuarded(fs.Arg(0), frontBudget{timeout: *b.timeout, maxMemory: *b.maxMemory, lang: *b.lang, n: singleN(lo, hi), c: copt})
 	if err != nil {
 		return j, frontError(cmd, j.file, err, stderr), frontCode(err)
 	}

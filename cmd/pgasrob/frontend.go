@@ -22,8 +22,9 @@ import (
 type frontBudget struct {
 	timeout   time.Duration
 	maxMemory int64
-	lang      string // "", "c" or "pgas"
-	n         int    // the N to translate a C program for (0: any; cfront.Options.N)
+	lang      string         // "", "c" or "pgas"
+	n         int            // the N to translate a C program for (0: any; cfront.Options.N)
+	c         cfront.Options // -I, -D, --args and the like (cflags.go)
 }
 
 // budgetStop is the front end's UNKNOWN: a budget or a signal stopped it
@@ -42,7 +43,9 @@ func (e *budgetStop) Error() string { return fmt.Sprintf("UNKNOWN: %v while %s",
 func loadGuarded(path string, b frontBudget) (*pgas.Program, []byte, error) {
 	ctx, stop := b.context()
 	defer stop()
-	return loadIn(ctx, path, b.lang, b.timeout, b.n)
+	c := b.c
+	c.N = b.n
+	return loadIn(ctx, path, b.lang, b.timeout, c)
 }
 
 // context is a context that the memory budget of b and SIGINT/SIGTERM
@@ -68,7 +71,7 @@ func (b frontBudget) context() (context.Context, func()) {
 // A .pgas program is not timed: its compiler is linear in the file, with
 // limits of its own (docs/language.md), and --timeout keeps its meaning
 // of a bound on each N's search.
-func loadIn(ctx context.Context, path, lang string, timeout time.Duration, n int) (*pgas.Program, []byte, error) {
+func loadIn(ctx context.Context, path, lang string, timeout time.Duration, copt cfront.Options) (*pgas.Program, []byte, error) {
 	timed := false
 	withTimeout := func() {
 		if timeout > 0 && !timed {
@@ -94,7 +97,8 @@ func loadIn(ctx context.Context, path, lang string, timeout time.Duration, n int
 	var p *pgas.Program
 	if lang == "c" {
 		withTimeout()
-		p, err = compileC(name, src, cfront.Options{Context: ctx, N: n})
+		copt.Context = ctx
+		p, err = compileC(name, src, copt)
 		var be *cfront.BudgetError
 		if errors.As(err, &be) {
 			return nil, src, &budgetStop{phase: be.Phase + " the C program", cause: be.Cause}

@@ -60,7 +60,7 @@ var repairModes = modeTable{
 	cmd:     "repair",
 	needs:   map[string]string{"shard-costs": "shard"},
 	choices: []string{"exploration"},
-	modes: []mode{{key: "repair", name: "repair", uses: flagList("depth-first write cost proof-sets oracle-nodes", budgetFlagNames),
+	modes: []mode{{key: "repair", name: "repair", uses: flagList("depth-first write cost proof-sets oracle-nodes", budgetFlagNames, cFlagNames),
 		hints: map[string]string{"shard": "it decides many programs in turn: there are no parts to shard"}}},
 }
 
@@ -149,7 +149,7 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	var res *repair.Result
 	var err error
 	if j.prog.Dialect == "c" { // a .c file, --lang c, or C on standard input
-		res, err = repairC(j.file, j.src, ns, opt)
+		res, err = repairC(j.file, j.src, ns, j.copt, opt)
 	} else {
 		res, err = repair.Repair(j.file, j.src, ns, opt)
 	}

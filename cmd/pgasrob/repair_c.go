@@ -23,13 +23,10 @@ import (
 // translated again and must be robust for every N (and pass the oracle)
 // before it is returned as res.Source; otherwise the repair is reported
 // as one that cannot be written in C.
-func repairC(file string, src []byte, ns []int, opt repair.Options) (*repair.Result, error) {
-	window, err := windowFor(file, src, ns, opt.Decide)
+func repairC(file string, src []byte, ns []int, copt cfront.Options, opt repair.Options) (*repair.Result, error) {
+	window, err := windowFor(file, src, ns, copt, opt.Decide)
 	if err != nil {
 		return nil, err
-	}
-	if len(ns) == 1 {
-		window.N = ns[0] // a translation per N when ns names one (heap sizes in N)
 	}
 	tr, err := cfront.Translate(file, src, window)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/cfront"
 	"github.com/pgasrob/pgasrob/pgas/translate"
 	tsoprog "github.com/pgasrob/pgasrob/tso/prog"
 )
@@ -52,8 +53,14 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "bound on the time of reading, compiling and translating, e.g. 30s (0: none)")
 	maxMemory := fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp)
 	lang := fs.String("lang", "", langFlagHelp)
+	cf := addCFlags(fs)
 	if done, code := parseFlags(fs, args); done {
 		return code
+	}
+	copt, err := cf.options(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "pgasrob translate: %v\n%s\n", err, usageHint("translate"))
+		return exitUsage
 	}
 	n, err := strconv.Atoi(*nArg)
 	if fs.NArg() != 1 || err != nil {
@@ -79,7 +86,8 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 		ctx, cancel = context.WithTimeoutCause(ctx, *timeout, fmt.Errorf("time budget of %v reached", *timeout))
 		defer cancel()
 	}
-	tr, _, code := translateFile(ctx, fs.Arg(0), n, b.lang, 0, stderr)
+	copt.N = n
+	tr, _, code := translateFile(ctx, fs.Arg(0), copt, b.lang, 0, stderr)
 	if tr == nil {
 		return code
 	}
@@ -102,8 +110,9 @@ func runTranslate(args []string, stdout, stderr io.Writer) int {
 
 // translateFile loads, checks and translates a .pgas file (or C file, for
 // n PEs) and parses the result back as a framework program, all under ctx.
-func translateFile(ctx context.Context, path string, n int, lang string, timeout time.Duration, stderr io.Writer) (*translate.Result, *tsoprog.Program, int) {
-	p, _, err := loadIn(ctx, path, lang, timeout, n)
+func translateFile(ctx context.Context, path string, copt cfront.Options, lang string, timeout time.Duration, stderr io.Writer) (*translate.Result, *tsoprog.Program, int) {
+	n := copt.N
+	p, _, err := loadIn(ctx, path, lang, timeout, copt)
 	if err == nil {
 		err = pgas.CheckN(p, n)
 	}

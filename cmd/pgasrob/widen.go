@@ -92,16 +92,20 @@ func merged(res *cycles.Result, spent []*cycles.Result, p *pgas.Program) *cycles
 // text of the translation, whose domain is declared: it must be wide
 // enough from the start. A run-time error of the program itself is left
 // for the repair to report.
-func windowFor(file string, src []byte, ns []int, opt cycles.Options) (cfront.Options, error) {
-	p, err := cfront.Compile(file, src, cfront.Options{})
+func windowFor(file string, src []byte, ns []int, copt cfront.Options, opt cycles.Options) (cfront.Options, error) {
+	if len(ns) == 1 {
+		copt.N = ns[0] // a translation per N when ns names one (heap sizes in N)
+	}
+	p, err := cfront.Compile(file, src, copt)
 	if err != nil || p.Widen == nil {
-		return cfront.Options{}, err
+		return copt, err
 	}
 	opt.Only, opt.All, opt.Procedure, opt.Progress = []cycles.CycleType{}, false, cycles.Automata, nil
 	for _, n := range ns {
 		if p, _, err = decideWidened(p, n, opt); err != nil {
-			return cfront.Options{}, err
+			return copt, err
 		}
 	}
-	return cfront.Options{Lo: p.Lo, Hi: p.Hi()}, nil
+	copt.Lo, copt.Hi = p.Lo, p.Hi()
+	return copt, nil
 }

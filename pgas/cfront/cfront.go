@@ -28,6 +28,14 @@ type Options struct {
 	// (cmd/pgasrob/widen.go).
 	Lo, Hi   int64
 	Declared bool
+	// Args are the words of the command line after the program's name:
+	// main's argc and argv (libc_args.go). None by default.
+	Args []string
+	// IncludeDirs are searched for #include "..." and <...> after the
+	// file's directory and before our headers (cc's -I).
+	IncludeDirs []string
+	// Defines are NAME or NAME=VALUE, as cc's -D, in order.
+	Defines []string
 }
 
 // Origin is where a generated .pgas line comes from in the C file.
@@ -52,8 +60,8 @@ type Result struct {
 	// puts them in Program.Warnings.
 	Warnings []pgas.Diag
 	// Assumptions are the modelling choices the program exercises
-	// (warnings.go, and the memory layout's in memory.go); Compile puts
-	// them in Program.Assumptions.
+	// (warnings.go: the memory layout's and the C library model's too);
+	// Compile puts them in Program.Assumptions.
 	Assumptions []pgas.Assumption
 	// Widen is nil when "#pragma pgasrob values" set the domain; otherwise
 	// the domain is inferred, and Widen bounds its widening
@@ -79,7 +87,7 @@ func Translate(name string, src []byte, opt Options) (*Result, error) {
 	if opt.Context == nil {
 		opt.Context = context.Background()
 	}
-	pr, err := parseC(opt.Context, name, src)
+	pr, err := parseC(opt.Context, name, src, opt)
 	if err != nil {
 		return nil, err
 	}

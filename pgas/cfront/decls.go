@@ -13,7 +13,7 @@ import (
 func (t *translator) globals(ast *cc.AST) {
 	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
 		ed := l.ExternalDeclaration
-		if ed == nil || ed.Position().Filename != t.file {
+		if ed == nil || ours(ed.Position().Filename) {
 			continue
 		}
 		switch ed.Case {
@@ -75,6 +75,9 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 	}
 	length, elem := t.objectType(d, ty)
 	t.noteType(ty)
+	if init != nil && init.Case == cc.InitializerExpr {
+		t.sequenced(init.AssignmentExpression)
+	}
 	static := global || d.IsStatic()
 	switch {
 	case static:
@@ -83,7 +86,11 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 		e := &entity{kind: kCell, name: t.fresh(name, name), length: length, elem: elem}
 		t.addAddr(e)
 		t.frame().vars[d] = e
-		if init != nil {
+		if init != nil && length > 0 {
+			old := t.atDecl(e, init)
+			t.initAggregate(e, ty, init)
+			t.cur = old
+		} else if init != nil {
 			t.initCell(e, init)
 		}
 	default:
@@ -98,19 +105,15 @@ func (t *translator) objectType(d *cc.Declarator, ty cc.Type) (int, int64) {
 	switch {
 	case cc.IsIntegerType(ty):
 		return 0, ty.Size()
-	case ty.Kind() == cc.Array:
-		at := ty.(*cc.ArrayType)
-		el := at.Elem()
-		if !cc.IsIntegerType(el) {
-			t.refuse(d, "array %s of %s: only arrays of integers are in the subset", d.Name(), el)
+	case ty.Kind() == cc.Array || ty.Kind() == cc.Struct:
+		cells, elem, why := layout(ty)
+		if why != "" {
+			t.refuse(d, "%s %s of %s: only integers, and arrays and structs of integers of one size, are in the subset", ty.Kind(), d.Name(), why)
 		}
-		if at.IsVLA() || at.Len() <= 0 {
-			t.refuse(d, "array %s without a constant length", d.Name())
+		if cells > maxArray {
+			t.refuse(d, "%s of %d cells: at most %d (every cell is one the checker explores)", d.Name(), cells, maxArray)
 		}
-		if at.Len() > maxArray {
-			t.refuse(d, "array %s of %d elements: at most %d (every element is a cell the checker explores)", d.Name(), at.Len(), maxArray)
-		}
-		return int(at.Len()), el.Size()
+		return int(cells), elem
 	case cc.IsFloatingPointType(ty) || ty.Kind() == cc.ComplexFloat || ty.Kind() == cc.ComplexDouble:
 		t.refuse(d, "floating point (%s %s)", ty, d.Name())
 	case ty.Kind() == cc.Ptr:
@@ -159,25 +162,27 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 		n = 1
 	}
 	vals := make([]int64, n)
-	switch init.Case {
-	case cc.InitializerExpr:
+	if e.length == 0 {
+		if init.Case != cc.InitializerExpr {
+			t.refuse(init, "brace initialiser of a scalar")
+		}
 		v, ok := constValue(init.AssignmentExpression)
-		if !ok || e.length > 0 {
+		if !ok {
 			t.refuse(init, "initialiser of %s: a symmetric object needs a constant initialiser", e.name)
 		}
 		vals[0] = v
-	case cc.InitializerInitList:
-		i := 0
-		for l := init.InitializerList; l != nil; l = l.InitializerList {
-			if l.Designation != nil || l.Initializer.Case != cc.InitializerExpr || i >= n {
-				t.refuse(l, "initialiser list of %s: only plain constants, one per element", e.name)
+	} else {
+		leaves := make([]cc.ExpressionNode, n)
+		t.initLeaves(e, init, 0, leaves)
+		for i, l := range leaves {
+			if l == nil {
+				continue
 			}
-			v, ok := constValue(l.Initializer.AssignmentExpression)
+			v, ok := constValue(l)
 			if !ok {
-				t.refuse(l, "initialiser of %s: not a constant", e.name)
+				t.refuse(l, "initialiser of %s: not a constant", t.cname(e))
 			}
 			vals[i] = v
-			i++
 		}
 	}
 	return vals // negative values are in the inferred domain (domain.go)
@@ -211,7 +216,8 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	}
 	if init != nil && d.WriteCount() == 1 { // the initialiser is the one write
 		if s, ok := t.rankExpr(init.AssignmentExpression); ok {
-			t.frame().vars[d] = &entity{kind: kConst, expr: s}
+			lo, ok := t.lowBound(init.AssignmentExpression)
+			t.frame().vars[d] = &entity{kind: kConst, expr: boolConv(d.Type(), s), lo: lo, loOK: ok}
 			return
 		}
 	}
@@ -227,7 +233,7 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	t.frame().vars[d] = e
 	if init != nil {
 		old := t.atDecl(e, init)
-		v := t.initValue(d, e.name, init.AssignmentExpression)
+		v := boolConv(d.Type(), t.initValue(d, e.name, init.AssignmentExpression))
 		t.emit("%s <- %s", e.name, v)
 		t.cur = old
 	}
@@ -366,17 +372,28 @@ func (t *translator) rankOnly(e cc.ExpressionNode) bool {
 	case *cc.LogicalAndExpression:
 		return t.rankPair(x.LogicalAndExpression, x.InclusiveOrExpression)
 	case *cc.InclusiveOrExpression:
-		return x.InclusiveOrExpression == nil && t.rankOnly(x.ExclusiveOrExpression)
+		return t.rankBits(x.InclusiveOrExpression, x.ExclusiveOrExpression)
 	case *cc.ExclusiveOrExpression:
-		return x.ExclusiveOrExpression == nil && t.rankOnly(x.AndExpression)
+		return t.rankBits(x.ExclusiveOrExpression, x.AndExpression)
 	case *cc.AndExpression:
-		return x.AndExpression == nil && t.rankOnly(x.EqualityExpression)
+		return t.rankBits(x.AndExpression, x.EqualityExpression)
 	case *cc.ShiftExpression:
-		return x.ShiftExpression == nil && t.rankOnly(x.AdditiveExpression)
+		return t.rankBits(x.ShiftExpression, x.AdditiveExpression)
 	}
 	return false
 }
 
 func (t *translator) rankPair(a, b cc.ExpressionNode) bool {
 	return (a == nil || t.rankOnly(a)) && (b == nil || t.rankOnly(b))
+}
+
+// rankBits: a bitwise operator or shift is of the rank kind when one
+// operand is a constant (bitwise.go spells it out) and the other is.
+func (t *translator) rankBits(a, b cc.ExpressionNode) bool {
+	if a == nil {
+		return t.rankOnly(b)
+	}
+	_, ca := constValue(a)
+	_, cb := constValue(b)
+	return (ca || cb) && t.rankOnly(a) && t.rankOnly(b)
 }

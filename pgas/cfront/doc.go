@@ -13,22 +13,28 @@
 //     preprocessor, our predefined macros and pragmas (each refused by name
 //     unless interpreted), and our own headers (no host compiler or system
 //     header is ever read); the budget (Options.Context) around cc.
+//   - includes.go, compdb.go: the program's own headers (its directory,
+//     -I), -D, and the flags of a compilation database.
+//   - generic.go: the C11 _Generic forms of shmem.h's generic routines.
 //   - predef.go: the warning for code a predefined macro removes.
 //   - diag.go: diagnostics, every one at a C position and in our words;
 //     BudgetError and InternalError.
 //   - warnings.go: the warnings of a program or PE that communicates
 //     nothing, and the modelling choices a program exercises.
-//   - translator.go, decls.go, stmt.go, expr.go, inline.go: the
-//     translation of declarations, statements and expressions; calls of the
-//     file's own functions are inlined.
-//   - memory.go: the memory layout (objects, their cells, pointers into
-//     them); pointer.go: pointer variables, each fixed to one object with
-//     a constant or register offset; heap.go, size.go: shmem_malloc and
-//     its family, malloc, shmem_ptr, and their sizes (constants and N);
-//     straight.go: where a construct runs once, which allocations and
-//     changes of a pointer's object need.
+//   - translator.go, decls.go, stmt.go, switch.go, expr.go, bitwise.go,
+//     lowbound.go, sequence.go, inline.go: the translation of
+//     declarations, statements and expressions (unsequenced side effects
+//     refused); calls of the file's own functions are inlined.
+//   - memory.go, aggregate.go: the memory layout (objects, their cells,
+//     arrays and structs of cells, pointers into them); pointer.go:
+//     pointer variables, each fixed to one object with a constant or
+//     register offset; heap.go, size.go: shmem_malloc and its family,
+//     malloc, shmem_ptr, and their sizes (constants and N); straight.go:
+//     where a construct runs once, which allocations and changes of a
+//     pointer's object need.
 //   - domain.go, sizemax.go: the value domain the translation needs.
-//   - libc.go: the model of the C library, routine by routine.
+//   - libc.go and libc_*.go: the model of the C library, routine by
+//     routine (io, mem, args, time).
 //   - api.go and api_*.go: the OpenSHMEM API, one family per file (rma,
 //     amo, signal, wait, waitmany, lock, ctx, team, coll); headers_api.go
 //     declares the teams, collectives, strided and signal routines.

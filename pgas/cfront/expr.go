@@ -2,6 +2,7 @@ package cfront
 
 import (
 	"fmt"
+	"slices"
 
 	"modernc.org/cc/v4"
 )
@@ -54,12 +55,15 @@ func (t *translator) value(e cc.ExpressionNode) string {
 			t.refuse(x, "cast to %s (only integer casts are in the subset)", x.Type())
 		}
 		if isUnsigned(x.Type()) && !isUnsigned(x.CastExpression.Type()) {
-			if v, ok := constValue(x.CastExpression); !ok || v < 0 {
+			if v, ok := t.lowBound(x.CastExpression); !ok || v < 0 {
 				t.refuse(x, "cast of a signed value to %s (C wraps a negative one around, the calculus does not)", x.Type())
 			}
 		}
 		return t.value(x.CastExpression)
 	case *cc.MultiplicativeExpression:
+		if x.MultiplicativeExpression != nil {
+			t.divisor(x, x.Token.SrcStr(), x.CastExpression)
+		}
 		return t.binary(x.MultiplicativeExpression, x.Token, x.CastExpression)
 	case *cc.AdditiveExpression:
 		if x.Case != cc.AdditiveExpressionMul && isPointer(x.Type()) {
@@ -81,13 +85,16 @@ func (t *translator) value(e cc.ExpressionNode) string {
 		}
 		t.signedness(x, x.EqualityExpression, x.RelationalExpression)
 		if x.EqualityExpression != nil {
+			if v, ok := t.memcmpZero(x); ok {
+				return v
+			}
 			if v, ok := t.equalityConst(x.Token, x.EqualityExpression, x.RelationalExpression); ok {
 				return v
 			}
 		}
 		return t.binary(x.EqualityExpression, x.Token, x.RelationalExpression)
 	case *cc.ShiftExpression, *cc.AndExpression, *cc.ExclusiveOrExpression, *cc.InclusiveOrExpression:
-		t.refuse(e, "bitwise operator (%s): the calculus has + - * / %% and comparisons only", opToken(e))
+		return t.bitwiseExpr(e)
 	case *cc.LogicalAndExpression:
 		return t.logical(x, true, x.LogicalAndExpression, x.InclusiveOrExpression)
 	case *cc.LogicalOrExpression:
@@ -95,26 +102,19 @@ func (t *translator) value(e cc.ExpressionNode) string {
 	case *cc.ConditionalExpression:
 		return t.conditional(x)
 	case *cc.AssignmentExpression:
-		t.refuse(x, "assignment inside an expression (write it as a statement of its own)")
+		if x.Case == cc.AssignmentExpressionCond {
+			return t.value(x.ConditionalExpression)
+		}
+		return t.assign(x)
 	case *cc.ExpressionList:
-		t.refuse(x, "comma operator inside an expression")
+		if x.ExpressionList == nil {
+			return t.value(x.AssignmentExpression)
+		}
+		t.exprStmt(x.AssignmentExpression) // the comma operator: left for its effect
+		return t.value(x.ExpressionList)
 	}
 	t.refuse(e, "this expression")
 	return ""
-}
-
-func opToken(e cc.ExpressionNode) string {
-	switch x := e.(type) {
-	case *cc.ShiftExpression:
-		return x.Token.SrcStr()
-	case *cc.AndExpression:
-		return x.Token.SrcStr()
-	case *cc.ExclusiveOrExpression:
-		return x.Token.SrcStr()
-	case *cc.InclusiveOrExpression:
-		return x.Token.SrcStr()
-	}
-	return "?"
 }
 
 // isUnsigned reports whether arithmetic in ty wraps around in C: the
@@ -181,7 +181,10 @@ func (t *translator) primary(x *cc.PrimaryExpression) string {
 	case cc.PrimaryExpressionStmt:
 		t.refuse(x, "statement expression")
 	case cc.PrimaryExpressionGeneric:
-		t.refuse(x, "_Generic")
+		if g := generic(x); g != cc.ExpressionNode(x) {
+			return t.value(g)
+		}
+		t.refuse(x, "_Generic without a matching association")
 	}
 	t.refuse(x, "this expression")
 	return ""
@@ -201,6 +204,9 @@ func (t *translator) ident(x *cc.PrimaryExpression) *entity {
 		t.refuse(x, "teams (SHMEM_TEAM_WORLD)")
 	}
 	e := t.lookup(d)
+	if e == nil && ours(d.Position().Filename) {
+		e = t.libcObject(x, d)
+	}
 	if e == nil {
 		if d.Type().Kind() == cc.Function {
 			t.refuse(x, "function %s used as a value (function pointers are outside the subset)", d.Name())
@@ -243,7 +249,8 @@ func (t *translator) postfix(x *cc.PostfixExpression) string {
 	case cc.PostfixExpressionCall:
 		return t.guardSM(t.call(x, true))
 	case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
-		t.refuse(x, "%s inside an expression (write it as a statement of its own)", x.Token.SrcStr())
+		before, _ := t.increment(x.PostfixExpression, x.Case == cc.PostfixExpressionInc, true)
+		return before
 	}
 	t.refuse(x, "this expression")
 	return ""
@@ -261,18 +268,19 @@ func (t *translator) unary(x *cc.UnaryExpression) string {
 	case cc.UnaryExpressionPlus:
 		return t.value(x.CastExpression)
 	case cc.UnaryExpressionNot:
-		return "(!" + t.value(x.CastExpression) + ")"
+		return "(!" + t.zeroValue(x.CastExpression) + ")"
 	case cc.UnaryExpressionDeref:
 		a := t.address(x)
 		r := t.temp()
 		t.emit("%s <- mem[%s]", r, a.String())
 		return r
 	case cc.UnaryExpressionCpl:
-		t.refuse(x, "bitwise operator (~)")
+		return t.complement(x)
 	case cc.UnaryExpressionAddrof:
 		t.refuse(x, "address used as a value (&object is allowed only as an argument of an OpenSHMEM routine or of a function of the file)")
 	case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
-		t.refuse(x, "%s inside an expression (write it as a statement of its own)", x.Token.SrcStr())
+		_, after := t.increment(x.UnaryExpression, x.Case == cc.UnaryExpressionInc, true)
+		return after
 	}
 	t.refuse(x, "this expression")
 	return ""
@@ -331,10 +339,21 @@ func (t *translator) conditional(x *cc.ConditionalExpression) string {
 // translates e and takes the lines back.
 func (t *translator) pure(e cc.ExpressionNode) bool {
 	n, nt, nc, regs := len(t.out), t.ntemp, t.maxc, len(t.regs)
-	temps := len(t.temps)
+	temps, libRegs := len(t.temps), len(t.libRegs)
 	t.novalue++
 	t.value(e)
 	t.novalue--
+	if len(t.libRegs) > libRegs {
+		// registers of the C library made here are made again by the
+		// real translation: undo them with the rest
+		for name, r := range t.libRegs {
+			if !slices.Contains(t.regs[:regs], r.ent.name) {
+				t.regs = slices.DeleteFunc(t.regs, func(s string) bool { return s == r.ent.name })
+				delete(t.libRegs, name)
+			}
+		}
+		regs = min(regs, len(t.regs))
+	}
 	ok := len(t.out) == n
 	t.out, t.orig = t.out[:n], t.orig[:n]
 	t.ntemp, t.maxc = nt, nc
@@ -395,7 +414,7 @@ func (t *translator) branch(e cc.ExpressionNode, when bool, l string) {
 			return
 		}
 	}
-	v := t.value(e)
+	v := t.zeroValue(e)
 	if when {
 		t.emit("if %s goto %s", v, l)
 	} else {

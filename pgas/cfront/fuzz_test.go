@@ -19,6 +19,8 @@ func FuzzTranslate(f *testing.F) {
 	files = append(files, more...)
 	api, _ := filepath.Glob("testdata/api/*.c")
 	files = append(files, api...)
+	more, _ = filepath.Glob("testdata/clang/*.c")
+	files = append(files, more...)
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)
@@ -42,6 +44,24 @@ func FuzzTranslate(f *testing.F) {
 		"#pragma pgasrob values -2..9\nint main(void){return 0;}",
 		wrap("long x = -1; int y = 2147483647;", "if (x == -1) x = 1337; y = -2147483647 - 1; x = 4294967296;"),
 		wrap("long x;", "x = 10000000000; x = -x;"),
+		// issue 33: C11 generics, switch, bitwise, aggregates, the C library
+		wrap("long x; int f;", "shmem_p(&x, 1, 1); shmem_atomic_add(SHMEM_CTX_DEFAULT, &f, 1, 0); shmem_wait_until(&f, SHMEM_CMP_GE, 1);"),
+		wrap("long x;", "int me = shmem_my_pe(); switch (me & 1) { case 0: x = me >> 1; break; default: x |= 2; case 3: ; }"),
+		wrap("struct p { long a[2]; long b; } s[2]; long m[2][3];", "long l[3] = {1, [2] = 2}; s[1].a[1] = l[2]; m[1][2] += s[0].b; shmem_long_put(m[0], l, 3, 1);"),
+		wrap("long x, y;", "int i = 0; x = (y = 2) + i++; y = (i += 1, i * 2); x ^= 1; x <<= 1; x = ~x + 1;"),
+		`#include <shmem.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <stdlib.h>
+long a[2], b[2];
+int main(int argc, char **argv) {
+	memset(a, 0, sizeof a); memcpy(b, a, sizeof b); if (memcmp(a, b, 16) == 0) puts("same");
+	printf("%d %s %ld\n", argc, argv[0], a[1]); fprintf(stderr, "%p\n", (void *)&a); fflush(stdout);
+	usleep(1); sleep(0); if (argc > 1) exit(atoi(argv[1])); return 0;
+}`,
+		"#include <stdbool.h>\n#include <limits.h>\n#include <inttypes.h>\nint main(void) { bool b = 2; int x = b; x = x / 0; return INT_MAX; }",
+		"#include <pthread.h>\nint main(void) { pthread_t t; pthread_join(t, 0); return 0; }",
 	} {
 		f.Add([]byte(s))
 	}

@@ -3,6 +3,7 @@ package cfront
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing/fstest"
 )
@@ -16,7 +17,8 @@ import (
 // types cc needs to type sizeof and pointer differences, and the
 // declarator cc expects in every translation unit.
 const predefined = `#define __STDC__ 1
-#define __STDC_VERSION__ 199901L
+#define __STDC_VERSION__ 201112L
+#define __STDC_HOSTED__ 1
 #define __SIZE_TYPE__ unsigned long
 #define __PTRDIFF_TYPE__ long
 #define __WCHAR_TYPE__ int
@@ -205,6 +207,9 @@ extern shmem_team_t __cfront_team_world;
 		}
 	}
 	apiH(&b) // teams, collectives, strided, signals, threads (headers_api.go)
+	// after every prototype: a generic name declared above as a function
+	// (headers_api.go) must not be expanded in its own declaration
+	b.WriteString(genericC11())
 	b.WriteString("#endif\n")
 	return b.String()
 }
@@ -216,21 +221,21 @@ const includeDir = "cfront-include"
 // libHeaders are the C library's headers, one file each in include/: they
 // declare what the model of the C library (libc.go) gives a meaning to.
 //
-//go:embed include/*.h
+//go:embed include/*.h include/sys/*.h
 var libHeaders embed.FS
 
 func headerFS() fstest.MapFS {
-	fs := fstest.MapFS{includeDir + "/shmem.h": &fstest.MapFile{Data: []byte(shmemH())}}
-	ents, err := libHeaders.ReadDir("include")
+	files := fstest.MapFS{includeDir + "/shmem.h": &fstest.MapFile{Data: []byte(shmemH())}}
+	err := fs.WalkDir(libHeaders, "include", func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := libHeaders.ReadFile(path)
+		files[includeDir+strings.TrimPrefix(path, "include")] = &fstest.MapFile{Data: data}
+		return err
+	})
 	if err != nil {
 		panic(err) // embedded at build time
 	}
-	for _, e := range ents {
-		data, err := libHeaders.ReadFile("include/" + e.Name())
-		if err != nil {
-			panic(err)
-		}
-		fs[includeDir+"/"+e.Name()] = &fstest.MapFile{Data: data}
-	}
-	return fs
+	return files
 }

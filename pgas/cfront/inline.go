@@ -7,7 +7,7 @@ import "modernc.org/cc/v4"
 // call translates a call. want says the value is used; the result is a
 // .pgas expression (a register, or rank - 1 for shmem_my_pe).
 func (t *translator) call(x *cc.PostfixExpression, want bool) string {
-	callee, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression)
+	callee, ok := unparen(generic(x.PostfixExpression)).(*cc.PrimaryExpression)
 	if !ok || callee.Case != cc.PrimaryExpressionIdent {
 		t.refuse(x, "call through a function pointer")
 	}
@@ -22,7 +22,10 @@ func (t *translator) call(x *cc.PostfixExpression, want bool) string {
 	if fd, ok := t.funcs[name]; ok {
 		return t.inline(x, fd, name, args, want)
 	}
+	outer := t.wantValue
+	t.wantValue = want
 	v := t.library(x, name, args)
+	t.wantValue = outer
 	if want && v == "" {
 		t.refuse(x, "the value of %s, which returns nothing the translation models", name)
 	}
@@ -68,11 +71,12 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 				// a parameter never assigned, passed an expression of
 				// my_pe and n_pes, is substituted like such a local
 				if s, ok := t.rankExpr(args[i]); ok {
-					binds[d] = &entity{kind: kConst, expr: s}
+					lo, ok := t.lowBound(args[i])
+					binds[d] = &entity{kind: kConst, expr: boolConv(pt, s), lo: lo, loOK: ok}
 					continue
 				}
 			}
-			v := t.value(args[i])
+			v := boolConv(pt, t.value(args[i]))
 			r := t.fresh(name+"_"+d.Name(), name+"."+d.Name())
 			if len(t.regs) >= 24 {
 				t.refuse(x, "too many locals (the checker has 32 registers)")
@@ -100,4 +104,17 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 	t.leaveCall()
 	t.cur = old
 	return res
+}
+
+// generic is the expression a C11 _Generic selection stands for (the
+// association its controlling type selects; the controlling expression
+// is not evaluated), or e itself.
+func generic(e cc.ExpressionNode) cc.ExpressionNode {
+	for {
+		p, ok := unparen(e).(*cc.PrimaryExpression)
+		if !ok || p.Case != cc.PrimaryExpressionGeneric || p.GenericSelection.Associated() == nil {
+			return e
+		}
+		e = p.GenericSelection.Associated().AssignmentExpression
+	}
 }

@@ -90,6 +90,9 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 			ent := t.ident(x)
 			switch ent.kind {
 			case kSym, kCell:
+				if ent.length > 0 && x.Type() != nil && x.Type().Kind() == cc.Struct {
+					return addrTerm{ent, "0"} // its first cell: &s, a struct argument
+				}
 				if ent.length > 0 {
 					t.refuse(x, "array %s as a whole (use its elements)", x.Token.SrcStr())
 				}
@@ -103,11 +106,12 @@ func (t *translator) address(e cc.ExpressionNode) addrTerm {
 			return t.address(x.PrimaryExpression)
 		case cc.PostfixExpressionIndex:
 			base, cond := t.derefBase(x.PostfixExpression)
-			a := base.plus(t.index(x.ExpressionList))
-			t.check(x, a, 1)
+			k := stride(pointee(x.PostfixExpression.Type())) // an element of an array of aggregates
+			a := base.plus(scaled(t.index(x.ExpressionList), k))
+			t.check(x, a, int(k))
 			return guardNull(a, cond)
 		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
-			t.refuse(x, "struct member access")
+			return t.member(x)
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {
@@ -212,6 +216,10 @@ func (t *translator) pterm(e cc.ExpressionNode, elem cc.Type) (addrTerm, string)
 		switch x.Case {
 		case cc.PostfixExpressionPrimary:
 			return t.pterm(x.PrimaryExpression, elem)
+		case cc.PostfixExpressionIndex, cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
+			if isArrayValued(x) {
+				return t.address(x), "" // a row or an array member, decayed
+			}
 		case cc.PostfixExpressionCall:
 			return t.pointerCall(x, elem)
 		case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
@@ -270,13 +278,13 @@ func (t *translator) pterm(e cc.ExpressionNode, elem cc.Type) (addrTerm, string)
 				t.refuse(x, "pointer difference used as a pointer")
 			}
 			base, cond = t.arith(x.AdditiveExpression)
-			i = t.index(x.MultiplicativeExpression)
+			i = scaled(t.index(x.MultiplicativeExpression), stride(pointee(x.AdditiveExpression.Type())))
 			if x.Case == cc.AdditiveExpressionSub {
 				i = "(-" + i + ")"
 			}
 		case isPointer(x.MultiplicativeExpression.Type()) && x.Case == cc.AdditiveExpressionAdd:
 			base, cond = t.arith(x.MultiplicativeExpression)
-			i = t.index(x.AdditiveExpression)
+			i = scaled(t.index(x.AdditiveExpression), stride(pointee(x.MultiplicativeExpression.Type())))
 		default:
 			t.refuse(x, "pointer outside the subset")
 		}

@@ -46,7 +46,7 @@ type group struct {
 // start of each, and warns about those whose marker did not survive:
 // their SHMEM calls are not in the program checked. Files without such a
 // group (nearly all) cost one scan of the text.
-func predefWarnings(cfg *cc.Config, name string, src []byte) []pgas.Diag {
+func predefWarnings(cfg *cc.Config, name string, src []byte, pre string) []pgas.Diag {
 	lines := logicalLines(string(src))
 	groups := predefGroups(name, lines)
 	if len(groups) == 0 {
@@ -67,7 +67,7 @@ func predefWarnings(cfg *cc.Config, name string, src []byte) []pgas.Diag {
 	c := *cfg
 	c.PragmaHandler = func([]cc.Token) error { return nil }
 	var out bytes.Buffer
-	if err := cc.Preprocess(&c, []cc.Source{{Name: "<predefined>", Value: predefined}, {Name: name, Value: b.String() + sentinel}}, &out); err != nil {
+	if err := cc.Preprocess(&c, []cc.Source{{Name: "<predefined>", Value: pre}, {Name: name, Value: b.String() + sentinel}}, &out); err != nil {
 		return nil // the main preprocessing reported what is wrong
 	}
 	defs := predefMacros()

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -26,7 +27,7 @@ type parsed struct {
 // headers only, under ctx: a cancelled context ends the wait with a
 // *BudgetError naming the phase (cc itself cannot be interrupted; its
 // goroutine is left to the process's exit).
-func parseC(ctx context.Context, name string, src []byte) (*parsed, error) {
+func parseC(ctx context.Context, name string, src []byte, opt Options) (*parsed, error) {
 	if err := precheck(name, src); err != nil {
 		return nil, err
 	}
@@ -34,13 +35,21 @@ func parseC(ctx context.Context, name string, src []byte) (*parsed, error) {
 	if err != nil {
 		return nil, &InternalError{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: err.Error()}
 	}
+	quoted, angle, roots := searchPaths(opt)
+	if dir := filepath.Dir(name); name != "" {
+		roots = append(roots, filepath.Clean(dir)) // for "@", the file's own directory
+	}
+	defs, err := defines(opt)
+	if err != nil {
+		return nil, err
+	}
 	pr := &pragmas{file: name, src: src}
 	cfg := &cc.Config{
 		ABI:             abi,
-		FS:              headerFS(),
+		FS:              hostFS{mem: headerFS(), roots: roots},
 		FSOnly:          true,
-		SysIncludePaths: []string{includeDir},
-		IncludePaths:    []string{includeDir},
+		SysIncludePaths: angle,
+		IncludePaths:    quoted,
 		// A few hundred bytes of macros can expand for hours; programs of
 		// the subset need little.
 		ExpansionLimit: 1 << 20,
@@ -54,7 +63,7 @@ func parseC(ctx context.Context, name string, src []byte) (*parsed, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		p, err := translateC(cfg, name, src, &phase)
+		p, err := translateC(cfg, name, src, predefined+defs, &phase)
 		done <- result{p, err}
 	}()
 	var r result
@@ -220,13 +229,13 @@ const sentinel = "\n;int __cfront_sentinel;\n"
 // translateC calls cc.Translate, turning a panic of cc on hostile input
 // into an error: bad C must never crash the tools. phase names the work in
 // progress for a budget's message.
-func translateC(cfg *cc.Config, name string, src []byte, phase *atomic.Value) (p *parsed, err error) {
+func translateC(cfg *cc.Config, name string, src []byte, pre string, phase *atomic.Value) (p *parsed, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, pgas.ErrorList{{Pos: pgas.Pos{File: name, Line: 1, Col: 1}, Msg: "the C parser cannot read this file; check that it is C and that every bracket and comment is closed"}}
 		}
 	}()
-	sources := []cc.Source{{Name: "<predefined>", Value: predefined}, {Name: name, Value: string(src) + sentinel}}
+	sources := []cc.Source{{Name: "<predefined>", Value: pre}, {Name: name, Value: string(src) + sentinel}}
 	var pp bytes.Buffer
 	if err := cc.Preprocess(cfg, sources, &pp); err != nil {
 		return nil, err
@@ -234,7 +243,7 @@ func translateC(cfg *cc.Config, name string, src []byte, phase *atomic.Value) (p
 	if !endsWithSentinel(pp.Bytes()) {
 		return nil, fmt.Errorf("%s:%d:1: the file ends inside a comment, a macro call or a preprocessor construct", name, bytes.Count(src, []byte("\n"))+1)
 	}
-	warnings := predefWarnings(cfg, name, src)
+	warnings := predefWarnings(cfg, name, src, pre)
 	phase.Store("parsing and type-checking")
 	ast, err := cc.Translate(cfg, sources)
 	if err != nil {

@@ -17,6 +17,9 @@ func (t *translator) function(fd *cc.FunctionDefinition, binds map[*cc.Declarato
 		t.refuse(fd, "helper functions nested more than %d deep", maxInlineDepth)
 	}
 	f := &frame{fn: name, vars: map[*cc.Declarator]*entity{}, labels: map[string]string{}, result: result}
+	if ft, ok := fd.Declarator.Type().(*cc.FunctionType); ok {
+		f.resultType = ft.Result()
+	}
 	for d, e := range binds {
 		f.vars[d] = e
 	}
@@ -63,6 +66,7 @@ func (t *translator) statement(s *cc.Statement) {
 		t.compound(s.CompoundStatement)
 	case cc.StatementExpr:
 		if e := s.ExpressionStatement.ExpressionList; e != nil {
+			t.sequenced(e)
 			old := t.at(e)
 			t.exprStmt(e)
 			t.cur = old
@@ -76,9 +80,10 @@ func (t *translator) statement(s *cc.Statement) {
 	case cc.StatementLabeled:
 		ls := s.LabeledStatement
 		if ls.Case != cc.LabeledStatementLabel {
-			t.refuse(ls, "switch statement (case labels)")
+			t.caseLabel(ls)
+		} else {
+			t.place(t.userLabel(ls.Token.SrcStr()))
 		}
-		t.place(t.userLabel(ls.Token.SrcStr()))
 		t.statement(ls.Statement)
 	case cc.StatementAsm:
 		t.refuse(s, "asm statement")
@@ -97,8 +102,10 @@ func (t *translator) userLabel(name string) string {
 }
 
 func (t *translator) selection(s *cc.SelectionStatement) {
+	t.sequenced(s.ExpressionList)
 	if s.Case == cc.SelectionStatementSwitch {
-		t.refuse(s, "switch statement")
+		t.switchStmt(s)
+		return
 	}
 	old := t.at(s.ExpressionList)
 	t.cur.Text = "if (" + t.cur.Text + ")"
@@ -133,6 +140,7 @@ func (t *translator) iteration(s *cc.IterationStatement) {
 			t.emit("goto %s", l)
 			return
 		}
+		t.sequenced(e)
 		old := t.at(e)
 		t.branch(e, when, l)
 		t.cur = old
@@ -153,6 +161,7 @@ func (t *translator) iteration(s *cc.IterationStatement) {
 		if s.Case == cc.IterationStatementForDecl {
 			t.declaration(s.Declaration, false)
 		} else if s.ExpressionList != nil {
+			t.sequenced(s.ExpressionList)
 			old := t.at(s.ExpressionList)
 			t.exprStmt(s.ExpressionList)
 			t.cur = old
@@ -166,6 +175,7 @@ func (t *translator) iteration(s *cc.IterationStatement) {
 		t.statement(s.Statement)
 		t.place(cont)
 		if step != nil {
+			t.sequenced(step)
 			old := t.at(step)
 			t.exprStmt(step)
 			t.cur = old
@@ -186,22 +196,25 @@ func (t *translator) jump(s *cc.JumpStatement) {
 		t.refuse(s, "computed goto")
 	case cc.JumpStatementContinue, cc.JumpStatementBreak:
 		if len(f.loops) == 0 {
-			t.refuse(s, "break or continue outside a loop (switch is outside the subset)")
+			t.refuse(s, "break or continue outside a loop or switch")
 		}
 		lp := f.loops[len(f.loops)-1]
 		if s.Case == cc.JumpStatementBreak {
 			t.emit("goto %s", lp.brk)
+		} else if lp.cont == "" {
+			t.refuse(s, "continue in a switch outside a loop")
 		} else {
 			t.emit("goto %s", lp.cont)
 		}
 	case cc.JumpStatementReturn:
+		t.sequenced(s.ExpressionList)
 		if t.returnPointer(s) { // pointer.go
 			t.emit("goto %s", f.ret)
 			return
 		}
 		if s.ExpressionList != nil {
 			if f.result != "" {
-				v := t.value(s.ExpressionList)
+				v := boolConv(f.resultType, t.value(s.ExpressionList))
 				t.emit("%s <- %s", f.result, v)
 			} else if f.fn != "main" {
 				t.value(s.ExpressionList) // evaluated for its loads, value unused
@@ -221,13 +234,13 @@ func (t *translator) exprStmt(e cc.ExpressionNode) {
 		return
 	case *cc.AssignmentExpression:
 		if x.Case != cc.AssignmentExpressionCond {
-			t.assign(x)
+			t.assignStmt(x)
 			return
 		}
 	case *cc.PostfixExpression:
 		switch x.Case {
 		case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
-			t.increment(x.PostfixExpression, x.Case == cc.PostfixExpressionInc)
+			t.increment(x.PostfixExpression, x.Case == cc.PostfixExpressionInc, false)
 			return
 		case cc.PostfixExpressionCall:
 			t.call(x, false)
@@ -236,7 +249,7 @@ func (t *translator) exprStmt(e cc.ExpressionNode) {
 	case *cc.UnaryExpression:
 		switch x.Case {
 		case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
-			t.increment(x.UnaryExpression, x.Case == cc.UnaryExpressionInc)
+			t.increment(x.UnaryExpression, x.Case == cc.UnaryExpressionInc, false)
 			return
 		}
 	case *cc.CastExpression:
@@ -315,34 +328,91 @@ func (t *translator) write(lv lvalue, v string) {
 var compound = map[cc.AssignmentExpressionCase]string{
 	cc.AssignmentExpressionMul: "*", cc.AssignmentExpressionDiv: "/", cc.AssignmentExpressionMod: "%",
 	cc.AssignmentExpressionAdd: "+", cc.AssignmentExpressionSub: "-",
+	cc.AssignmentExpressionAnd: "&", cc.AssignmentExpressionOr: "|", cc.AssignmentExpressionXor: "^",
+	cc.AssignmentExpressionLsh: "<<", cc.AssignmentExpressionRsh: ">>",
 }
 
-func (t *translator) assign(x *cc.AssignmentExpression) {
+// assign translates an assignment and returns the value the left side
+// holds after it (the value of the assignment expression), in a register
+// that later lines do not change.
+func (t *translator) assign(x *cc.AssignmentExpression) string { return t.assignTo(x, true) }
+
+// assignTo is assign; when want is false the value is not kept.
+func (t *translator) assignTo(x *cc.AssignmentExpression, want bool) string {
 	if isCtxType(x.UnaryExpression.Type()) {
 		t.refuse(x, "assignment of a context (contexts are created by shmem_ctx_create)")
 	}
 	if isPtrType(x.UnaryExpression.Type()) {
-		t.assignPointer(x) // pointer.go
-		return
+		t.assignPointer(x) // pointer.go; a pointer's value is read by pterm
+		return ""
 	}
 	lv := t.lvalue(x.UnaryExpression)
+	var v string
 	if x.Case == cc.AssignmentExpressionAssign {
-		t.write(lv, t.value(x.AssignmentExpression))
-		return
+		v = t.value(x.AssignmentExpression)
+	} else {
+		op, ok := compound[x.Case]
+		if !ok {
+			t.refuse(x, "assignment operator %s", x.Token.SrcStr())
+		}
+		cur := t.read(lv)
+		switch op {
+		case "&", "|", "^", "<<", ">>":
+			k, isConst := constValue(x.AssignmentExpression)
+			if !isConst {
+				t.refuse(x, "%s= with a computed right side: the translation spells out a constant's bits only", op)
+			}
+			if op == "<<" || op == ">>" {
+				v = t.shift(x, cur, op, k)
+			} else {
+				t.unsignedMask(x, x.UnaryExpression.Type(), op, k)
+				v = t.bitop(x, cur, op, k)
+			}
+		default:
+			t.divisor(x, op, x.AssignmentExpression)
+			v = "(" + cur + " " + op + " " + t.value(x.AssignmentExpression) + ")"
+		}
 	}
-	op, ok := compound[x.Case]
-	if !ok {
-		t.refuse(x, "bitwise assignment operator %s", x.Token.SrcStr())
+	v = boolConv(x.UnaryExpression.Type(), v)
+	if want && lv.reg != "" && v != lv.reg {
+		// the value may read the register itself: keep it in a temp
+		r := t.temp()
+		t.emit("%s <- %s", r, v)
+		v = r
 	}
-	cur := t.read(lv)
-	v := t.value(x.AssignmentExpression)
-	t.write(lv, "("+cur+" "+op+" "+v+")")
+	t.write(lv, v)
+	return v
 }
 
-func (t *translator) increment(e cc.ExpressionNode, inc bool) {
-	if isPtrType(e.Type()) {
-		t.stepPointer(e, inc) // pointer.go
+// boolConv is the conversion of v to ty: to _Bool, 1 for any non-zero.
+func boolConv(ty cc.Type, v string) string {
+	if ty != nil && ty.Kind() == cc.Bool {
+		return "(" + v + " != 0)"
+	}
+	return v
+}
+
+// divisor refuses a division or remainder by a constant zero, as a C
+// compiler does (the behaviour is undefined).
+func (t *translator) divisor(n cc.Node, op string, b cc.ExpressionNode) {
+	if op != "/" && op != "%" {
 		return
+	}
+	if k, ok := constValue(b); ok && k == 0 {
+		t.refuse(n, "division by zero (the divisor is the constant 0; C leaves the result undefined)")
+	}
+}
+
+// increment translates ++ and --; it returns the value before and the
+// value after, each in a register the later lines do not change when the
+// caller uses them (want).
+func (t *translator) increment(e cc.ExpressionNode, inc bool, want bool) (before, after string) {
+	if isPtrType(e.Type()) {
+		if want {
+			t.refuse(e, "the value of ++ or -- on a pointer outside *p++")
+		}
+		t.stepPointer(e, inc) // pointer.go
+		return "", ""
 	}
 	lv := t.lvalue(e)
 	cur := t.read(lv)
@@ -350,5 +420,31 @@ func (t *translator) increment(e cc.ExpressionNode, inc bool) {
 	if !inc {
 		op = "-"
 	}
-	t.write(lv, "("+cur+" "+op+" 1)")
+	if e.Type() != nil && e.Type().Kind() == cc.Bool {
+		t.refuse(e, "++ or -- of a bool")
+	}
+	if want && lv.reg != "" {
+		b := t.temp()
+		t.emit("%s <- %s", b, cur)
+		cur = b
+	}
+	next := "(" + cur + " " + op + " 1)"
+	if want {
+		a := t.temp()
+		t.emit("%s <- %s", a, next)
+		next = a
+	}
+	t.write(lv, next)
+	return cur, next
+}
+
+// assignStmt is an assignment whose value is not used: a plain store,
+// without the temp assign keeps for its value.
+func (t *translator) assignStmt(x *cc.AssignmentExpression) {
+	if x.Case == cc.AssignmentExpressionAssign && !isCtxType(x.UnaryExpression.Type()) && !isPtrType(x.UnaryExpression.Type()) {
+		lv := t.lvalue(x.UnaryExpression)
+		t.write(lv, boolConv(x.UnaryExpression.Type(), t.value(x.AssignmentExpression)))
+		return
+	}
+	t.assignTo(x, false)
 }

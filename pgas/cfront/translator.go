@@ -46,6 +46,7 @@ const (
 	kConst             // a local set once to an expression of constants, my_pe and n_pes: substituted
 	kCtx               // a shmem_ctx_t global: a context
 	kPtr               // a pointer parameter of an inlined function: an address term
+	kArgv              // main's argv: strings known to the translation (libc_args.go)
 )
 
 // entity is what a C declarator denotes in the translation.
@@ -57,6 +58,8 @@ type entity struct {
 	expr   string   // kConst: the expression
 	ptr    addrTerm // kPtr: the cells the pointer designates
 	elems  []*entity
+	lo     int64 // kConst: a lower bound of its value, when loOK
+	loOK   bool
 }
 
 // frame is one inlined function instance.
@@ -67,6 +70,9 @@ type frame struct {
 	ret    string // label at the end of the body
 	result string // register receiving the return value ("" for void)
 	loops  []loop
+	cases  map[*cc.LabeledStatement]string // case and default labels (switch.go)
+	// resultType is the function's result type (a bool result is 0 or 1)
+	resultType cc.Type
 }
 
 type loop struct{ brk, cont string }
@@ -98,19 +104,25 @@ type translator struct {
 	getctx  string
 	lockctx string
 	apiExt
-	novalue int      // > 0: constants met are not data values (offsets, counts, PEs)
-	arrays  []string // .pgas names of arrays, for naming their cells
-	ncells  int      // addresses declared
-	defctx  string
-	end     string
-	smTemp  map[string]int          // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
-	smLocal map[string]int          // locals that may, likewise
-	heap    *heapState              // pointers and heap objects (pointer.go)
-	errs    pgas.ErrorList          // the refusals met so far
-	near    pgas.Pos                // the declaration or statement being translated
-	steps   int                     // emits since the last look at the context
-	uses    map[string]bool         // the modelling choices exercised (warnings.go)
-	refused map[*cc.Declarator]bool // declared by a refused declaration
+	novalue    int      // > 0: constants met are not data values (offsets, counts, PEs)
+	arrays     []string // .pgas names of arrays, for naming their cells
+	ncells     int      // addresses declared
+	defctx     string
+	end        string
+	smTemp     map[string]int          // temps that may hold SIZE_MAX, as their sentinel (waitmany.go)
+	smLocal    map[string]int          // locals that may, likewise
+	heap       *heapState              // pointers and heap objects (pointer.go)
+	errs       pgas.ErrorList          // the refusals met so far
+	near       pgas.Pos                // the declaration or statement being translated
+	steps      int                     // emits since the last look at the context
+	uses       map[string]bool         // the modelling choices exercised (warnings.go)
+	refused    map[*cc.Declarator]bool // declared by a refused declaration
+	libRegs    map[string]libReg       // optind, opterr, getopt's state, once used (libc_getopt.go)
+	getoptOpts string                  // getopt's option string, once called
+	// zeroTest: the memcmp about to be translated is compared with 0
+	zeroTest  bool
+	wantValue bool // the library call being translated is used for its value
+	argvCrash bool // argv[k] beyond argc stops the PE (a string routine reads it)
 }
 
 type initStore struct {
@@ -342,7 +354,7 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	}
 	if main != nil {
 		t.end = t.fresh("END", "")
-		t.guard(main, func() { t.function(main, nil, "", "main") })
+		t.guard(main, func() { t.runMain(main) })
 	}
 	t.apiFinish()
 	if len(t.errs) > 0 {

@@ -151,6 +151,8 @@ var (
 	assumeNoStore    = pgas.Assumption{ID: "ctx-nostore", Text: "SHMEM_CTX_NOSTORE is read as in docs/shmem.md: it changes no ordering the checker models (docs/shmem.md, assumptions)"}
 	assumePolls      = pgas.Assumption{ID: "failed-polls", Text: "a wait_until or test that has not yet succeeded reads nothing: failed polls are not events (docs/shmem.md, assumptions)"}
 	assumeLocalSC    = pgas.Assumption{ID: "local-sc", Text: "a PE's own loads and stores are sequentially consistent and at once visible to remote accesses (docs/shmem.md, assumptions)"}
+	// the C library model's (libc_mem.go)
+	assumeLibcIndexOrder = pgas.Assumption{ID: "libc-index-order", Text: "memset, memcpy and memcmp of several elements of a symmetric object access them in index order (C leaves the order open)"}
 	// the memory layout's (heap.go)
 	assumeAllocSucceeds = pgas.Assumption{ID: "alloc-succeeds", Text: "every allocation succeeds (the heap is large enough): its result is never NULL"}
 	assumeAllocZero     = pgas.Assumption{ID: "alloc-zero", Text: "a block from shmem_malloc, shmem_align or malloc reads as 0 until it is written (C leaves its contents indeterminate)"}
@@ -162,7 +164,7 @@ var (
 // translator records them as it meets the constructs (t.assume).
 func (t *translator) assumptions() []pgas.Assumption {
 	var out []pgas.Assumption
-	for _, a := range []pgas.Assumption{assumeIndexOrder, assumeNoStore, assumePolls, assumeLocalSC, assumeAllocSucceeds, assumeAllocZero, assumeFreeNoPending, assumeShmemPtrNull} {
+	for _, a := range []pgas.Assumption{assumeIndexOrder, assumeLibcIndexOrder, assumeNoStore, assumePolls, assumeLocalSC, assumeAllocSucceeds, assumeAllocZero, assumeFreeNoPending, assumeShmemPtrNull} {
 		if t.uses[a.ID] {
 			out = append(out, a)
 		}
@@ -202,7 +204,7 @@ func programAssumptions(p *pgas.Program, res *Result, src []byte) []pgas.Assumpt
 		}
 	}
 	var out []pgas.Assumption
-	for _, a := range []pgas.Assumption{assumeIndexOrder, assumeNoStore, assumePolls, assumeLocalSC, assumeAllocSucceeds, assumeAllocZero, assumeFreeNoPending, assumeShmemPtrNull} {
+	for _, a := range []pgas.Assumption{assumeIndexOrder, assumeLibcIndexOrder, assumeNoStore, assumePolls, assumeLocalSC, assumeAllocSucceeds, assumeAllocZero, assumeFreeNoPending, assumeShmemPtrNull} {
 		if has[a.ID] {
 			out = append(out, a)
 		}

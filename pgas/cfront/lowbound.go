@@ -1,0 +1,69 @@
+// Lower bounds of rank expressions: what makes a cast of shmem_my_pe()
+// and the like to an unsigned type exact (C converts a negative value by
+// wrapping it around; a value known non-negative converts to itself).
+
+package cfront
+
+import "modernc.org/cc/v4"
+
+// lowBound is a lower bound of e's value over every PE and N >= 1, for
+// constants, shmem_my_pe() (0), shmem_n_pes() (1), substituted locals and
+// + - * / % of them; ok is false when none is known.
+func (t *translator) lowBound(e cc.ExpressionNode) (int64, bool) {
+	if v, ok := constValue(e); ok {
+		return v, true
+	}
+	switch x := unparen(e).(type) {
+	case *cc.PrimaryExpression:
+		if x.Case == cc.PrimaryExpressionIdent {
+			if d, ok := x.ResolvedTo().(*cc.Declarator); ok {
+				if ent := t.lookup(d); ent != nil && ent.kind == kConst && ent.loOK {
+					return ent.lo, true
+				}
+			}
+		}
+	case *cc.PostfixExpression:
+		if x.Case == cc.PostfixExpressionCall && x.ArgumentExpressionList == nil {
+			if p, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression); ok {
+				switch p.Token.SrcStr() {
+				case "shmem_my_pe":
+					return 0, true
+				case "shmem_n_pes":
+					return 1, true
+				}
+			}
+		}
+	case *cc.CastExpression:
+		if x.Case == cc.CastExpressionCast && cc.IsIntegerType(x.Type()) {
+			return t.lowBound(x.CastExpression)
+		}
+	case *cc.AdditiveExpression:
+		if x.Case == cc.AdditiveExpressionMul {
+			return t.lowBound(x.MultiplicativeExpression)
+		}
+		a, okA := t.lowBound(x.AdditiveExpression)
+		if x.Case == cc.AdditiveExpressionAdd {
+			b, okB := t.lowBound(x.MultiplicativeExpression)
+			return a + b, okA && okB
+		}
+		if k, ok := constValue(x.MultiplicativeExpression); ok && x.Case == cc.AdditiveExpressionSub {
+			return a - k, okA
+		}
+	case *cc.MultiplicativeExpression:
+		if x.Case == cc.MultiplicativeExpressionCast {
+			return t.lowBound(x.CastExpression)
+		}
+		a, okA := t.lowBound(x.MultiplicativeExpression)
+		b, okB := t.lowBound(x.CastExpression)
+		if okA && okB && a >= 0 && b >= 0 {
+			if x.Case == cc.MultiplicativeExpressionMul {
+				if a > 1<<30 || b > 1<<30 {
+					return 0, true
+				}
+				return a * b, true
+			}
+			return 0, true // a / b, a % b of non-negative values
+		}
+	}
+	return 0, false
+}
