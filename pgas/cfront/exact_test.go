@@ -96,7 +96,7 @@ int main(void) {
 func TestRefusedDeclarationOnce(t *testing.T) {
 	_, err := Translate("f.c", []byte(wrap("long x;", "long a[40];\na[0] = 1;\nx = a[1];\nshmem_long_p(&x, a[2], 0);\ndouble d = 1;")), Options{})
 	l := errList(t, err)
-	if len(l) != 2 || !strings.Contains(l[0].Msg, "array a of 40 elements") || !strings.Contains(l[1].Msg, "floating point") {
+	if len(l) != 2 || !strings.Contains(l[0].Msg, "a of 40 cells") || !strings.Contains(l[1].Msg, "floating point") {
 		t.Errorf("want the array and the double, once each; got %v", err)
 	}
 }
