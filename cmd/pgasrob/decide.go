@@ -46,6 +46,7 @@ type decideCmd struct {
 	proc   *string
 	after  *time.Duration
 	via    *string
+	crit   *string
 }
 
 func newDecideCmd(stderr io.Writer) *decideCmd {
@@ -56,6 +57,7 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 	c.dot = fs.String("dot", "", "write the happens-before cycle of a violation as a Graphviz graph to `FILE` (with a range: FILE-N.ext per N)")
 	c.proc = fs.String("procedure", "auto", "who decides: automata (the cycle-type search), oracle (direct exploration of X(P,N)), or auto (the search, joined after a second by the oracle; the first exact answer wins)")
 	c.after = fs.Duration("oracle-after", cycles.DefaultOracleDelay, "with --procedure auto: the search's head start before the oracle joins it (0s: at once; programs heavy in waits and queues often suit the oracle)")
+	c.crit = fs.String("criterion", "robustness", "what to decide: robustness, race (data-race freedom under the API's happens-before, docs/criteria.md) or all (both, in one report)")
 	c.via = fs.String("via", "exact", "route: exact (the procedure of Theorem 16) or instrumentation (pgasrob translate, then tso --model pso: it finds violations only, docs/translate.md)")
 	return c
 }
@@ -66,8 +68,13 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 var decideModes = modeTable{
 	cmd:     "decide",
 	needs:   map[string]string{"shard-costs": "shard"},
-	choices: []string{"via", "procedure", "exploration"},
+	choices: []string{"via", "procedure", "exploration", "criterion"},
 	modes: []mode{
+		{key: "race", when: "criterion=race", name: "--criterion race", uses: flagList("criterion n max-states timeout max-memory json"),
+			ignores: flagList("jobs no-symmetry exploration")},
+		{key: "all", when: "criterion=all", name: "--criterion all", uses: flagList("criterion procedure oracle-after depth-first", budgetFlagNames)},
+		// any other value: runDecide names the choices
+		{key: "badcriterion", when: "criterion", name: "--criterion", uses: flagList("criterion all dot procedure oracle-after depth-first via shard shard-costs", budgetFlagNames)},
 		{key: "via", when: "via=instrumentation", name: "--via instrumentation",
 			uses: flagList("via n max-states timeout jobs max-memory json"), ignores: flagList("procedure oracle-after exploration no-symmetry depth-first")},
 		{key: "shard", when: "shard", name: "--shard", uses: flagList("shard shard-costs all depth-first via", budgetFlagNames),
@@ -95,6 +102,10 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch {
+	case j.mode == "race":
+		return runDecideRace(j, *c.asJSON, stdout, stderr)
+	case j.mode == "badcriterion":
+		return usageError(stderr, "decide", fmt.Errorf("--criterion must be robustness, race or all, not %q", *c.crit))
 	case j.mode == "via":
 		return runDecideVia(j, c, stdout, stderr)
 	case *c.via != "exact":
@@ -116,6 +127,9 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return j.runShard(stdout, stderr)
 	}
 	pr.out.Program = j.prog.Name
+	if j.mode == "all" {
+		return runDecideAll(j, pr, *c.asJSON, stdout, stderr)
+	}
 	j.decideEach(stderr, pr.add)
 	return pr.finish()
 }
