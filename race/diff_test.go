@@ -13,6 +13,7 @@ import (
 
 var diffCount = flag.Int("race.count", 0, "programs for TestRaceDifferential (0: 300 with -short, 1500 without)")
 var diffSeed = flag.Uint64("race.seed", 0, "first seed of TestRaceDifferential")
+var diffOracleSteps = flag.Int64("race.oracle-steps", 400_000, "TestRaceDifferential: the oracle's step bound per program (a program beyond it is counted, not compared)")
 
 // TestRaceDifferential decides random loop-free programs (with and
 // without the OpenSHMEM commands) at N = 2 and 3 with race.Decide and with
@@ -23,9 +24,9 @@ var diffSeed = flag.Uint64("race.seed", 0, "first seed of TestRaceDifferential")
 func TestRaceDifferential(t *testing.T) {
 	count := *diffCount
 	if count == 0 {
-		count = 1500
+		count = 1000
 		if testing.Short() {
-			count = 300
+			count = 100
 		}
 	}
 	stats := map[string]int{}
@@ -40,7 +41,7 @@ func TestRaceDifferential(t *testing.T) {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
 		n := 2 + int(seed%4/3)
-		or := oracle.Races(p, n, oracle.Options{MaxSteps: 400_000})
+		or := oracle.Races(p, n, oracle.Options{MaxSteps: *diffOracleSteps})
 		if or.Verdict == oracle.Unknown {
 			stats["oracle bound"]++
 			continue
