@@ -56,12 +56,14 @@ func Races(p *pgas.Program, n int, opt Options) Result {
 	}
 	x := &explorer{p: p, m: pgas.NewMachine(p, n), opt: opt}
 	x.dfs(x.m.Initial())
+	// a race anywhere wins (a run-time error does not stop the other
+	// computations); a bound reached hides races, so it comes next
 	switch {
 	case x.res.Verdict == Race:
-	case x.res.RunErr != nil:
-		x.res.Verdict = RunTimeError
 	case x.cut:
 		x.res.Verdict = Unknown
+	case x.res.RunErr != nil:
+		x.res.Verdict = RunTimeError
 	}
 	return x.res
 }
