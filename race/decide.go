@@ -186,11 +186,9 @@ func (s *system) witness(path []automata.Step) *Witness {
 		}
 		w.Events = append(w.Events, mv.events...)
 	}
+	// the accepting step's access is its last event (a blocking put's
+	// popa comes after its issue event)
 	w.J = len(w.Events) - 1
-	if last := w.Events[w.J]; !last.HasCell {
-		// a blocking put's popa is its step's access and its last event
-		w.J = len(w.Events) - 1
-	}
 	return w
 }
 

@@ -13,7 +13,7 @@ import (
 
 var diffCount = flag.Int("race.count", 0, "programs for TestRaceDifferential (0: 300 with -short, 1500 without)")
 var diffSeed = flag.Uint64("race.seed", 0, "first seed of TestRaceDifferential")
-var diffOracleSteps = flag.Int64("race.oracle-steps", 400_000, "TestRaceDifferential: the oracle's step bound per program (a program beyond it is counted, not compared)")
+var diffOracleSteps = flag.Int64("race.oracle-steps", 100_000, "TestRaceDifferential: the oracle's step bound per program (a program beyond it is counted, not compared)")
 
 // TestRaceDifferential decides random loop-free programs (with and
 // without the OpenSHMEM commands) at N = 2 and 3 with race.Decide and with

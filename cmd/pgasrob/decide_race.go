@@ -5,7 +5,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/race"
 	raceoracle "github.com/pgasrob/pgasrob/race/oracle"
 )
@@ -155,5 +154,3 @@ func raceOverallVerdict(code int) string {
 	}
 	return "race-free"
 }
-
-func raceStats(st automata.Stats) (int64, int64) { return st.States, st.Elapsed.Milliseconds() }
