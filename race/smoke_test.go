@@ -15,6 +15,11 @@ func mustCompile(t *testing.T, src string) *pgas.Program {
 	return p
 }
 
+// TestSmoke: the two simplest verdicts. mp-putval: the flag is written by
+// a put (putval) and read by a plain load: a put is not atomic, so nothing
+// orders the popb and the load (RACE). amo-counter: every access to cnt
+// is a fetching atomic (atomics do not race), ticket is written by its
+// owner only (RACE-FREE).
 func TestSmoke(t *testing.T) {
 	for _, tc := range []struct {
 		name, src string
