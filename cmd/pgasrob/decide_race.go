@@ -5,8 +5,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/pgasrob/pgasrob/race"
-	raceoracle "github.com/pgasrob/pgasrob/race/oracle"
+	"github.com/pgasrob/pgasrob/cycles/race"
+	raceoracle "github.com/pgasrob/pgasrob/cycles/race/oracle"
 )
 
 // decide --criterion race and --criterion all (docs/criteria.md, "Data

@@ -7,8 +7,8 @@ import (
 
 	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/pgas/gen"
-	"github.com/pgasrob/pgasrob/race"
-	"github.com/pgasrob/pgasrob/race/oracle"
+	"github.com/pgasrob/pgasrob/cycles/race"
+	"github.com/pgasrob/pgasrob/cycles/race/oracle"
 )
 
 var diffCount = flag.Int("race.count", 0, "programs for TestRaceDifferential (0: 300 with -short, 1500 without)")

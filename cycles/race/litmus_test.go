@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/pgasrob/pgasrob/pgas"
-	"github.com/pgasrob/pgasrob/race"
-	"github.com/pgasrob/pgasrob/race/oracle"
+	"github.com/pgasrob/pgasrob/cycles/race"
+	"github.com/pgasrob/pgasrob/cycles/race/oracle"
 )
 
 // The litmus table of docs/criteria.md: an access A of rank 1 to x on
@@ -193,7 +193,7 @@ func renderTable(cells map[[3]string]string) string {
 const tableStart, tableEnd = "<!-- race litmus table: go test ./race -run TestRaceLitmus -race.update-table -->\n", "<!-- end of race litmus table -->"
 
 func checkDocTable(t *testing.T, table string) {
-	const doc = "../docs/criteria.md"
+	const doc = "../../docs/criteria.md"
 	b, err := os.ReadFile(doc)
 	if err != nil {
 		t.Fatal(err)

@@ -8,13 +8,13 @@ import (
 	"github.com/pgasrob/pgasrob/cycles"
 	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/pgas/cfront"
-	"github.com/pgasrob/pgasrob/race"
+	"github.com/pgasrob/pgasrob/cycles/race"
 )
 
 // benchPrograms are the repository's examples the comparison runs on:
 // the C message-passing and ordering tests at N = 2 and 3.
 func benchPrograms(b *testing.B) []*pgas.Program {
-	fs, _ := filepath.Glob("../examples/shmem/*.c")
+	fs, _ := filepath.Glob("../../examples/shmem/*.c")
 	var ps []*pgas.Program
 	for _, f := range fs {
 		src, err := os.ReadFile(f)

@@ -7,8 +7,8 @@ import (
 
 	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/pgas/cfront"
-	"github.com/pgasrob/pgasrob/race"
-	"github.com/pgasrob/pgasrob/race/oracle"
+	"github.com/pgasrob/pgasrob/cycles/race"
+	"github.com/pgasrob/pgasrob/cycles/race/oracle"
 )
 
 // Hand-argued programs: each verdict is argued next to it and checked
@@ -122,7 +122,7 @@ func TestRaceArgued(t *testing.T) {
 // repository (.pgas and C) at N = 2, where the oracle finishes.
 func TestRaceExamples(t *testing.T) {
 	var files []string
-	for _, g := range []string{"../examples/*.pgas", "../examples/shmem-calculus/*.pgas", "../examples/shmem/*.c"} {
+	for _, g := range []string{"../../examples/*.pgas", "../../examples/shmem-calculus/*.pgas", "../../examples/shmem/*.c"} {
 		fs, _ := filepath.Glob(g)
 		files = append(files, fs...)
 	}
