@@ -62,6 +62,7 @@ type decideCmd struct {
 	// recursive: directories among the arguments are searched for
 	// programs (decide_project.go).
 	recursive *bool
+	crit      *string
 }
 
 func newDecideCmd(stderr io.Writer) *decideCmd {
@@ -74,6 +75,7 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 	c.after = fs.Duration("oracle-after", cycles.DefaultOracleDelay, "with --procedure auto: the search's head start before the oracle joins it (0s: at once; programs heavy in waits and queues often suit the oracle)")
 	c.out = addOutputFlags(fs)
 	c.recursive = fs.BoolP("recursive", "r", false, "decide every .c and .pgas file under the directories given (a project: files in parallel within --jobs, then a summary table)")
+	c.crit = fs.String("criterion", "robustness", "what to decide: robustness, race (data-race freedom under the API's happens-before, docs/criteria.md) or all (both, in one report)")
 	c.via = fs.String("via", "exact", "route: exact (the procedure of Theorem 16) or instrumentation (pgasrob translate, then tso --model pso: it finds violations only, docs/translate.md)")
 	return c
 }
@@ -84,8 +86,13 @@ func newDecideCmd(stderr io.Writer) *decideCmd {
 var decideModes = modeTable{
 	cmd:     "decide",
 	needs:   map[string]string{"shard-costs": "shard"},
-	choices: []string{"via", "procedure", "exploration"},
+	choices: []string{"via", "procedure", "exploration", "criterion"},
 	modes: []mode{
+		{key: "race", when: "criterion=race", name: "--criterion race", uses: flagList("criterion n max-states timeout max-memory json"),
+			ignores: flagList("jobs no-symmetry exploration")},
+		{key: "all", when: "criterion=all", name: "--criterion all", uses: flagList("criterion procedure oracle-after depth-first", budgetFlagNames)},
+		// any other value: runDecide names the choices
+		{key: "badcriterion", when: "criterion", name: "--criterion", uses: flagList("criterion all dot procedure oracle-after depth-first via shard shard-costs", budgetFlagNames)},
 		{key: "via", when: "via=instrumentation", name: "--via instrumentation",
 			uses: flagList("via n max-states timeout jobs max-memory json lang", cFlagNames), ignores: flagList("procedure oracle-after exploration no-symmetry depth-first")},
 		{key: "shard", when: "shard", name: "--shard", uses: flagList("shard shard-costs all depth-first via", budgetFlagNames),
@@ -125,6 +132,10 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	switch {
+	case j.mode == "race":
+		return runDecideRace(j, *c.asJSON, stdout, stderr)
+	case j.mode == "badcriterion":
+		return usageError(stderr, "decide", fmt.Errorf("--criterion must be robustness, race or all, not %q", *c.crit))
 	case j.mode == "via":
 		return runDecideVia(j, c, stdout, stderr)
 	case *c.via != "exact":
@@ -140,6 +151,9 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		return j.runShard(stdout, stderr)
 	}
 	pr.out.Program = j.prog.Name
+	if j.mode == "all" {
+		return runDecideAll(j, pr, *c.asJSON, stdout, stderr)
+	}
 	pr.fixer = c.out.fixer(j)
 	j.decideEach(stderr, pr.add)
 	return pr.finish()

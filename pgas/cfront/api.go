@@ -141,7 +141,10 @@ func (t *translator) shmem(x *cc.PostfixExpression, name string, args []cc.Expre
 	case "signal_fetch":
 		sig := t.symCell(x, args[0], 1)
 		r := t.temp()
-		t.emit("%s <- mem[%s]", r, sig)
+		// an atomic read of the signal (an await whose guard always
+		// holds: the same step as a load in X); the race criterion
+		// needs to know it is atomic (docs/criteria.md)
+		t.emit("%s <- mem[%s] when 1", r, sig)
 		return r
 	}
 	if c.typ == "" && c.size == 0 && c.op != "p" && c.op != "g" && !strings.HasPrefix(c.op, "put") &&

@@ -57,7 +57,10 @@ func (t *translator) rma(x *cc.PostfixExpression, name string, c shmemCall, ctx 
 		o := t.cmp(args[1])
 		v := t.value(args[2])
 		r := t.temp()
-		t.emit("%s <- mem[%s]", r, cell)
+		// an await whose guard always holds: the same step as a load in
+		// X, but marked as the atomic read shmem_test is (the race
+		// criterion, docs/criteria.md: a test synchronises like a wait)
+		t.emit("%s <- mem[%s] when 1", r, cell)
 		return fmt.Sprintf("(%s %s %s)", r, o, v)
 	case "wait_until_all", "wait_until_any":
 		t.arity(x, name, args, 5)

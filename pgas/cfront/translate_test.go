@@ -63,7 +63,7 @@ func TestMapping(t *testing.T) {
 		{"barrier_all", "", "shmem_barrier_all();", []string{"quiet ctx_default", "barrier"}},
 		{"sync_all", "", "shmem_sync_all();", []string{"barrier"}},
 		{"wait_until", "long f;", "shmem_long_wait_until(&f, SHMEM_CMP_GE, 1);", []string{"tmp0 <- mem[f] when tmp0 >= 1"}},
-		{"test", "long f; long r;", "r = shmem_long_test(&f, SHMEM_CMP_EQ, 1);", []string{"tmp0 <- mem[f]", "mem[r] <- (tmp0 == 1)"}},
+		{"test", "long f; long r;", "r = shmem_long_test(&f, SHMEM_CMP_EQ, 1);", []string{"tmp0 <- mem[f] when 1", "mem[r] <- (tmp0 == 1)"}},
 		{"atomics", "long c; long r;", "shmem_long_atomic_inc(&c, 0); shmem_long_atomic_add(&c, 1, 0); shmem_long_atomic_set(&c, 1, 0);",
 			[]string{"amo_inc((rank - rank + 0 + 1), c, ctx_default)", "amo_add(1, (rank - rank + 0 + 1), c, ctx_default)", "amo_set(1, (rank - rank + 0 + 1), c, ctx_default)"}},
 		{"fetching atomics", "long c; long r;", "r = shmem_long_atomic_compare_swap(&c, 0, 1, 0);",

@@ -1,0 +1,157 @@
+package race
+
+import (
+	"slices"
+
+	"github.com/pgasrob/pgasrob/pgas"
+)
+
+// The monitor: a state of X with, once the first access of a race has
+// been guessed, one bit per place through which api_hb reaches later
+// events, saying whether what happens there next is api_hb-after the
+// guessed access ("marked"). Every edge of api_hb points forward in the
+// computation, so the bit of an event is known when it happens: it is the
+// disjunction of the bits of the places its direct predecessors left.
+
+// Bits of a pending operation.
+const (
+	bitPopa = 1 // its popa is marked (its issue was)
+	bitPopb = 2 // its popb is marked (issue, popa, an earlier-epoch delivery, its chain)
+)
+
+// pstate is a state of the product of X and the monitor.
+type pstate struct {
+	x     *pgas.XState
+	phase uint8 // 0 no access guessed, 1 guessed (e1 set), 2 race found (accepting)
+	e1    access
+	// the places, once phase >= 1
+	rank   []bool    // rank r's next event (index r-1): program order, local completion, barriers
+	ci     [][]uint8 // per (r, q) of a context: bits of its items, in the order of XState.Items
+	fa, fb [][]uint8 // per FIFO (r, q): bits of the requests of fa and of the transfers of fb
+	faM    []bool    // per FIFO (r, q): a marked popa happened (FIFO order of popas)
+	fbM    []bool    // per FIFO (r, q): a marked popb happened
+	quietM []bool    // per context (r, q): a marked pop of one of its items happened
+	fm, fc []bool    // per (r, q, k): a marked delivery of a send to k in an earlier epoch / in the current one
+	chain  []bool    // per rank: a marked delivery of its current chain happened
+	head   []int     // per rank: the Issue of its current chain's first send (not in the key)
+	rel    []bool    // per cell: the release sequence of its current value holds a marked atomic write
+}
+
+// mon holds what the monitor needs of the program.
+type mon struct {
+	p          *pgas.Program
+	n          int
+	nq, na     int
+	queueConst []int // per transition: the constant queue of a context command, else -1
+}
+
+func newMon(p *pgas.Program, n int) *mon {
+	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans))}
+	for t := range p.Trans {
+		m.queueConst[t] = -1
+		if c := p.Trans[t].Cmd; c.Op.IsCtxOp() && c.Queue != nil {
+			if v, ok := c.Queue.Const(); ok {
+				m.queueConst[t] = int(v)
+			}
+		}
+	}
+	return m
+}
+
+func (m *mon) rq(r, q int) int         { return (r-1)*m.nq + q }
+func (m *mon) rqk(r, q, k int) int     { return ((r-1)*m.nq+q)*m.n + k - 1 }
+func (m *mon) cellIdx(c pgas.Cell) int { return (c.Rank-1)*m.na + c.Addr }
+
+// guessed turns a phase-0 state (which has no places) into a phase-1
+// state with every place unmarked.
+func (m *mon) guessed(s *pstate, e1 access) *pstate {
+	ns := &pstate{x: s.x, phase: 1, e1: e1,
+		rank: make([]bool, m.n), ci: make([][]uint8, m.n*m.nq), fa: make([][]uint8, m.n*m.nq), fb: make([][]uint8, m.n*m.nq),
+		faM: make([]bool, m.n*m.nq), fbM: make([]bool, m.n*m.nq), quietM: make([]bool, m.n*m.nq),
+		fm: make([]bool, m.n*m.nq*m.n), fc: make([]bool, m.n*m.nq*m.n), chain: make([]bool, m.n), head: slices.Clone(s.head),
+		rel: make([]bool, m.n*m.na)}
+	for r := 1; r <= m.n; r++ {
+		for q := 0; q < m.nq; q++ {
+			i := m.rq(r, q)
+			ns.ci[i] = make([]uint8, len(s.x.Items(r, q)))
+			ns.fa[i] = make([]uint8, len(s.x.FA(r, q)))
+			ns.fb[i] = make([]uint8, len(s.x.FB(r, q)))
+		}
+	}
+	return ns
+}
+
+func (s *pstate) clone() *pstate {
+	c := *s
+	if s.phase == 0 {
+		c.head = slices.Clone(s.head)
+		return &c
+	}
+	c.rank, c.faM, c.fbM, c.quietM = slices.Clone(s.rank), slices.Clone(s.faM), slices.Clone(s.fbM), slices.Clone(s.quietM)
+	c.fm, c.fc, c.chain, c.head, c.rel = slices.Clone(s.fm), slices.Clone(s.fc), slices.Clone(s.chain), slices.Clone(s.head), slices.Clone(s.rel)
+	c.ci, c.fa, c.fb = cloneLists(s.ci), cloneLists(s.fa), cloneLists(s.fb)
+	return &c
+}
+
+func cloneLists(l [][]uint8) [][]uint8 {
+	c := make([][]uint8, len(l))
+	for i := range l {
+		c[i] = slices.Clone(l[i])
+	}
+	return c
+}
+
+// key is the product state's identity: X's key and the places in X's
+// order of items (issue indices are not part of it, as in XState.Key).
+func (m *mon) key(s *pstate) string {
+	b := s.x.AppendKey(nil)
+	b = append(b, '|', s.phase)
+	if s.phase == 0 {
+		return string(b)
+	}
+	e := s.e1
+	b = append(b, byte(e.cell.Rank), byte(e.cell.Addr), byte(e.cell.Addr>>8), flags(e.write, e.rma, e.atomic))
+	bools := func(xs []bool) {
+		var acc, nb byte
+		for _, x := range xs {
+			if x {
+				acc |= 1 << nb
+			}
+			if nb++; nb == 8 {
+				b, acc, nb = append(b, acc), 0, 0
+			}
+		}
+		b = append(b, acc)
+	}
+	for _, xs := range [][]bool{s.rank, s.faM, s.fbM, s.quietM, s.fm, s.fc, s.chain, s.rel} {
+		bools(xs)
+	}
+	for r := 1; r <= m.n; r++ {
+		for q := 0; q < m.nq; q++ {
+			i := m.rq(r, q)
+			b = append(b, ':')
+			for j, it := range s.x.Items(r, q) {
+				v := s.ci[i][j]
+				if !it.Recv && it.Head == s.head[r-1] {
+					v |= 4
+				}
+				b = append(b, v)
+			}
+			b = append(b, ';')
+			b = append(b, s.fa[i]...)
+			b = append(b, ';')
+			b = append(b, s.fb[i]...)
+		}
+	}
+	return string(b)
+}
+
+func flags(xs ...bool) byte {
+	var v byte
+	for i, x := range xs {
+		if x {
+			v |= 1 << i
+		}
+	}
+	return v
+}
