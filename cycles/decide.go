@@ -119,8 +119,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		return nil, err
 	}
 	y.AllParts = opt.NoReduction // the settled-popa rule is a reduction too
-	pl := makePlan(opt, n, p.HasCtx())
-	opt = pl.options(opt)
+	pl := makePlan(opt, n)
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
