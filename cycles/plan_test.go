@@ -138,4 +138,3 @@ func TestPlanIsRun(t *testing.T) {
 		}
 	}
 }
-
