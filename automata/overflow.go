@@ -77,6 +77,7 @@ type overflow struct {
 	found    []State // the path to the accepting state found
 	stop     string
 	fresh    bool // the current root is a spilled state, not the store's
+	pathFull bool // the path outgrew what the budget leaves it
 }
 
 func newOverflow(sys System, opt *Options, st *store, maxBytes int64, deadline time.Time) (*overflow, error) {
@@ -267,6 +268,7 @@ func (ov *overflow) push(s State, h uint64) {
 	ov.pathB += int64(len(f.succ)+1) * ov.cost()
 	ov.peak = max(ov.peak, ov.held())
 	if ov.held() > ov.maxBytes {
+		ov.pathFull = true
 		ov.stop = fmt.Sprintf("memory budget of %d MiB reached (the depth-first path beyond the state cache)", ov.maxBytes>>20)
 	}
 }

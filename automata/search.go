@@ -390,6 +390,9 @@ func Search(sys System, opt Options) Result {
 		res.Stats.Bytes = ov.peak
 		res.Beyond = ov.visits
 		accepted += ov.accepted
+		if ov.pathFull {
+			res.Limit = MemoryLimit
+		}
 	}
 	switch {
 	case ov != nil && ov.found != nil:
