@@ -167,7 +167,8 @@ type Options struct {
 	// MaxBytes, the search goes on depth-first with the states on its
 	// path kept and the others in a bounded cache, explored again when
 	// evicted (overflow.go), instead of ending with Unknown. The answer
-	// stays exact; the time it takes may grow.
+	// stays exact; the time it takes may grow. EnterFirst searches
+	// ignore it.
 	CacheOverflow bool
 }
 
