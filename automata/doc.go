@@ -50,5 +50,11 @@
 // The ordered worker pool of the checkers (the cycle types of a decision,
 // the attacks of a TSO check) is the subpackage automata/pool.
 //
-// Imports: the standard library and automata/table.
+// Options.CacheOverflow searches beyond the memory budget (overflow.go):
+// the visited set stops at three quarters of MaxBytes, and the search goes
+// on depth-first with its path kept and the finished states in a bounded
+// cache (state-space caching), exact, trading time for memory.
+//
+// Imports: the standard library, automata/table and
+// github.com/dgraph-io/ristretto/v2 (the state cache of overflow.go).
 package automata

@@ -113,6 +113,10 @@ type Result struct {
 	// PathWithheld, for NonEmpty without Path, says why: a depth-first
 	// path too long to shorten and to copy within the memory budget.
 	PathWithheld string
+	// Beyond counts the states visited after the visited set was frozen
+	// (Options.CacheOverflow), each visit once, re-explorations included;
+	// Stats.States counts them too.
+	Beyond int64
 }
 
 // Limit says which budget ended a search, where the caller needs to know.
@@ -159,6 +163,13 @@ type Options struct {
 	// search, state for state. DepthFirst searches, and systems that
 	// cannot fork, are searched sequentially whatever Workers says.
 	Workers int
+	// CacheOverflow: when the visited set would pass three quarters of
+	// MaxBytes, the search goes on depth-first with the states on its
+	// path kept and the others in a bounded cache, explored again when
+	// evicted (overflow.go), instead of ending with Unknown. The answer
+	// stays exact; the time it takes may grow. EnterFirst searches
+	// ignore it.
+	CacheOverflow bool
 }
 
 // Search decides emptiness of sys by a graph search in the order
@@ -210,6 +221,15 @@ func Search(sys System, opt Options) Result {
 		return st.bytes()
 	}
 	res := Result{}
+	// With CacheOverflow the store stops at storeMax and the search goes
+	// on beyond it (overflow.go): the successors it could not take are
+	// spilled, and overflowing ends the exact search.
+	storeMax := maxBytes
+	if opt.CacheOverflow {
+		storeMax = maxBytes - maxBytes/overflowShare
+	}
+	overflowing := false
+	var spill []ovRoot
 	stats := func() Stats {
 		return Stats{States: int64(st.len()), Transitions: res.Stats.Transitions, Bytes: held(), Elapsed: time.Since(start)}
 	}
@@ -230,6 +250,8 @@ func Search(sys System, opt Options) Result {
 			stop = StopReason(ctx)
 		case !deadline.IsZero() && time.Now().After(deadline):
 			stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
+		case held() > storeMax && opt.CacheOverflow:
+			overflowing = true
 		case held() > maxBytes:
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
 		}
@@ -242,6 +264,15 @@ func Search(sys System, opt Options) Result {
 		}
 		if len(s) != st.width {
 			panic(fmt.Sprintf("automata: system emitted a state of %d words, want %d", len(s), st.width))
+		}
+		if opt.CacheOverflow && !overflowing {
+			if g := st.growthBytes(); g > 0 && held()+g > storeMax || st.full() {
+				overflowing = true
+			}
+		}
+		if overflowing {
+			spill = append(spill, ovRoot{idx: -1, parent: parent, s: copyState(s)})
+			return
 		}
 		if g := st.growthBytes(); g > 0 && held()+g > maxBytes {
 			// Refuse the allocation rather than notice it afterwards: a
@@ -295,7 +326,7 @@ func Search(sys System, opt Options) Result {
 		res.Stats.Transitions++
 		add(s, 0, parent)
 	}
-	for next := 0; found < 0 && stop == ""; next = expanded {
+	for next := 0; found < 0 && stop == "" && !overflowing; next = expanded {
 		var at int
 		if stack != nil {
 			if len(stack) == 0 {
@@ -333,6 +364,8 @@ func Search(sys System, opt Options) Result {
 			stop = fmt.Sprintf("state budget of %d states reached", opt.MaxStates)
 		case n >= maxStates:
 			stop = "more states than the visited set can index"
+		case next&1023 == 0 && held() > storeMax && opt.CacheOverflow:
+			overflowing = true
 		case next&1023 == 0 && held() > maxBytes:
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
 		case next&255 == 0 && ctx.Err() != nil:
@@ -347,8 +380,25 @@ func Search(sys System, opt Options) Result {
 	if pl != nil {
 		pl.stop() // before rebuild: the witness needs no workers
 	}
+	var ov *overflow
+	if overflowing && found < 0 && stop == "" {
+		ov, stop = searchOverflow(sys, &opt, st, maxBytes, deadline, spill, stack, expanded)
+	}
 	res.Stats = stats()
+	if ov != nil {
+		res.Stats.States += ov.visits
+		res.Stats.Transitions += ov.trans
+		res.Stats.Bytes = ov.peak
+		res.Beyond = ov.visits
+		accepted += ov.accepted
+		if ov.pathFull {
+			res.Limit = MemoryLimit
+		}
+	}
 	switch {
+	case ov != nil && ov.found != nil:
+		res.Outcome = NonEmpty
+		res.Path = labelPath(sys, ov.found)
 	case found >= 0:
 		res.Outcome = NonEmpty
 		if stack != nil {

@@ -119,8 +119,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		return nil, err
 	}
 	y.AllParts = opt.NoReduction // the settled-popa rule is a reduction too
-	pl := makePlan(opt, n, p.HasCtx())
-	opt = pl.options(opt)
+	pl := makePlan(opt, n)
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -339,6 +338,9 @@ func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable,
 		Context:  ctx,
 		Progress: progress,
 		Workers:  workers,
+		// The state cache replaces the visited set's budget, not the
+		// memo's share set aside above.
+		CacheOverflow: opt.StateCache,
 	})
 	tr := TypeResult{Cycle: c, Checked: true, Outcome: r.Outcome, Reason: r.Reason, Stats: r.Stats}
 	if r.Limit == automata.MemoryLimit {
@@ -473,7 +475,7 @@ func findRuntimeError(ctx context.Context, y *normalform.Y, opt Options, maxByte
 		sys.rd = newReducer(y.P, y.Future().Words)
 	}
 	r := automata.Search(sys, automata.Options{Context: ctx, Progress: progress, Workers: workers,
-		Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes}})
+		Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes}, CacheOverflow: opt.StateCache})
 	switch r.Outcome {
 	case automata.Unknown:
 		if r.Limit == automata.MemoryLimit {

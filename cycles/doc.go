@@ -81,9 +81,10 @@
 // by the same procedure, with Y's context rules (normalform/ctx.go) and
 // the argument of docs/deviations.md, "The normal form with contexts";
 // the trackers need no change (an amo event is a write, an afetch a
-// read). The partial-order reduction, rank symmetry and the shared
-// exploration were argued for FIFO queues only: the plan turns them off
-// for such programs and notes it (plan.go). A witness's context pops get
+// read). The partial-order reduction, rank symmetry (with Y's target
+// fields renamed, symmetry_ctx.go) and the shared exploration's stuck
+// ranks hold for contexts too (docs/deviations.md, "The reductions with
+// contexts"). A witness's context pops get
 // their Item when it is certified (witness.go).
 //
 // The rules HB1–HB8 are used in their intended form (docs/deviations.md):

@@ -49,6 +49,11 @@ type Options struct {
 	// DepthFirst searches each cycle type depth-first when only the first
 	// witness is needed (not All); see searchType.
 	DepthFirst bool
+	// StateCache lets every search go on beyond its part of MaxBytes
+	// with a bounded state cache (automata.Options.CacheOverflow): an
+	// exact answer where the visited set alone would give Unknown, at the
+	// cost of time.
+	StateCache bool
 	Only       []CycleType // check only these cycle types
 	// Shard restricts the decision to one part of the cycle types to be
 	// searched (shard.go); Merge combines the parts. Costs, if set, are

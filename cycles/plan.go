@@ -65,30 +65,16 @@ type plan struct {
 	// depthFirst is Options.DepthFirst for the per-type searches of a
 	// streamed N (streamPerType); every other search takes the option.
 	depthFirst bool
-	// noReduction and noSymmetry turn off the partial-order reduction
-	// (reduce.go) and every use of rank symmetry (symmetry*.go) whatever
-	// the options say: a program with OpenSHMEM commands has Y fields
-	// indexed by a target rank, which a renaming of ranks must permute
-	// and symmetry*.go does not, and the independence of reduce.go and
-	// the stuck ranks of the shared exploration (stuck.go) were argued
-	// for FIFO queues only. See docs/deviations.md, "The normal form
-	// with contexts".
-	noReduction, noSymmetry bool
-	note                    string // for Result.Note
+	note       string // for Result.Note
 }
 
-// shmemNote is the note of a decision of a program with OpenSHMEM
-// commands, whose search runs without the reductions not proven for them.
-const shmemNote = "OpenSHMEM commands: searched per cycle type without the partial-order reduction, rank symmetry and the shared exploration, which are not proven for contexts"
-
-// makePlan turns the options, N and whether the program uses OpenSHMEM
-// commands into the plan of the decision.
-func makePlan(opt Options, n int, shmem bool) plan {
+// makePlan turns the options and N into the plan of the decision. A
+// program with OpenSHMEM commands gets the plan of any other: the
+// partial-order reduction, rank symmetry and the shared exploration hold
+// for contexts too (docs/deviations.md, "The normal form with contexts",
+// "The reductions with contexts").
+func makePlan(opt Options, n int) plan {
 	pl := plan{depthFirst: opt.DepthFirst}
-	if shmem {
-		pl.noReduction, pl.noSymmetry, pl.note = true, true, shmemNote
-		opt.Exploration = PerType
-	}
 	perType := opt.All || opt.Only != nil || opt.Shard.Count > 0
 	switch {
 	case perType || opt.Procedure == Automata:
@@ -124,13 +110,6 @@ func joinNote(a, b string) string {
 		return b
 	}
 	return a + "; " + b
-}
-
-// options returns opt with the plan's overrides applied.
-func (pl plan) options(opt Options) Options {
-	opt.NoReduction = opt.NoReduction || pl.noReduction
-	opt.NoSymmetry = opt.NoSymmetry || pl.noSymmetry
-	return opt
 }
 
 // shared reports whether the plan runs the shared exploration (unless a

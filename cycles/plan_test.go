@@ -3,7 +3,6 @@ package cycles
 import (
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -64,7 +63,7 @@ func TestPlanRules(t *testing.T) {
 		if c.streamed {
 			n = 3
 		}
-		pl := makePlan(o, n, false)
+		pl := makePlan(o, n)
 		perType := o.All || o.Only != nil || o.Shard.Count > 0
 		// Only lists its types: it is never streamed.
 		streamed := c.streamed && o.Only == nil
@@ -119,7 +118,7 @@ func TestPlanIsRun(t *testing.T) {
 		if c.streamed {
 			n = 3
 		}
-		pl := makePlan(o, n, false)
+		pl := makePlan(o, n)
 		res, err := Decide(p, n, o)
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
@@ -136,33 +135,6 @@ func TestPlanIsRun(t *testing.T) {
 		}
 		if res.Procedure != wantProc || res.Partial != streamed || res.Note != note {
 			t.Errorf("%v: plan %v: ran %q, partial %v, note %q", c, pl, res.Procedure, res.Partial, res.Note)
-		}
-	}
-}
-
-// TestPlanShmem: for a program with OpenSHMEM commands every combination
-// keeps who answers and the streaming of its FIFO twin, but searches per
-// type without reduction or symmetry, and says so first in the note.
-func TestPlanShmem(t *testing.T) {
-	defer streamAbove(TypeCount(2))()
-	for _, c := range planCases() {
-		n := 2
-		if c.streamed {
-			n = 3
-		}
-		fifo, shm := makePlan(c.opt, n, false), makePlan(c.opt, n, true)
-		opt := shm.options(c.opt)
-		switch {
-		case shm.arbiter != fifo.arbiter:
-			t.Errorf("%v: arbiter %v, want %v", c, shm.arbiter, fifo.arbiter)
-		case shm.shared():
-			t.Errorf("%v: plan %v runs the shared exploration", c, shm)
-		case (fifo.driver == streamedShared || fifo.driver == streamedPerType) != (shm.driver == streamedPerType):
-			t.Errorf("%v: driver %v, want the per-type twin of %v", c, shm.driver, fifo.driver)
-		case !opt.NoReduction || !opt.NoSymmetry:
-			t.Errorf("%v: options %+v keep a reduction", c, opt)
-		case !strings.HasPrefix(shm.note, shmemNote):
-			t.Errorf("%v: note %q", c, shm.note)
 		}
 	}
 }

@@ -281,6 +281,7 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		ProgressEvery: 1 << 8, // also the pace of the tables' budget check and of the turns
 		OnAccept:      onAccept,
 		Workers:       workers,
+		CacheOverflow: opt.StateCache,
 	})
 	return r, context.Cause(searchCtx)
 }

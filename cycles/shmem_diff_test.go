@@ -17,7 +17,21 @@ var shmemDiffSeed = flag.Uint64("shmem.seed", 0, "first seed of TestShmemDiffere
 // with the brute-force oracle over X(P,N), the reference: Decide must
 // never disagree, and a certified witness must replay. Skipped
 // comparisons (a budget ran out) give no evidence and are only counted.
+//
+// Decide runs with the partial-order reduction and rank symmetry, between
+// and inside cycle types (docs/deviations.md, "The reductions with
+// contexts"); TestShmemDifferentialShared runs the shared exploration.
 func TestShmemDifferential(t *testing.T) {
+	shmemDifferential(t, PerType)
+}
+
+// TestShmemDifferentialShared is TestShmemDifferential with the shared
+// exploration (its stuck-rank rule, stuck.go), breadth- and depth-first.
+func TestShmemDifferentialShared(t *testing.T) {
+	shmemDifferential(t, Shared)
+}
+
+func shmemDifferential(t *testing.T, ex Exploration) {
 	count := *shmemDiffCount
 	if count == 0 {
 		count = sized(300, 1000)
@@ -41,7 +55,11 @@ func TestShmemDifferential(t *testing.T) {
 			verdicts["(uses contexts)"]++
 		}
 		n := 2 + int(seed%2)
-		c := Compare(p, n, CompareBudget{DecideStates: 300_000, DecideTime: DefaultCompareBudget.DecideTime, Oracle: DefaultCompareBudget.Oracle})
+		if rot, cl := rankSymmetry(p, n); rot != nil || len(cl) > 0 {
+			verdicts["(symmetric)"]++
+		}
+		c := Compare(p, n, CompareBudget{DecideStates: 300_000, DecideTime: DefaultCompareBudget.DecideTime, Oracle: DefaultCompareBudget.Oracle,
+			Exploration: ex, DepthFirst: ex == Shared && seed%4 >= 2})
 		stats[c.Status]++
 		verdicts[c.Decide]++
 		if c.Status == Disagree {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,8 +52,8 @@ func TestShmemExamples(t *testing.T) {
 			if got != want || ora != want {
 				t.Errorf("%s N = %d: decide %s, oracle %s, expected %s", filepath.Base(f), n, got, ora, want)
 			}
-			if d.Note != shmemNote {
-				t.Errorf("%s: note %q, want the plan's note for OpenSHMEM programs", f, d.Note)
+			if strings.Contains(d.Note, "OpenSHMEM") {
+				t.Errorf("%s: note %q: the reductions hold for contexts, nothing to note", f, d.Note)
 			}
 			t.Logf("%-24s N = %d  %-10s %v", filepath.Base(f), n, got, took.Round(time.Millisecond))
 		}

@@ -18,6 +18,13 @@ import (
 //     popbs of remote commands, generated with the command. So the guard
 //     can change only if some other rank, not itself blocked for good,
 //     may still issue a remote command touching that cell.
+//   - With contexts: a send's popb and a writing atomic are remote
+//     commands in this sense (ff.remote lists them). A quiet disabled by
+//     delayed(r,c) and an atomic disabled by lb(r,c,k) > 0 stay disabled
+//     while r does not move: those fields are r's own and only r's moves
+//     change them. A guarded atomic reads a cell (k, a) that k's own
+//     stores may write as well, so it is free as soon as any other rank
+//     not blocked for good may still touch that cell at all.
 //
 // Such a rank never generates another event, and no barrier can ever be
 // passed again (a barrier needs every rank), so every other rank is left
@@ -55,7 +62,7 @@ func newFreeFuture(y *normalform.Y) *freeFuture {
 				}
 			})
 			reach(p, q, true, func(ti int) {
-				if op := p.Trans[ti].Cmd.Op; op == pgas.OpRead || op == pgas.OpWrite {
+				if op := p.Trans[ti].Cmd.Op; op == pgas.OpRead || op == pgas.OpWrite || op == pgas.OpSend || op == pgas.OpAtomic {
 					for w, x := range fut.TransCells(r, ti) {
 						b[w] |= x
 					}
@@ -126,11 +133,16 @@ func (ff *freeFuture) stuckRanks(y *normalform.Y, s automata.State, moves []norm
 					continue
 				}
 				cells := fut.TransCells(r, ti)
+				atomic := p.Trans[ti].Cmd.Op == pgas.OpAtomic
 				for r2 := 1; r2 <= y.N && free; r2++ {
 					if r2 == r || stuck&(1<<r2) != 0 {
 						continue
 					}
-					for w, x := range ff.remote[r2-1][y.Control(s, r2)] {
+					writers := ff.remote[r2-1][y.Control(s, r2)]
+					if atomic {
+						writers = fut.Cells(r2, y.Control(s, r2))
+					}
+					for w, x := range writers {
 						if x&cells[w] != 0 {
 							free = false
 							break

@@ -44,7 +44,7 @@ func respects(p *pgas.Program, n int, perm []int) bool {
 	}
 	for _, t := range p.Trans {
 		c := &t.Cmd
-		for _, e := range []*pgas.Expr{c.Addr, c.Val, c.Guard, c.Local, c.Remote, c.Queue, c.Rank} {
+		for _, e := range []*pgas.Expr{c.Addr, c.Val, c.Val2, c.Guard, c.Local, c.Remote, c.Queue, c.Rank} {
 			// A rank argument must commute with the renaming even when it
 			// does not read `rank`: a constant rank such as 1 or N names
 			// one particular process.

@@ -43,6 +43,9 @@ func (ts *typeSym) compileRename(perm []int) []bitMove {
 		}
 		add(p.mu[r-1], p.mu[q-1])
 	}
+	if ts.ctx != nil {
+		ts.ctx.moves(perm, add)
+	}
 	slices.SortFunc(mv, func(a, b bitMove) int {
 		if a.sw != b.sw {
 			return a.sw - b.sw

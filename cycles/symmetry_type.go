@@ -63,6 +63,7 @@ type typeSym struct {
 	out, turned, best automata.State
 	// turnMoves[j] is turns[j] compiled for Y and μ (symmetry_rename.go).
 	turnMoves [][]bitMove
+	ctx       *ctxSym // the context fields (symmetry_ctx.go), nil without them
 }
 
 type turn struct {
@@ -100,6 +101,7 @@ func newTypeSym(prod *product, classes [][]int, turns []turn) *typeSym {
 		ts.bits[h] = make([]uint64, len(prod.tl.written[h]))
 		ts.moved[h] = make([]uint64, len(prod.tl.written[h]))
 	}
+	ts.ctx = newCtxSym(ts)
 	for _, tn := range turns {
 		ts.turnMoves = append(ts.turnMoves, ts.compileRename(tn.perm))
 	}
@@ -135,6 +137,9 @@ func (ts *typeSym) signature(s automata.State, r int) []uint64 {
 			w := p.tl.written[h][c/64].Get(s)
 			sig = append(sig, w>>(c%64)&1)
 		}
+	}
+	if ts.ctx != nil {
+		sig = ts.ctx.signature(s, r, sig)
 	}
 	ts.sig[r] = sig
 	return sig
@@ -202,6 +207,9 @@ func (ts *typeSym) rename(s automata.State, perm []int, k int, out automata.Stat
 			ts.fields[q][i].Set(out, f.Get(s))
 		}
 		p.mu[q-1].Set(out, p.mu[r-1].Get(s))
+	}
+	if ts.ctx != nil {
+		ts.ctx.rename(s, out, perm)
 	}
 	return ts.renameTracker(s, perm, k, out)
 }

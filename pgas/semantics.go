@@ -56,18 +56,9 @@ type XState struct {
 	fa   [][]Request  // fa(r, q) at (r-1)*|QUE| + q
 	fb   [][]Transfer // fb(r, q) at (r-1)*|QUE| + q
 	// The OpenSHMEM part (semantics_ctx.go), nil when the program has no
-	// context: the items of context q of rank r at (r-1)*|QUE| + q, the
-	// fence epochs likewise, per rank the number of its non-pop events so
-	// far (the issue index of its next item) and the issue index of its
-	// last send (-1 if none).
-	ci   [][]Item
-	ep   []int
-	np   []int
-	last []int
-	// wrap carries, from the rule that built this state to Steps and
-	// ApplyWrap, the atomic add of that step whose result wrapped; they
-	// take it out at once, so no state kept anywhere holds one.
-	wrap *RangeError
+	// context: one pointer, so that the states of other programs do not
+	// carry its fields.
+	*ctxState
 }
 
 // Machine runs X(P,N) for one program and one N.
@@ -107,13 +98,7 @@ func (m *Machine) Initial() *XState {
 		s.st[r] = m.p.Init
 	}
 	if m.hasCtx {
-		s.ci = make([][]Item, m.n*m.nque)
-		s.ep = make([]int, m.n*m.nque)
-		s.np = make([]int, m.n)
-		s.last = make([]int, m.n)
-		for r := range s.last {
-			s.last[r] = -1
-		}
+		s.ctxState = m.newCtxState()
 	}
 	return s
 }
@@ -142,6 +127,9 @@ func (s *XState) Final() bool {
 		if len(s.fa[i]) > 0 || len(s.fb[i]) > 0 {
 			return false
 		}
+	}
+	if s.ctxState == nil {
+		return true
 	}
 	for _, items := range s.ci {
 		if len(items) > 0 {
@@ -186,7 +174,7 @@ func (s *XState) AppendKey(b []byte) []byte {
 			b = encbin.AppendVarint(b, e.Val)
 		}
 	}
-	if s.ci != nil {
+	if s.ctxState != nil {
 		b = s.appendCtxKey(b)
 	}
 	return b
@@ -231,10 +219,9 @@ func (s *XState) clone() *XState {
 		mem:  vals[len(s.regs):],
 		fa:   s.fa,
 		fb:   s.fb,
-		ci:   s.ci,
 	}
-	if s.ci != nil {
-		c.ep, c.np, c.last = slices.Clone(s.ep), slices.Clone(s.np), slices.Clone(s.last)
+	if s.ctxState != nil {
+		c.ctxState = s.ctxState.clone()
 	}
 	return c
 }
@@ -361,6 +348,9 @@ func (m *Machine) Steps(s *XState) (steps []Step, errs []*CmdError) {
 
 // takeWrap returns the wrap of the step that built s and clears it.
 func (s *XState) takeWrap() *RangeError {
+	if s.ctxState == nil {
+		return nil
+	}
 	w := s.wrap
 	s.wrap = nil
 	return w
@@ -462,7 +452,7 @@ func (m *Machine) apply(s *XState, mv Move) (*XState, []Event, error) {
 			}
 			next.st[r-1] = t.To
 			evs[r-1] = Event{Kind: KBar, Rank: r, Trans: ti, Queue: -1}
-			if next.np != nil {
+			if next.ctxState != nil {
 				next.np[r-1]++
 			}
 		}

@@ -36,7 +36,7 @@ type Item struct {
 // Items returns the items of context q of rank r, oldest first. The
 // caller must not modify them.
 func (s *XState) Items(r, q int) []Item {
-	if s.ci == nil {
+	if s.ctxState == nil {
 		return nil
 	}
 	return s.ci[(r-1)*s.m.nque+q]
@@ -44,7 +44,7 @@ func (s *XState) Items(r, q int) []Item {
 
 // Epoch returns the fence epoch of context q of rank r.
 func (s *XState) Epoch(r, q int) int {
-	if s.ep == nil {
+	if s.ctxState == nil {
 		return 0
 	}
 	return s.ep[(r-1)*s.m.nque+q]
@@ -191,7 +191,7 @@ func (m *Machine) command(s *XState, r, t int) (*XState, []Event, error) {
 		}
 		next, evs = n, []Event{ev}
 	}
-	if next.np != nil {
+	if next.ctxState != nil {
 		next.np[r-1]++
 	}
 	return next, evs, nil

@@ -75,6 +75,10 @@ type Options struct {
 	// certified witness ends a check early. Zero means
 	// DefaultCombinedStates; a negative value turns it off.
 	CombinedStates int64
+	// PrepassStates caps each attack's search in the pre-pass that runs
+	// before the combined search (prepass.go). Zero means
+	// DefaultPrepassStates; a negative value turns the pre-pass off.
+	PrepassStates int64
 }
 
 // context is opt.Context (or the background) bounded by opt.Timeout.
@@ -201,14 +205,30 @@ func check(p *prog.Program, m prog.Model, opt Options) *Result {
 		maxBytes = defaultMaxBytes
 	}
 	pre := combinedRun{found: -1}
-	if useCombined(m, opt, len(todo)) {
+	rest, restOwn := todo, own
+	var prepassSpent automata.Stats
+	if cap := prepassCap(m, opt, len(todo)); cap > 0 {
+		rest, prepassSpent = res.prepass(ctx, todo, own, jobs, opt, cap, func(ctx context.Context, i int, o *Options) AttackResult {
+			return checkAttack(ctx, p, def, attacks[i], shape, *o, maxBytes/int64(jobs))
+		})
+		restOwn = make([]bool, len(rest))
+		for k := range restOwn {
+			restOwn[k] = true
+		}
+		if len(rest) > 1 {
+			o := opt
+			o.CombinedStates = min(combinedBudget(opt), max(1<<12, 4*prepassSpent.States))
+			pre = res.combinedFirst(ctx, p, o, rest, maxBytes)
+		}
+	} else if useCombined(m, opt, len(todo)) {
 		pre = res.combinedFirst(ctx, p, opt, todo, maxBytes)
 	}
-	if pre.found < 0 {
-		searchAttacks(ctx, res, todo, own, jobs, &opt, func(ctx context.Context, i int) AttackResult {
+	if pre.found < 0 && len(rest) > 0 {
+		searchAttacks(ctx, res, rest, restOwn, jobs, &opt, func(ctx context.Context, i int) AttackResult {
 			return checkAttack(ctx, p, def, attacks[i], shape, opt, maxBytes/int64(jobs))
 		})
 	}
+	pre.spent.Add(prepassSpent)
 
 	first := res.conclude(p, todo, ctx)
 	res.Stats.Add(pre.spent)

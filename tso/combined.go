@@ -143,6 +143,15 @@ func newCombinedSystem(p *prog.Program, todo []Attack, noReduction bool, vbits i
 // Options.CombinedStates is zero.
 var DefaultCombinedStates int64 = 1 << 17
 
+// combinedBudget is the combined search's state budget before the
+// user's MaxStates.
+func combinedBudget(opt Options) int64 {
+	if opt.CombinedStates == 0 {
+		return DefaultCombinedStates
+	}
+	return opt.CombinedStates
+}
+
 // combinedRun is what the combined first search left: the attack it
 // completed with a certified witness, or the work it spent in vain.
 type combinedRun struct {
@@ -171,10 +180,7 @@ func (res *Result) combinedFirst(ctx context.Context, p *prog.Program, opt Optio
 	if bits <= 0 {
 		bits = 4
 	}
-	budget := opt.CombinedStates
-	if budget == 0 {
-		budget = DefaultCombinedStates
-	}
+	budget := combinedBudget(opt)
 	if opt.MaxStates > 0 && opt.MaxStates < budget {
 		budget = opt.MaxStates
 	}

@@ -40,10 +40,15 @@ func TestCombinedAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := check(p, prog.TSO, Options{Jobs: 1})
+		// The combined search alone (no pre-pass, which settles most
+		// small programs before it), and the default check.
+		c := check(p, prog.TSO, Options{Jobs: 1, PrepassStates: -1})
 		a := check(p, prog.TSO, Options{Jobs: 1, All: true, CombinedStates: -1})
 		if c.Verdict != a.Verdict {
 			t.Fatalf("%s: combined %v, per attack %v\n%s", p.File, c.Verdict, a.Verdict, src)
+		}
+		if d := check(p, prog.TSO, Options{Jobs: 1, PrepassStates: 8}); d.Verdict != a.Verdict || d.WitnessErr != nil {
+			t.Fatalf("%s: pre-pass and combined %v (%v), per attack %v\n%s", p.File, d.Verdict, d.WitnessErr, a.Verdict, src)
 		}
 		if c.Verdict == prog.NotRobust {
 			if c.WitnessErr != nil {
