@@ -13,8 +13,9 @@ import (
 
 var long = flag.Bool("proofs.long", false, "check ten times as many random programs")
 
-// count scales a test's full number of programs n: CI runs a third of it
-// (the suite must stay under ten minutes on a loaded machine),
+// count scales a test's full number of programs n: CI runs a third of it,
+// but at least 40 (the suite must stay under ten minutes on a loaded
+// machine),
 // PGASROB_FULL=1 all of it, -proofs.long ten times it. Under -short the
 // checks of a test's power (enough programs decided, both verdicts
 // represented) are skipped: a tenth of the programs is too few for them;
@@ -28,7 +29,7 @@ func count(n int) int {
 	case testing.Short():
 		return max(n/10, 1)
 	}
-	return max(n/3, 1)
+	return max(n/3, min(n, 40)) // at least 40: the power checks need a sample
 }
 
 // full reports whether the large random comparisons run at full size
