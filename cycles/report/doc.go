@@ -5,7 +5,8 @@
 // (json.go, cyclesjson.go), Graphviz (dot.go), compiler diagnostics
 // (gcc.go), SARIF 2.1.0 for code scanning (sarif.go), a self-contained
 // HTML page (html.go) and the summary table of a whole project
-// (summary.go).
+// (summary.go), and the race criterion's witnesses (race.go in text and
+// --json, race_diag.go as diagnostics and SARIF).
 //
 // Every format reads one witness model (model.go) in the user's terms:
 // a C program's processes are PEs counted from 0 and its cells name@PE,
@@ -16,7 +17,7 @@
 // a renderer. The front ends' Program.Warnings and Program.Assumptions
 // are shown by every format that has room for them.
 //
-// Imports: pgas, cycles, cycles/repair, normalform, automata,
+// Imports: pgas, cycles, cycles/race, cycles/repair, normalform, automata,
 // github.com/owenrumney/go-sarif/v3 (the SARIF object model) and the
 // standard library. cmd/pgasrob uses it.
 package report
