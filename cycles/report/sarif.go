@@ -30,6 +30,7 @@ type File struct {
 	Errors   []ErrorJSON    // input errors (then Outcomes is empty)
 	Fix      *repair.Result // a repair of the file, shown as a fix; may be nil
 	Races    []RaceOutcome  // the race criterion's decisions (race_diag.go)
+	Repair   *repair.Result // pgasrob repair's result, reported at its insertions (repair_diag.go)
 	Elapsed  float64        // seconds, for the summary
 }
 
@@ -60,6 +61,9 @@ func SARIF(files []File, version string) *sarif.Report {
 		}
 		for _, o := range f.Races {
 			b.addRace(f, o)
+		}
+		if f.Repair != nil {
+			b.addRepair(f)
 		}
 	}
 	return sarif.NewReport().AddRun(run)
