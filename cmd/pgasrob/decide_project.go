@@ -146,6 +146,11 @@ func runDecideProject(args, paths []string, stdout, stderr io.Writer) int {
 	if done, code := parseFlags(c.fs, args); done {
 		return code
 	}
+	if *c.crit != "robustness" {
+		// each file's decision is robustness's (fileRun.decide): another
+		// criterion would be answered by the wrong one
+		return usageError(stderr, "decide", fmt.Errorf("--criterion %s goes with one FILE; a project decides robustness", *c.crit))
+	}
 	for _, f := range []string{"shard", "via"} {
 		if given(c.fs.Lookup(f)) {
 			return usageError(stderr, "decide", fmt.Errorf("--%s goes with one FILE, not a project of %d", f, len(paths)))

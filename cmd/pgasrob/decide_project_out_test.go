@@ -157,3 +157,12 @@ func TestMirrorName(t *testing.T) {
 		}
 	}
 }
+
+// A project decides robustness only: --criterion race on several files is
+// refused, not answered by robustness (mp-quiet.c is robust but racy).
+func TestDecideProjectCriterion(t *testing.T) {
+	code, out, errs := runCmd("decide", "../../examples/shmem/mp-quiet.c", "../../examples/shmem/mp-signal.c", "-n", "2", "--criterion", "race")
+	if code != exitUsage || !strings.Contains(errs, "--criterion race goes with one FILE") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+}
