@@ -6,7 +6,9 @@
 // (gcc.go), SARIF 2.1.0 for code scanning (sarif.go), a self-contained
 // HTML page (html.go) and the summary table of a whole project
 // (summary.go), and the race criterion's witnesses (race.go in text and
-// --json, race_diag.go as diagnostics and SARIF).
+// --json, race_diag.go as diagnostics and SARIF), and pgasrob repair's
+// and pgasrob cycles' diagnostics and SARIF (repair_diag.go, html_index.go
+// for a project's index page).
 //
 // Every format reads one witness model (model.go) in the user's terms:
 // a C program's processes are PEs counted from 0 and its cells name@PE,
