@@ -4,11 +4,11 @@
 // in every format pgasrob writes — the text for people (text.go), --json
 // (json.go, cyclesjson.go), Graphviz (dot.go), compiler diagnostics
 // (gcc.go), SARIF 2.1.0 for code scanning (sarif.go), a self-contained
-// HTML page (html.go) and the summary table of a whole project
-// (summary.go), and the race criterion's witnesses (race.go in text and
-// --json, race_diag.go as diagnostics and SARIF), and pgasrob repair's
-// and pgasrob cycles' diagnostics and SARIF (repair_diag.go, html_index.go
-// for a project's index page).
+// HTML page (html.go), and for a whole project the summary table
+// (summary.go) and the index of its pages (html_index.go). The race
+// criterion's witnesses have text and --json (race.go), diagnostics and
+// SARIF (race_diag.go); pgasrob repair and pgasrob cycles have
+// diagnostics and SARIF in repair_diag.go.
 //
 // Every format reads one witness model (model.go) in the user's terms:
 // a C program's processes are PEs counted from 0 and its cells name@PE,
