@@ -37,6 +37,7 @@ type cyclesCmd struct {
 	asJSON *bool
 	only   *[]string
 	yard   *bool
+	out    *outputFlags // --format, --sarif (report_flags.go)
 }
 
 func newCyclesCmd(stderr io.Writer) *cyclesCmd {
@@ -48,6 +49,7 @@ func newCyclesCmd(stderr io.Writer) *cyclesCmd {
 	fs.Lookup("exploration").DefValue = cycles.PerType.String()
 	c.asJSON = fs.Bool("json", false, "print one JSON object (schema "+cyclesSchema+", docs/cli.md) instead of text")
 	c.only = fs.StringArray("type", nil, "search only this cycle `TYPE`, written like \"1 2 3\" or \"(1,2)\" (repeatable)")
+	c.out = addFormatFlags(fs, "cycles")
 	c.yard = fs.Bool("yardsticks", false, "also measure the search against one pass over Y: the states of Y with the reduction and no marks, and the distinct (Y, marks) pairs expanded (costs memory and one more search)")
 	return c
 }
@@ -82,7 +84,7 @@ var cyclesModes = modeTable{
 	modes: []mode{
 		{key: "shard", when: "shard", name: "--shard", uses: flagList("shard shard-costs type", budgetFlagNames), ignores: flagList("depth-first"),
 			hints: cShardHints(map[string]string{"yardsticks": "it measures one whole run"})},
-		{key: "all", name: "cycles", uses: flagList("type yardsticks", budgetFlagNames, cFlagNames), ignores: flagList("depth-first")},
+		{key: "all", name: "cycles", uses: flagList("type yardsticks", formatFlagNames, budgetFlagNames, cFlagNames), ignores: flagList("depth-first")},
 	},
 }
 
@@ -94,7 +96,11 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 	}
 	pr := &cyclesPrinter{stdout: stdout, stderr: stderr, file: j.file, asJSON: *c.asJSON, restricted: len(*c.only) > 0,
 		out: cyclesJSON{Schema: cyclesSchema, File: j.file, NArg: *c.b.n, Results: []cyclesNJSON{}, Restricted: len(*c.only) > 0}}
+	if err := c.out.check(*c.asJSON, j.file); err != nil {
+		return usageError(stderr, "cycles", err)
+	}
 	if ie != nil {
+		c.out.inputError(j.file, ie, stdout, stderr)
 		if *c.asJSON {
 			pr.out.Verdict, pr.out.ExitCode = ie.verdict()
 			pr.out.Errors = errorsToJSON(j.file, ie)
@@ -116,7 +122,7 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 		return j.runShard(stdout, stderr)
 	}
 	pr.out.Program = j.prog.Name
-	pr.prog = j.prog
+	pr.prog, pr.src, pr.outFlags = j.prog, j.src, c.out
 	j.decideEach(stderr, pr.add)
 	return pr.finish()
 }
@@ -129,6 +135,9 @@ type cyclesPrinter struct {
 	asJSON         bool
 	restricted     bool
 	prog           *pgas.Program // for a C program's terms in the JSON; nil when unknown
+	src            []byte
+	outFlags       *outputFlags // --format, --sarif; nil for a merge
+	outs           []outcome
 	out            cyclesJSON
 	codes          []int
 	warned         bool
@@ -136,8 +145,12 @@ type cyclesPrinter struct {
 
 func (pr *cyclesPrinter) add(o outcome) {
 	pr.codes = append(pr.codes, o.Code)
+	pr.outs = append(pr.outs, o)
 	if o.Err != nil {
 		fmt.Fprintf(pr.stderr, "pgasrob cycles: N = %d: %v\n", o.N, o.Err)
+	}
+	if pr.outFlags.gcc() || pr.outFlags.sarifStdout() {
+		return // the diagnostics or the log, at the end
 	}
 	if !pr.asJSON && !pr.warned {
 		report.WriteWarnings(pr.stdout, pr.prog)
@@ -156,6 +169,15 @@ func (pr *cyclesPrinter) add(o outcome) {
 
 func (pr *cyclesPrinter) finish() int {
 	code := overallCode(pr.codes)
+	if pr.outFlags.gcc() {
+		report.WriteCyclesGCC(pr.stdout, pr.file, pr.prog, pr.outs)
+	}
+	if pr.outFlags != nil {
+		f := report.File{Path: pr.file, Prog: pr.prog, Src: pr.src, Outcomes: pr.outs}
+		if !pr.outFlags.writeSARIF([]report.File{f}, pr.stdout, pr.stderr, pr.file) && code != exitInternal {
+			code = exitUsage
+		}
+	}
 	if pr.asJSON {
 		pr.out.Verdict, pr.out.ExitCode = overallVerdict(code), code
 		pr.out.Warnings, pr.out.Assumptions = report.Warnings(pr.prog), report.Assumptions(pr.prog)

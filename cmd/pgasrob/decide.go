@@ -88,7 +88,7 @@ var decideModes = modeTable{
 	needs:   map[string]string{"shard-costs": "shard"},
 	choices: []string{"via", "procedure", "exploration", "criterion"},
 	modes: []mode{
-		{key: "race", when: "criterion=race", name: "--criterion race", uses: flagList("criterion n max-states timeout max-memory json"),
+		{key: "race", when: "criterion=race", name: "--criterion race", uses: flagList("criterion n max-states timeout max-memory json format sarif"),
 			ignores: flagList("jobs no-symmetry exploration")},
 		{key: "all", when: "criterion=all", name: "--criterion all", uses: flagList("criterion procedure oracle-after depth-first", budgetFlagNames)},
 		// any other value: runDecide names the choices
@@ -133,7 +133,7 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case j.mode == "race":
-		return runDecideRace(j, *c.asJSON, stdout, stderr)
+		return runDecideRace(j, c, stdout, stderr)
 	case j.mode == "badcriterion":
 		return usageError(stderr, "decide", fmt.Errorf("--criterion must be robustness, race or all, not %q", *c.crit))
 	case j.mode == "via":

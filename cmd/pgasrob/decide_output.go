@@ -24,6 +24,7 @@ import (
 const outputFlagNames = "format sarif html sarif-fixes"
 
 type outputFlags struct {
+	cmd    string // the command, in messages ("": decide)
 	format *string
 	sarif  *string
 	html   *string
@@ -103,6 +104,13 @@ func (o *outputFlags) check(asJSON bool, input string) error {
 	return nil
 }
 
+func (o *outputFlags) name() string {
+	if o.cmd == "" {
+		return "decide"
+	}
+	return o.cmd
+}
+
 // gcc says whether standard output takes compiler diagnostics.
 func (o *outputFlags) gcc() bool {
 	if o == nil {
@@ -142,12 +150,12 @@ func (o *outputFlags) writeSARIF(files []report.File, stdout, stderr io.Writer, 
 	}
 	var b bytes.Buffer
 	if err := report.WriteSARIF(&b, files, version); err != nil {
-		fmt.Fprintf(stderr, "pgasrob decide: --sarif: %v\n", err)
+		fmt.Fprintf(stderr, "pgasrob %s: --sarif: %v\n", o.name(), err)
 		return false
 	}
 	b.WriteByte('\n')
 	if err := writeOutput(*o.sarif, b.Bytes(), stdout, inputs...); err != nil {
-		fmt.Fprintf(stderr, "pgasrob decide: %v\n", err)
+		fmt.Fprintf(stderr, "pgasrob %s: %v\n", o.name(), err)
 		return false
 	}
 	return true

@@ -132,7 +132,8 @@ func TestDecideOutputFlags(t *testing.T) {
 		msg  string
 	}{
 		{[]string{dir, "-n", "2"}, "is a directory: give -r"},
-		{[]string{"-r", dir, "-n", "2", "--html", "x.html"}, "--html goes with one FILE"},
+		{[]string{"-r", dir, "-n", "2", "--via", "instrumentation"}, "--via goes with one FILE"},
+		{[]string{"-r", dir, "-n", "2", "--html", filepath.Join(dir, "a", "put.pgas")}, "name a directory"},
 		{[]string{filepath.Join(dir, "a", "put.pgas"), "-n", "2", "--json", "--format", "gcc"}, "give one"},
 		{[]string{filepath.Join(dir, "a", "put.pgas"), "-n", "2", "--format", "clang"}, "--format must be"},
 	} {

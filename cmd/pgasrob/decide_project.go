@@ -39,12 +39,10 @@ type projectJSON struct {
 
 // projectOnly are decide's flags that concern the whole project, not
 // passed on to each file's decision.
-var projectOnly = []string{"recursive", "json", "format", "sarif", "html", "jobs", "dot"}
+var projectOnly = []string{"recursive", "json", "format", "sarif", "html", "jobs", "dot", "compile-commands"}
 
-// perFileArgs gives the flags of one file beyond the command's: the
-// place for a build's flags (-I, -D from compile_commands.json, read by
-// pgas/cfront's reader). None yet: every file is decided with the
-// command's flags alone.
+// perFileArgs gives the flags of one file beyond the command's and its
+// build's (--compile-commands, compDBArgs): none; tests set it.
 var perFileArgs = func(path string) ([]string, error) { return nil, nil }
 
 // projectFiles says whether args ask for a project, and lists its files:
@@ -148,7 +146,12 @@ func runDecideProject(args, paths []string, stdout, stderr io.Writer) int {
 	if done, code := parseFlags(c.fs, args); done {
 		return code
 	}
-	for _, f := range []string{"dot", "html", "shard", "via"} {
+	if *c.crit != "robustness" {
+		// each file's decision is robustness's (fileRun.decide): another
+		// criterion would be answered by the wrong one
+		return usageError(stderr, "decide", fmt.Errorf("--criterion %s goes with one FILE; a project decides robustness", *c.crit))
+	}
+	for _, f := range []string{"shard", "via"} {
 		if given(c.fs.Lookup(f)) {
 			return usageError(stderr, "decide", fmt.Errorf("--%s goes with one FILE, not a project of %d", f, len(paths)))
 		}
@@ -163,6 +166,10 @@ func runDecideProject(args, paths []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "decide", err)
 	}
 	files, err := expand(paths, *c.recursive)
+	if err != nil {
+		return usageError(stderr, "decide", err)
+	}
+	fileArgs, err := c.projectArgs()
 	if err != nil {
 		return usageError(stderr, "decide", err)
 	}
@@ -188,7 +195,7 @@ func runDecideProject(args, paths []string, stdout, stderr io.Writer) int {
 				if ctx.Err() != nil {
 					r.interrupted(files[i], automata.StopReason(ctx))
 				} else {
-					r.decide(files[i], common, perFile, c.out)
+					r.decide(files[i], common, perFile, c.out, fileArgs, *c.dot)
 				}
 				mu.Lock()
 				finished++
@@ -234,6 +241,11 @@ func finishProject(c *decideCmd, runs []*fileRun, stdout, stderr io.Writer, prog
 	if !c.out.writeSARIF(files, stdout, stderr) && code != exitInternal {
 		code = exitUsage
 	}
+	var htmlErr bytes.Buffer
+	if *c.out.html != "" && !writeProjectHTML(*c.out.html, files, out.Summary, nil, &htmlErr) && code != exitInternal {
+		code = exitUsage
+	}
+	_, _ = stderr.Write(htmlErr.Bytes())
 	out.Verdict, out.ExitCode = projectVerdict(code, files), code
 	if *c.asJSON {
 		writeJSON(stdout, out)
@@ -271,17 +283,18 @@ func roundSeconds(d time.Duration) string { return report.RoundDur(d).String() }
 
 // decide runs the decision of one file as "pgasrob decide FILE" does,
 // into r.
-func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags) {
+func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags, fileArgs func(string) ([]string, error), dotDir string) {
 	gcc := of.gcc()
 	t0 := time.Now()
 	defer func() { r.elapsed = time.Since(t0); r.file.Elapsed = r.elapsed.Seconds() }()
 	r.file.Path = inputName(path)
-	extra, err := perFileArgs(path)
+	extra, err := fileArgs(path)
 	if err != nil {
 		r.inputFailure(path, err)
 		return
 	}
-	args := append(append(append([]string{}, common...), extra...), fmt.Sprintf("--jobs=%d", jobs), path)
+	// The build's -I and -D first, then the command's, as for one file.
+	args := append(append(append([]string{}, extra...), common...), fmt.Sprintf("--jobs=%d", jobs), path)
 	c := newDecideCmd(&r.text)
 	var errs bytes.Buffer
 	j, ie, code := prepare("decide", c.fs, c.b, decideModes, args, &errs)
@@ -306,19 +319,33 @@ func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags
 	r.file.Prog, r.file.Src = j.prog, j.src
 	pr := &decidePrinter{stdout: &r.text, stderr: &r.text, file: j.file, prog: j.prog, src: j.src, isRange: j.lo < j.hi, outFlags: nil,
 		out: decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Program: j.prog.Name, Results: []nResultJSON{}}}
+	if dotDir != "" {
+		if pr.dot, err = projectDotPath(dotDir, j.file); err != nil {
+			r.inputFailure(path, fmt.Errorf("--dot: %v", err))
+			return
+		}
+	}
 	var sink bytes.Buffer
 	if gcc {
 		pr.stdout = &sink // the outcomes are kept, the text is not printed
 	}
 	j.decideEach(io.Discard, func(o outcome) {
+		failed := pr.dotFailed
 		pr.add(o)
-		pr.out.Results = append(pr.out.Results, report.ResultToJSON(j.prog, o))
+		res := report.ResultToJSON(j.prog, o)
+		if pr.dot != "" && o.Res != nil && o.Res.Witness != nil && pr.dotFailed == failed {
+			res.DotFile = report.DotPath(pr.dot, o.N, pr.isRange)
+		}
+		pr.out.Results = append(pr.out.Results, res)
 	})
 	r.file.Outcomes = pr.outs
 	if fix := of.fixer(j); fix != nil {
 		r.file.Fix = fix(pr.outs)
 	}
 	r.code = overallCode(pr.codes)
+	if pr.dotFailed && r.code != exitInternal {
+		r.code = exitUsage
+	}
 	pr.out.Verdict, pr.out.ExitCode = overallVerdict(r.code), r.code
 	pr.out.Warnings, pr.out.Assumptions = report.Warnings(j.prog), report.Assumptions(j.prog)
 	r.json = pr.out

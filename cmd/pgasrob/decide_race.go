@@ -13,19 +13,17 @@ import (
 // decide --criterion race and --criterion all (docs/criteria.md, "Data
 // races (PGAS and OpenSHMEM)"). The race procedure is package race; its
 // witnesses are certified by the oracle's definition before they are
-// shown. Rendering is in race_text.go.
+// shown. Rendering (text, --json, --format gcc, --sarif) is in
+// cycles/report (race.go, race_diag.go).
 
 // raceSchema names the version of decide --criterion race's JSON.
 const raceSchema = "pgasrob/race/v1"
 
-// raceOutcome is the race decision of one N.
-type raceOutcome struct {
-	N       int
-	Res     *race.Result
-	Err     error // a witness that fails its certification (exit 4)
-	Code    int
-	Elapsed time.Duration
-}
+// raceOutcome is the race decision of one N (rendered by cycles/report).
+type raceOutcome = report.RaceOutcome
+
+// allSchema names the version of decide --criterion all's JSON.
+const allSchema = "pgasrob/decide-all/v1"
 
 // raceCode maps a race verdict to the exit code of one N: RACE-FREE 0,
 // RACE 1, run-time error 2, UNKNOWN 3.
@@ -69,21 +67,35 @@ func (j *job) raceEach(done func(raceOutcome)) []raceOutcome {
 }
 
 // runDecideRace is decide --criterion race.
-func runDecideRace(j *job, asJSON bool, stdout, stderr io.Writer) int {
-	out := pgasRaceJSON{Schema: raceSchema, File: j.file, Program: j.prog.Name, NArg: fmt.Sprintf("%d..%d", j.lo, j.hi), Criterion: "race", Results: []raceResultJSON{}}
+func runDecideRace(j *job, c *decideCmd, stdout, stderr io.Writer) int {
+	asJSON, of := *c.asJSON, c.out
+	if err := of.check(asJSON, j.file); err != nil {
+		return usageError(stderr, "decide", err)
+	}
+	gcc, quiet := of.gcc(), of.gcc() || of.sarifStdout()
+	out := report.RaceJSON{Schema: raceSchema, File: j.file, Program: j.prog.Name, NArg: fmt.Sprintf("%d..%d", j.lo, j.hi), Criterion: "race", Results: []report.RaceResultJSON{}}
 	var codes []int
-	j.raceEach(func(o raceOutcome) {
+	outs := j.raceEach(func(o raceOutcome) {
 		codes = append(codes, o.Code)
 		if o.Err != nil {
 			fmt.Fprintf(stderr, "pgasrob decide: N = %d: %v\n", o.N, o.Err)
 		}
 		if asJSON {
-			out.Results = append(out.Results, raceResultToJSON(j, o))
+			out.Results = append(out.Results, report.RaceResultToJSON(j.prog, o))
 			return
 		}
-		writeRaceText(stdout, j.file, j.prog, o)
+		if !quiet {
+			report.WriteRaceText(stdout, j.file, j.prog, o)
+		}
 	})
 	code := overallCode(codes)
+	if gcc {
+		report.WriteRaceGCC(stdout, j.file, j.prog, outs)
+	}
+	f := report.File{Path: j.file, Prog: j.prog, Src: j.src, Races: outs}
+	if !of.writeSARIF([]report.File{f}, stdout, stderr, j.file) && code != exitInternal {
+		code = exitUsage
+	}
 	if asJSON {
 		out.Verdict, out.ExitCode = raceOverallVerdict(code), code
 		writeJSON(stdout, out)
@@ -96,7 +108,7 @@ func runDecideRace(j *job, asJSON bool, stdout, stderr io.Writer) int {
 // criteria). Exit codes: 0 every verdict given (whatever it is), 2 a
 // run-time error, 3 some verdict UNKNOWN, 4 an internal error.
 func runDecideAll(j *job, pr *decidePrinter, asJSON bool, stdout, stderr io.Writer) int {
-	all := allJSON{Schema: allSchema, File: j.file, Program: j.prog.Name, Criteria: []string{"robustness", "race"}}
+	all := report.AllJSON{Schema: allSchema, File: j.file, Program: j.prog.Name, Criteria: []string{"robustness", "race"}}
 	if !asJSON {
 		fmt.Fprintf(stdout, "robustness:\n")
 	}
@@ -118,10 +130,10 @@ func runDecideAll(j *job, pr *decidePrinter, asJSON bool, stdout, stderr io.Writ
 			fmt.Fprintf(stderr, "pgasrob decide: N = %d: %v\n", o.N, o.Err)
 		}
 		if asJSON {
-			all.Race = append(all.Race, raceResultToJSON(j, o))
+			all.Race = append(all.Race, report.RaceResultToJSON(j.prog, o))
 			return
 		}
-		writeRaceText(stdout, j.file, j.prog, o)
+		report.WriteRaceText(stdout, j.file, j.prog, o)
 	})
 	code := exitRobust
 	for _, c := range codes {

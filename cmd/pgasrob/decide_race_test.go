@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/pgasrob/pgasrob/cycles/report"
 )
 
 // TestDecideRaceCLI: decide --criterion race on C and .pgas, its exit
@@ -35,7 +37,7 @@ func TestDecideRaceCLI(t *testing.T) {
 		t.Errorf("bad criterion: exit %d, %s", code, errs)
 	}
 	code, out, _ = runCmd("decide", "../../examples/shmem/mp-quiet.c", "-n", "2", "--criterion", "race", "--json")
-	var js pgasRaceJSON
+	var js report.RaceJSON
 	if err := json.Unmarshal([]byte(out), &js); err != nil || code != exitNotRobust || js.Schema != raceSchema || len(js.Results) != 1 {
 		t.Fatalf("json: exit %d, %v\n%s", code, err, out)
 	}
@@ -50,7 +52,7 @@ func TestDecideRaceCLI(t *testing.T) {
 		t.Errorf("all: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, _ = runCmd("decide", "../../examples/shmem/mp-quiet.c", "-n", "2", "--criterion", "all", "--json")
-	var all allJSON
+	var all report.AllJSON
 	if err := json.Unmarshal([]byte(out), &all); err != nil || code != exitRobust || len(all.Robustness) != 1 || len(all.Race) != 1 || all.Race[0].Verdict != "race" {
 		t.Errorf("all json: exit %d, %v\n%s", code, err, out)
 	}

@@ -60,7 +60,7 @@ var repairModes = modeTable{
 	cmd:     "repair",
 	needs:   map[string]string{"shard-costs": "shard"},
 	choices: []string{"exploration"},
-	modes: []mode{{key: "repair", name: "repair", uses: flagList("depth-first write cost proof-sets oracle-nodes", budgetFlagNames, cFlagNames),
+	modes: []mode{{key: "repair", name: "repair", uses: flagList("depth-first write cost proof-sets oracle-nodes", formatFlagNames, budgetFlagNames, cFlagNames),
 		hints: map[string]string{"shard": "it decides many programs in turn: there are no parts to shard"}}},
 }
 
@@ -72,6 +72,7 @@ type repairCmd struct {
 	write, costFile *string
 	proofSets       *int
 	oracleNodes     *int64
+	out             *outputFlags // --format, --sarif (report_flags.go)
 }
 
 func newRepairCmd(stderr io.Writer) *repairCmd {
@@ -84,6 +85,7 @@ func newRepairCmd(stderr io.Writer) *repairCmd {
 	c.write = fs.String("write", "", "write the repaired program to `FILE`")
 	c.costFile = fs.String("cost", "", "costs per kind or per source line from `FILE` (lines KIND COST or KIND LINE COST)")
 	c.proofSets = fs.Int("proof-sets", 500, "cheaper sets of insertions to decide for the minimality proof")
+	c.out = addFormatFlags(fs, "repair")
 	c.oracleNodes = fs.Int64("oracle-nodes", oracle.DefaultMaxNodes, "states the oracle may explore per N in the final check")
 	return c
 }
@@ -96,7 +98,11 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	out := report.NewRepairJSON(j.file, *b.n)
+	if err := c.out.check(*asJSON, j.file); err != nil {
+		return usageError(stderr, "repair", err)
+	}
 	if ie != nil {
+		c.out.inputError(j.file, ie, stdout, stderr)
 		if *asJSON {
 			out.Verdict, out.ExitCode = ie.verdict()
 			out.Errors = errorsToJSON(j.file, ie)
@@ -166,13 +172,19 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 			out.Written = *write
 		}
 	}
-	if *asJSON {
+	if res != nil && !c.out.writeSARIF([]report.File{{Path: j.file, Src: j.src, Repair: res}}, stdout, stderr, j.file, *costFile) && code != exitInternal {
+		code = exitUsage
+	}
+	switch {
+	case *asJSON:
 		report.FillRepairJSON(&out, j.file, j.src, res, err)
 		out.ExitCode = code
 		writeJSON(stdout, out)
-		return code
+	case c.out.gcc():
+		report.WriteRepairGCC(stdout, j.file, res, err)
+	case !c.out.sarifStdout():
+		report.WriteRepairText(stdout, j.file, j.src, res, err, out.Written)
 	}
-	report.WriteRepairText(stdout, j.file, j.src, res, err, out.Written)
 	return code
 }
 

@@ -12,7 +12,7 @@ const (
 	RuleInternal  = "internal-error" // the procedure failed its own checks
 	RuleInput     = "input-error"    // the file could not be read or translated
 	RuleWarning   = "front-end-warning"
-	RuleRace      = "race" // reserved for --criterion race
+	RuleRace      = "race" // two conflicting accesses api_hb does not order (--criterion race)
 )
 
 // Rule describes a rule for SARIF's tool.driver.rules.
@@ -36,5 +36,6 @@ var Rules = []Rule{
 		"The file has an error pgasrob reports at its position, or uses a construct the front end refuses.", "error"},
 	{RuleWarning, "FrontEndWarning", "The answer is weaker than it looks",
 		"A fact about the input the front end reports: a PE that communicates nothing, code removed by a macro.", "warning"},
-	{RuleRace, "DataRace", "A data race", "Reserved for the race criterion.", "error"},
+	{RuleRace, "DataRace", "A data race",
+		"Two accesses to one cell, one of them a write, at least one of them remote (RMA), not both atomic, that the OpenSHMEM API's happens-before (program order, completion, fences, quiet, barriers, atomics a wait observes) does not order: an execution reaches both with neither first (docs/criteria.md, Data races). The locations are the second access and the first; the code flow is that execution per PE. Order them, e.g. by a quiet and a flag the other PE waits for, or a barrier.", "error"},
 }

@@ -29,6 +29,8 @@ type File struct {
 	Outcomes []Outcome
 	Errors   []ErrorJSON    // input errors (then Outcomes is empty)
 	Fix      *repair.Result // a repair of the file, shown as a fix; may be nil
+	Races    []RaceOutcome  // the race criterion's decisions (race_diag.go)
+	Repair   *repair.Result // pgasrob repair's result, reported at its insertions (repair_diag.go)
 	Elapsed  float64        // seconds, for the summary
 }
 
@@ -56,6 +58,12 @@ func SARIF(files []File, version string) *sarif.Report {
 		}
 		for _, o := range f.Outcomes {
 			b.addOutcome(f, o)
+		}
+		for _, o := range f.Races {
+			b.addRace(f, o)
+		}
+		if f.Repair != nil {
+			b.addRepair(f)
 		}
 	}
 	return sarif.NewReport().AddRun(run)

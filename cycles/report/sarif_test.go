@@ -221,7 +221,7 @@ func TestSARIFReferenceValidator(t *testing.T) {
 	if res := validate("broken.sarif", []byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{}}}]}`)); !strings.Contains(res, ": error ") {
 		t.Fatalf("the validator finds no error in a log without tool.driver.name:\n%s", res)
 	}
-	_, log := decodeSARIF(t, sarifFiles(t))
+	_, log := decodeSARIF(t, append(sarifFiles(t), raceFile(t), repairFile(t)))
 	for _, l := range strings.Split(validate("pgasrob.sarif", log), "\n") {
 		if strings.Contains(l, ": error ") {
 			t.Errorf("validator: %s", l)
