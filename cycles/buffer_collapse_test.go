@@ -137,7 +137,7 @@ func writeStep(b *strings.Builder, st bufStep, names []string) {
 // TestBufferCollapseLaw checks the law on random programs for N = 2 and
 // 3, each decision against the oracle.
 func TestBufferCollapseLaw(t *testing.T) {
-	count := sized(60, 300)
+	count := sized(40, 300)
 	if testing.Short() {
 		count = 30
 	}
