@@ -1,6 +1,7 @@
 package cycles
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -23,6 +24,10 @@ import (
 // The tests generate such programs, decide them for n = N and n = N+1
 // (and n = 1, to see that the bound is needed), check every decision
 // against the oracle, and check the law.
+
+// bufCount overrides the number of programs of TestBufferCollapseLaw
+// (for a long run: -args -buf.count=300).
+var bufCount = flag.Int("buf.count", 0, "programs of TestBufferCollapseLaw (0: the suite's size)")
 
 // bufOp is one block of commands of a rank: on every element of b, or on
 // the flag that carries control.
@@ -168,6 +173,9 @@ func TestBufferCollapseLaw(t *testing.T) {
 	count := sized(40, 300)
 	if testing.Short() {
 		count = 30
+	}
+	if *bufCount > 0 {
+		count = *bufCount
 	}
 	needed := 0 // programs whose verdict at n = 1 differs from n = N
 	verdicts := map[string]int{}
