@@ -87,11 +87,18 @@ func genBufProgram(r *rand.Rand, ranks int, single bool) bufProgram {
 
 // source writes the program with a buffer of n elements, its stores all
 // of 1.
-func (p bufProgram) source(n int) string { return p.sourceValued(n, false) }
+func (p bufProgram) source(n int) string { return p.sourceValued(n, storeOnes) }
 
-// sourceValued writes the program with a buffer of n elements; with
-// valued, a store block writes i mod 2 to b_i instead of 1.
-func (p bufProgram) sourceValued(n int, valued bool) string {
+// The values a store block writes.
+const (
+	storeOnes  = iota // 1 to every element
+	storeMixed        // i mod 2 to b_i
+	storeZeros        // 0, the initial value, to every element
+)
+
+// sourceValued writes the program with a buffer of n elements, its store
+// blocks writing the values of valued.
+func (p bufProgram) sourceValued(n int, valued int) string {
 	var b strings.Builder
 	names := make([]string, n)
 	for i := range names {
@@ -113,7 +120,7 @@ func (p bufProgram) sourceValued(n int, valued bool) string {
 	return b.String()
 }
 
-func writeStep(b *strings.Builder, st bufStep, names []string, valued bool) {
+func writeStep(b *strings.Builder, st bufStep, names []string, valued int) {
 	each := func(format string) {
 		for _, nm := range names {
 			fmt.Fprintf(b, "    "+format+"\n", nm)
@@ -128,10 +135,7 @@ func writeStep(b *strings.Builder, st bufStep, names []string, valued bool) {
 	switch st.op {
 	case opStoreBuf:
 		for i, nm := range names {
-			v := 1
-			if valued {
-				v = i % 2
-			}
+			v := []int{1, i % 2, 0}[valued]
 			fmt.Fprintf(b, "    mem[%s] <- %d\n", nm, v)
 		}
 	case opLoadFirst:
@@ -231,7 +235,7 @@ func compareSrc(t *testing.T, src string, n, ranks int, seed uint64) Comparison 
 // 15 at N = 2: with commands on b[0] alone, b[0] is an interval of its
 // own and b[1..n) another, so the verdict is the same for every n ≥ 1+N
 // (3 and 4 elements here); and the stored values do not matter (stores
-// of i mod 2 against stores of 1, at 3 elements).
+// of i mod 2, and of 0, against stores of 1, at 3 elements).
 func TestBufferCollapseIntervals(t *testing.T) {
 	count := sized(30, 200)
 	if testing.Short() {
@@ -247,9 +251,12 @@ func TestBufferCollapseIntervals(t *testing.T) {
 		if v3.Status == Agree && v4.Status == Agree && v3.Decide != v4.Decide {
 			t.Errorf("seed %d: 3 elements %s, 4 elements %s\n%s", seed, v3.Decide, v4.Decide, p.source(4))
 		}
-		vv := compareSrc(t, p.sourceValued(3, true), 3, ranks, seed)
-		if v3.Status == Agree && vv.Status == Agree && v3.Decide != vv.Decide {
-			t.Errorf("seed %d: stores of 1 %s, stores of i mod 2 %s\n%s", seed, v3.Decide, vv.Decide, p.sourceValued(3, true))
+		for _, valued := range []int{storeMixed, storeZeros} {
+			src := p.sourceValued(3, valued)
+			vv := compareSrc(t, src, 3, ranks, seed)
+			if v3.Status == Agree && vv.Status == Agree && v3.Decide != vv.Decide {
+				t.Errorf("seed %d: stores of 1 %s, other stores %s\n%s", seed, v3.Decide, vv.Decide, src)
+			}
 		}
 		if v3.Status == Agree {
 			verdicts[v3.Decide]++
