@@ -174,7 +174,7 @@ func writeStep(b *strings.Builder, st bufStep, names []string, valued int) {
 // TestBufferCollapseLaw checks the law on random programs for N = 2 and
 // 3, each decision against the oracle.
 func TestBufferCollapseLaw(t *testing.T) {
-	count := sized(40, 300)
+	count := sized(16, 300)
 	if testing.Short() {
 		count = 30
 	}
@@ -237,7 +237,7 @@ func compareSrc(t *testing.T, src string, n, ranks int, seed uint64) Comparison 
 // (3 and 4 elements here); and the stored values do not matter (stores
 // of i mod 2, and of 0, against stores of 1, at 3 elements).
 func TestBufferCollapseIntervals(t *testing.T) {
-	count := sized(30, 200)
+	count := sized(16, 200)
 	if testing.Short() {
 		count = 20
 	}
