@@ -186,23 +186,21 @@ func (res *Result) combinedFirst(ctx context.Context, p *prog.Program, opt Optio
 	var r automata.Result
 	for {
 		sys = newCombinedSystem(p, attacks, opt.NoReduction, bits)
-		d := directed(sys)
 		// A value that does not fit may hide the goal, and the search
 		// that goes on without the moves that overflow can be far longer
 		// than the one with wider values: widen at the first overflow
 		// (checkAttack widens only after a complete search, which is
 		// exact but for P_* may never come within the budget).
 		sctx, widen := context.WithCancel(ctx)
+		var onOverflow func()
 		if bits < 32 {
-			d.overflow = widen
+			onOverflow = widen
 		}
-		r = automata.Search(d, automata.Options{
-			Strategy: automata.EnterFirst,
-			Budget:   automata.Budget{MaxStates: budget - run.spent.States, MaxBytes: maxBytes},
-			Context:  sctx,
-		})
+		// In two orders, one after the other (order.go).
+		var spent automata.Stats
+		r, spent = searchOrders(sctx, sys, budget-run.spent.States, maxBytes, onOverflow)
 		widen()
-		run.spent.Add(r.Stats)
+		run.spent.Add(spent)
 		if r.Outcome == automata.NonEmpty || !sys.overflow || bits >= 32 || opt.ValueBits > 0 ||
 			run.spent.States >= budget || ctx.Err() != nil {
 			break
