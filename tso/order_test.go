@@ -1,0 +1,153 @@
+package tso
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/tso/family"
+	"github.com/pgasrob/pgasrob/tso/gen"
+	"github.com/pgasrob/pgasrob/tso/oracle"
+	"github.com/pgasrob/pgasrob/tso/prog"
+)
+
+// TestAttackFirstAgrees cross-checks the attack-first order of the
+// combined search (order.go), which random programs seldom reach in the
+// portfolio (the goal-directed order decides them within its quarter):
+// with the portfolio cut to the attack-first order alone, the check
+// agrees with the per-attack check, its witness replays and names an
+// attack the per-attack check finds feasible; and P_* searched to the
+// end in that order reaches a goal iff the program is not robust.
+func TestAttackFirstAgrees(t *testing.T) {
+	saved := combinedOrders
+	defer func() { combinedOrders = saved }()
+	combinedOrders = combinedOrders[1:]
+	if combinedOrders[0].name != "attack-first" {
+		t.Fatalf("combinedOrders[1] is %q", combinedOrders[0].name)
+	}
+	count, ended := sized(300, 1500), 0
+	for i := 0; i < count; i++ {
+		r := rand.New(rand.NewPCG(uint64(35000+i), 35))
+		src := gen.Generate(r, gen.Config{Threads: 2 + i%3, Instrs: 3 + i%3, Fences: i%2 == 0})
+		p, err := prog.ParseProgram(fmt.Sprintf("seed%d", 35000+i), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := check(p, prog.TSO, Options{Jobs: 1})
+		a := check(p, prog.TSO, Options{Jobs: 1, All: true, CombinedStates: -1})
+		if c.Verdict != a.Verdict {
+			t.Fatalf("%s: attack-first %v, per attack %v\n%s", p.File, c.Verdict, a.Verdict, src)
+		}
+		if c.Verdict == prog.NotRobust {
+			if c.WitnessErr != nil {
+				t.Fatalf("%s: witness does not replay: %v\n%s", p.File, c.WitnessErr, src)
+			}
+			if !slices.Contains(a.FeasibleAttacks(), c.Witness.Attack) {
+				t.Fatalf("%s: attack %s is not feasible per attack\n%s", p.File, c.Witness.Attack.Format(p), src)
+			}
+			if c.Skipped > 0 {
+				ended++
+			}
+		}
+		sys := newCombinedSystem(p, nil, false, 8)
+		full := automata.Search(ranked(sys, attackFirstRank), automata.Options{Strategy: automata.EnterFirst})
+		if !sys.overflow && sys.badAddr == "" && (full.Outcome == automata.NonEmpty) != (a.Verdict == prog.NotRobust) {
+			t.Fatalf("%s: P_* in attack-first order: %v; per attack %v\n%s", p.File, full.Outcome, a.Verdict, src)
+		}
+	}
+	if ended == 0 {
+		t.Errorf("the attack-first order ended none of %d checks", count)
+	}
+	if n := combinedAnomalies.Load(); n > 0 {
+		t.Errorf("%d goals of the combined search named no attack to search or did not replay", n)
+	}
+}
+
+// queueFamilies are the work-stealing queues of package family with the
+// verdicts argued next to their generators.
+var queueFamilies = []struct {
+	name    string
+	gen     func(thieves, ops, size int) string
+	verdict prog.Verdict
+}{
+	{"chaselev", family.ChaseLev, prog.NotRobust},
+	{"idemfifo", family.IdemFIFO, prog.NotRobust},
+	{"idemlifo", family.IdemLIFO, prog.NotRobust},
+	{"idemlifo-packed", family.IdemLIFOPacked, prog.Robust},
+}
+
+// TestQueueFamily: the check gives each queue of package family the
+// verdict argued in its comment, at small sizes, with a replayed witness
+// whose attack the per-attack check finds feasible (one thief); and the brute-force
+// oracle agrees on the smallest ones with each thief's loop cut to two
+// attempts (the oracle needs loop-free programs; cutting a loop drops
+// runs, so a cut program is only compared with the checker on itself).
+func TestQueueFamily(t *testing.T) {
+	for _, f := range queueFamilies {
+		for _, c := range [][3]int{{1, 2, 2}, {2, 2, 2}, {1, 3, 4}} {
+			p, err := prog.ParseProgram(fmt.Sprintf("%s-%d-%d-%d", f.name, c[0], c[1], c[2]), []byte(f.gen(c[0], c[1], c[2])))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := check(p, prog.TSO, Options{Jobs: 1})
+			if r.Verdict != f.verdict || r.WitnessErr != nil {
+				t.Fatalf("%s: %v (argued %v) %v %s", p.File, r.Verdict, f.verdict, r.WitnessErr, r.Reason)
+			}
+			if r.Verdict == prog.NotRobust && c[0] == 1 {
+				a := check(p, prog.TSO, Options{Jobs: 1, All: true, CombinedStates: -1})
+				if !slices.Contains(a.FeasibleAttacks(), r.Witness.Attack) {
+					t.Errorf("%s: attack %s not feasible per attack", p.File, r.Witness.Attack.Format(p))
+				}
+			}
+		}
+		src := cutLoops(f.gen(1, 2, 2), "thief", 2)
+		p, err := prog.ParseProgram(f.name+"-cut", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := oracle.Robustness(p, prog.TSO, oracle.Budget{MaxNodes: 1 << 20})
+		r := check(p, prog.TSO, Options{Jobs: 1})
+		if o.Verdict == prog.Unknown || o.Verdict != r.Verdict {
+			t.Errorf("%s: oracle %v (%s), check %v", p.File, o.Verdict, o.Reason, r.Verdict)
+		}
+		if o.Verdict != f.verdict {
+			t.Errorf("%s: oracle %v on the cut program, argued %v for the whole", p.File, o.Verdict, f.verdict)
+		}
+	}
+}
+
+// cutLoops unrolls the threads whose names start with prefix k times:
+// copy c of a transition runs from label_c to label_c, and a transition
+// back to the initial label q0 goes on to the next copy, so each such
+// thread starts over at most k-1 times and then stops.
+func cutLoops(src, prefix string, k int) string {
+	var out []string
+	in := false
+	for _, line := range strings.Split(src, "\n") {
+		switch {
+		case strings.HasPrefix(line, "thread "+prefix):
+			in = true
+		case line == "end":
+			in = false
+		}
+		f := strings.Fields(line)
+		if !in || len(f) < 3 || f[0] != "transition" {
+			out = append(out, line)
+			continue
+		}
+		for c := 0; c < k; c++ {
+			from, to := fmt.Sprintf("%s_%d", f[1], c), fmt.Sprintf("%s_%d", f[2], c)
+			if f[1] == "q0" && c == 0 {
+				from = "q0"
+			}
+			if f[2] == "q0" {
+				to = fmt.Sprintf("q0_%d", c+1)
+			}
+			out = append(out, strings.Join(append([]string{"transition", from, to}, f[3:]...), " "))
+		}
+	}
+	return strings.Join(out, "\n")
+}
