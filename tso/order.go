@@ -60,45 +60,84 @@ func attackFirstRank(op prog.Op, r role) uint8 {
 	return 2 * moveRank(op, r)
 }
 
-// combinedOrders are the orders of the portfolio, each with the part of
-// the budget (in quarters) that it and the orders before it may use; the
-// last takes what the others left.
-var combinedOrders = []struct {
-	name     string
-	rank     func(prog.Op, role) uint8
-	quarters int64
-}{
-	{"goal-directed", moveRank, 1},
-	{"attack-first", attackFirstRank, 4},
-}
-
-// searchOrders searches P_* (sys) in the orders of combinedOrders within
-// budget states in all, and returns the last search's result (a goal's
-// path is one of sys) and the work of all of them. An order's search that
-// sees a value overflow calls widen (if set) and ends the portfolio: its
-// caller searches again with wider values.
-func searchOrders(ctx context.Context, sys *scSystem, budget, maxBytes int64, widen func()) (automata.Result, automata.Stats) {
+// searchOrders searches P_* (newSys(bits), starting at bits) within
+// budget states in all, in three legs:
+//
+//  1. the goal-directed order, within a quarter of the budget, ending
+//     at the first value that does not fit and starting again with
+//     values twice as wide (up to 32 bits; not with fixed widths). A
+//     value that does not fit may hide the goal, and the search that
+//     goes on without the moves that overflow can be far longer than
+//     the one with wider values (checkAttack widens only after a
+//     complete search, which is exact but for P_* may never come
+//     within the budget);
+//  2. if leg 1 met an overflow: the goal-directed order again with the
+//     first width, going on without the moves that overflow, within
+//     half of the budget (with leg 1). This is for counters that grow
+//     without bound (the tag of an idempotent queue's anchor in an
+//     owner that loops): leg 1 then widens up to 32 bits and dives
+//     along the counter, while the goal needs small values only;
+//  3. the attack-first order with the first width, going on without
+//     the moves that overflow, with the rest of the budget.
+//
+// A search that goes on without the moves that overflow searches a part
+// of P_*'s runs (those whose values fit), so a goal it finds is a goal of
+// P_*, replayed like any other. It returns the system and width of the
+// last search, its result (a goal's path is one of that system) and the
+// work of all legs.
+func searchOrders(ctx context.Context, newSys func(bits int) *scSystem, bits int, fixed bool, budget, maxBytes int64) (*scSystem, int, automata.Result, automata.Stats) {
 	var spent automata.Stats
-	var r automata.Result
-	for i, o := range combinedOrders {
-		share := budget*o.quarters/4 - spent.States
-		if i == len(combinedOrders)-1 {
-			share = budget - spent.States
+	leg := func(sys *scSystem, rank func(prog.Op, role) uint8, limit int64, widen bool) automata.Result {
+		if limit <= spent.States {
+			return automata.Result{Outcome: automata.Unknown, Reason: "out of budget"}
 		}
-		if share <= 0 {
-			continue
+		d := ranked(sys, rank)
+		lctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		if widen {
+			// The search polls its context only now and then; directed.go
+			// also stops emitting successors once the flag is set.
+			d.overflow = cancel
 		}
-		d := ranked(sys, o.rank)
-		d.overflow = widen
-		r = automata.Search(d, automata.Options{
+		r := automata.Search(d, automata.Options{
 			Strategy: automata.EnterFirst,
-			Budget:   automata.Budget{MaxStates: share, MaxBytes: maxBytes},
-			Context:  ctx,
+			Budget:   automata.Budget{MaxStates: limit - spent.States, MaxBytes: maxBytes},
+			Context:  lctx,
 		})
 		spent.Add(r.Stats)
-		if r.Outcome != automata.Unknown || (widen != nil && sys.overflow) || ctx.Err() != nil || r.Limit == automata.MemoryLimit {
+		return r
+	}
+	done := func(r automata.Result) bool {
+		return r.Outcome == automata.NonEmpty || ctx.Err() != nil || r.Limit == automata.MemoryLimit ||
+			spent.States >= budget
+	}
+	first, overflowed := bits, false
+	var sys *scSystem
+	var r automata.Result
+	for {
+		sys = newSys(bits)
+		r = leg(sys, moveRank, budget/4, bits < 32)
+		overflowed = overflowed || sys.overflow
+		if done(r) || !sys.overflow || bits >= 32 || fixed || spent.States >= budget/4 {
 			break
 		}
+		bits *= 2
 	}
-	return r, spent
+	if done(r) {
+		return sys, bits, r, spent
+	}
+	if overflowed {
+		sys, bits = newSys(first), first
+		r = leg(sys, moveRank, budget/2, false)
+		if done(r) || r.Outcome == automata.Empty {
+			// Empty: every run whose values fit searched; the attack-first
+			// order would search the same graph again.
+			return sys, bits, r, spent
+		}
+	} else if r.Outcome == automata.Empty {
+		return sys, bits, r, spent // P_* searched to its end
+	}
+	sys, bits = newSys(first), first
+	r = leg(sys, attackFirstRank, budget, false)
+	return sys, bits, r, spent
 }
