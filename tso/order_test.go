@@ -73,6 +73,8 @@ var queueFamilies = []struct {
 	{"idemfifo", family.IdemFIFO, prog.NotRobust},
 	{"idemlifo", family.IdemLIFO, prog.NotRobust},
 	{"idemlifo-packed", family.IdemLIFOPacked, prog.Robust},
+	// The owner loops (ops is ignored): the tag grows without bound.
+	{"idemlifo-loop", func(th, _, size int) string { return family.IdemLIFO(th, 0, size) }, prog.NotRobust},
 }
 
 // TestQueueFamily: the check gives each queue of package family the
@@ -92,12 +94,19 @@ func TestQueueFamily(t *testing.T) {
 			if r.Verdict != f.verdict || r.WitnessErr != nil {
 				t.Fatalf("%s: %v (argued %v) %v %s", p.File, r.Verdict, f.verdict, r.WitnessErr, r.Reason)
 			}
-			if r.Verdict == prog.NotRobust && c[0] == 1 {
+			// The per-attack check cannot end on the looping owner's
+			// growing tag (its infeasible attacks have 2^32 tags to search).
+			if r.Verdict == prog.NotRobust && c[0] == 1 && f.name != "idemlifo-loop" {
 				a := check(p, prog.TSO, Options{Jobs: 1, All: true, CombinedStates: -1})
 				if !slices.Contains(a.FeasibleAttacks(), r.Witness.Attack) {
 					t.Errorf("%s: attack %s not feasible per attack", p.File, r.Witness.Attack.Format(p))
 				}
 			}
+		}
+		if f.name == "idemlifo-loop" {
+			// Its owner loops too, and cut to put, put, take, take it is
+			// too large for the oracle; its runs include idemlifo's.
+			continue
 		}
 		src := cutLoops(f.gen(1, 2, 2), "thief", 2)
 		p, err := prog.ParseProgram(f.name+"-cut", []byte(src))

@@ -8,7 +8,8 @@ import "fmt"
 // pseudo-code, issue 35 item 4. Every generator takes
 //
 //	thieves: how many thief threads (>= 1), each stealing again and again;
-//	ops:     how many items the owner puts (>= 1); it then takes as many
+//	ops:     how many items the owner puts (>= 1; IdemLIFO also takes 0,
+//	         an owner that loops); it then takes as many
 //	         times, so it runs 2*ops operations and stops;
 //	size:    the buffer's capacity (>= 1); a put that finds it full skips.
 //
@@ -232,7 +233,15 @@ func IdemFIFO(thieves, ops, size int) string {
 // tail ->po its load of tag ->cf the CAS's store to tag ->po the thief's
 // next load of tail ->cf (reads a store ordered before) the owner's
 // store to tail. (Item 2 is taken twice, which the queue allows.)
+//
+// With ops = 0 the owner loops forever, choosing put or take each time:
+// the tag then grows without bound (the searches' values widen up to 32
+// bits), and the runs above are still among its runs, so it is not
+// robust either (issue 35 item 4: the shape of the held-out queue).
 func IdemLIFO(thieves, ops, size int) string {
+	if ops == 0 {
+		return idemLIFOLoop(thieves, size)
+	}
 	queueArgs("IdemLIFO", thieves, ops, size)
 	s := &seq{t: &thread{}}
 	for i := 1; i <= ops; i++ {
@@ -254,26 +263,54 @@ func IdemLIFO(thieves, ops, size int) string {
 		s.step("write - t 1 0")
 		s.t.tr(at, s.cur(), "check == t 0")
 	}
-	thief := func() *thread {
-		t := &thread{}
-		t.tr("q0", "s1", "read t 0")
-		t.tr("s1", "s2", "read g 1")
-		t.tr("s2", "q0", "check == t 0")
-		t.tr("s2", "s3", "check != t 0")
-		t.tr("s3", "s4", "read x + 1 t")
-		t.tr("s4", "c0", "lock")
-		t.tr("c0", "c1", "read c 0")
-		t.tr("c1", "c2", "read d 1")
-		t.tr("c2", "c3", "check && == c t == d g")
-		t.tr("c2", "c9", "check || != c t != d g")
-		t.tr("c9", "q0", "unlock")
-		t.tr("c3", "c4", "write - t 1 0")
-		t.tr("c4", "c5", "write g 1")
-		t.tr("c5", "q0", "unlock")
-		return t
-	}
 	return queueProgram("idempotent LIFO work-stealing queue, two-word anchor", "not robust",
-		thieves, ops, size, 2+size, s.t, thief)
+		thieves, ops, size, 2+size, s.t, lifoThief)
+}
+
+// idemLIFOLoop is IdemLIFO with an owner that loops over put and take.
+func idemLIFOLoop(thieves, size int) string {
+	queueArgs("IdemLIFO", thieves, 1, size)
+	own := &thread{}
+	own.tr("q0", "p1", "read t 0")
+	own.tr("p1", "p2", "read g 1")
+	own.tr("p2", "q0", "check == t %d", size)
+	own.tr("p2", "p3", "check != t %d", size)
+	own.tr("p3", "p4", "write 1 + 2 t")
+	own.tr("p4", "p5", "write + t 1 0")
+	own.tr("p5", "q0", "write + g 1 1")
+	own.tr("q0", "k1", "read t 0")
+	own.tr("k1", "k2", "read g 1")
+	own.tr("k2", "q0", "check == t 0")
+	own.tr("k2", "k3", "check != t 0")
+	own.tr("k3", "k4", "read x + 1 t")
+	own.tr("k4", "q0", "write - t 1 0")
+	bodies := []*thread{own}
+	for i := 0; i < thieves; i++ {
+		bodies = append(bodies, lifoThief())
+	}
+	nm := append([]string{"owner"}, names("thief", thieves)...)
+	return program(fmt.Sprintf("idempotent LIFO work-stealing queue, two-word anchor, %d thieves, owner looping over put and take, buffer %d: not robust", thieves, size),
+		2+size, nm, bodies)
+}
+
+// lifoThief steals from IdemLIFO's queue again and again.
+func lifoThief() *thread {
+	t := &thread{}
+	t.tr("q0", "s1", "read t 0")
+	t.tr("s1", "s2", "read g 1")
+	t.tr("s2", "q0", "check == t 0")
+	t.tr("s2", "s3", "check != t 0")
+	t.tr("s3", "s4", "read x + 1 t")
+	t.tr("s4", "c0", "lock")
+	t.tr("c0", "c1", "read c 0")
+	t.tr("c1", "c2", "read d 1")
+	t.tr("c2", "c3", "check && == c t == d g")
+	t.tr("c2", "c9", "check || != c t != d g")
+	t.tr("c9", "q0", "unlock")
+	t.tr("c3", "c4", "write - t 1 0")
+	t.tr("c4", "c5", "write g 1")
+	t.tr("c5", "q0", "unlock")
+	return t
 }
 
 // IdemLIFOPacked is IdemLIFO with the anchor in one cell (cell 0, the
