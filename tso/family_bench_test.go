@@ -50,8 +50,10 @@ func BenchmarkQueueFamily(b *testing.B) {
 				if f.verdict == prog.Robust && th+ops > 5 {
 					continue // robust: the whole space, over a minute from here
 				}
-				if f.name == "idemlifo-loop" && ops > 2 {
-					continue // its owner loops: ops plays no part
+				if f.name == "idemlifo-loop" && (ops > 2 || th > 2) {
+					// Its owner loops: ops plays no part. T = 3 is still
+					// UNKNOWN after 20 s (docs/measurements.md).
+					continue
 				}
 				p, err := prog.ParseProgram(fmt.Sprintf("%s-%d-%d", f.name, th, ops), []byte(f.gen(th, ops, 4)))
 				if err != nil {
