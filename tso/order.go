@@ -37,19 +37,19 @@ import (
 // its first store, before any helper has moved, and each such attack
 // dies only after its helpers' interleavings are exhausted).
 //
-// So the combined search runs both, as a portfolio within its one budget
-// of states: the goal-directed order first with a quarter of it (every
-// near-violation program of issue 27 up to N = 10 but Peterson's lock at
-// N = 10 is found within 8,000 states), then the attack-first order with
-// what is left. Both search the same graph with the same reductions (only
-// the order of successors differs; directed.go argues why no goal is
-// lost), so a goal either finds is a goal of P_*, turned into a witness
-// and replayed as before; an exhausted graph (Empty) ends the portfolio,
-// since the other order would visit the same states. The budget is the
-// combined search's own (DefaultCombinedStates, Options.CombinedStates):
-// a robust program whose P_* the first order exhausts within its quarter
-// costs what it cost before; one with a larger P_* pays at most the
-// budget, as before.
+// So the combined search is a portfolio of three legs within its one
+// budget of states (searchOrders, below): the goal-directed order with
+// widening values first, with a quarter of it (every near-violation
+// program of issue 27 up to N = 10 is found within it); the goal-directed
+// order with small values that goes on past overflows (for counters that
+// grow without bound); the attack-first order with what is left. All
+// search the same graph with the same reductions, or the part of it whose
+// values fit (only the order of successors differs; directed.go argues
+// why no goal is lost), so a goal any leg finds is a goal of P_*, turned
+// into a witness and replayed as before; an exhausted graph ends the
+// portfolio. A robust program whose P_* the first leg exhausts within its
+// quarter costs what it cost before; a larger one still pays at most the
+// budget (DefaultCombinedStates, Options.CombinedStates).
 
 // attackFirstRank ranks the moves that extend the happens-before chain
 // highest (2), the starts of attacks next (1), every other move last.
