@@ -188,33 +188,11 @@ func (res *Result) combinedFirst(ctx context.Context, p *prog.Program, opt Optio
 	for k, i := range todo {
 		attacks[k] = res.Attacks[i].Attack
 	}
-	var sys *scSystem
-	var r automata.Result
-	for {
-		sys = newCombinedSystem(p, attacks, opt.NoReduction, bits)
-		d := directed(sys)
-		// A value that does not fit may hide the goal, and the search
-		// that goes on without the moves that overflow can be far longer
-		// than the one with wider values: widen at the first overflow
-		// (checkAttack widens only after a complete search, which is
-		// exact but for P_* may never come within the budget).
-		sctx, widen := context.WithCancel(ctx)
-		if bits < 32 {
-			d.overflow = widen
-		}
-		r = automata.Search(d, automata.Options{
-			Strategy: automata.EnterFirst,
-			Budget:   automata.Budget{MaxStates: budget - run.spent.States, MaxBytes: maxBytes},
-			Context:  sctx,
-		})
-		widen()
-		run.spent.Add(r.Stats)
-		if r.Outcome == automata.NonEmpty || !sys.overflow || bits >= 32 || opt.ValueBits > 0 ||
-			run.spent.States >= budget || ctx.Err() != nil {
-			break
-		}
-		bits *= 2
-	}
+	// In several orders and value widths, one after the other (order.go).
+	sys, bits, r, spent := searchOrders(ctx, func(bits int) *scSystem {
+		return newCombinedSystem(p, attacks, opt.NoReduction, bits)
+	}, bits, opt.ValueBits > 0, budget, maxBytes)
+	run.spent.Add(spent)
 	if r.Outcome != automata.NonEmpty || r.Path == nil {
 		// No goal, or its path did not fit the budget (PathWithheld): the
 		// per-attack searches decide, and withhold a witness themselves

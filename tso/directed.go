@@ -46,6 +46,7 @@ import (
 type directedSystem struct {
 	sys    *scSystem
 	rank   [][]uint8 // rank[t][k] of thread t's instrumented transition k
+	ranks1 uint8     // the highest rank plus one (order.go)
 	labels []automata.Label
 	ranks  []uint8
 	states []uint64
@@ -54,12 +55,16 @@ type directedSystem struct {
 }
 
 // directed wraps sys in the goal-directed order.
-func directed(sys *scSystem) *directedSystem {
+func directed(sys *scSystem) *directedSystem { return ranked(sys, moveRank) }
+
+// ranked wraps sys in the order rank gives (the higher, the sooner).
+func ranked(sys *scSystem, rank func(prog.Op, role) uint8) *directedSystem {
 	d := &directedSystem{sys: sys, rank: make([][]uint8, len(sys.threads))}
 	for ti, th := range sys.threads {
 		d.rank[ti] = make([]uint8, len(th.trans))
 		for k, it := range th.trans {
-			d.rank[ti][k] = moveRank(sys.p.Threads[ti].Trans[it.orig].Op, it.role)
+			r := rank(sys.p.Threads[ti].Trans[it.orig].Op, it.role)
+			d.rank[ti][k], d.ranks1 = r, max(d.ranks1, r+1)
 		}
 	}
 	return d
@@ -83,9 +88,9 @@ func (d *directedSystem) Width() int                        { return d.sys.Width
 func (d *directedSystem) Initial(emit func(automata.State)) { d.sys.Initial(emit) }
 func (d *directedSystem) Accepting(st automata.State) bool  { return d.sys.Accepting(st) }
 
-// Successors emits the wrapped system's successors of st: those of rank
-// 0, then those of rank 1, each class in reverse, so that the search
-// enters rank 1 first and each class in the wrapped system's order.
+// Successors emits the wrapped system's successors of st by rank, lowest
+// first, each class in reverse, so that the search enters the highest
+// rank first and each class in the wrapped system's order.
 func (d *directedSystem) Successors(st automata.State, emit func(automata.Label, automata.State)) {
 	w := d.sys.Width()
 	// The buffers are the wrapper's own: a successor is copied out of the
@@ -108,7 +113,7 @@ func (d *directedSystem) Successors(st automata.State, emit func(automata.Label,
 		d.overflow()
 		return
 	}
-	for r := uint8(0); r < 2; r++ {
+	for r := uint8(0); r < d.ranks1; r++ {
 		for i := len(labels) - 1; i >= 0; i-- {
 			if ranks[i] == r {
 				emit(labels[i], automata.State(states[i*w:(i+1)*w]))
