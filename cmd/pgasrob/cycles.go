@@ -116,7 +116,7 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 		return j.runShard(stdout, stderr)
 	}
 	pr.out.Program = j.prog.Name
-	pr.prog = j.prog
+	pr.prog, pr.progFor = j.prog, j.progFor
 	j.decideEach(stderr, pr.add)
 	return pr.finish()
 }
@@ -128,13 +128,17 @@ type cyclesPrinter struct {
 	file           string
 	asJSON         bool
 	restricted     bool
-	prog           *pgas.Program // for a C program's terms in the JSON; nil when unknown
+	prog           *pgas.Program             // for a C program's terms in the JSON; nil when unknown
+	progFor        func(n int) *pgas.Program // nil: prog for every N; else N's own translation (pern.go)
 	out            cyclesJSON
 	codes          []int
 	warned         bool
 }
 
 func (pr *cyclesPrinter) add(o outcome) {
+	if pr.progFor != nil {
+		pr.prog = pr.progFor(o.N)
+	}
 	pr.codes = append(pr.codes, o.Code)
 	if o.Err != nil {
 		fmt.Fprintf(pr.stderr, "pgasrob cycles: N = %d: %v\n", o.N, o.Err)
