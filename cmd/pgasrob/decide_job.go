@@ -295,11 +295,7 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 		var err error
 		var p *pgas.Program
 		p, res, err = decideWidened(j.progFor(n), n, opt)
-		if j.perN != nil {
-			j.perN[n] = p
-		} else {
-			j.prog = p
-		}
+		j.setProg(n, p)
 		prog.clear()
 		o := outcomeOf(n, res, err)
 		all = append(all, o)

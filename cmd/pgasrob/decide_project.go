@@ -304,7 +304,7 @@ func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags
 		return
 	}
 	r.file.Prog, r.file.Src = j.prog, j.src
-	pr := &decidePrinter{stdout: &r.text, stderr: &r.text, file: j.file, prog: j.prog, src: j.src, isRange: j.lo < j.hi, outFlags: nil,
+	pr := &decidePrinter{stdout: &r.text, stderr: &r.text, file: j.file, prog: j.prog, progFor: j.progFor, src: j.src, isRange: j.lo < j.hi, outFlags: nil,
 		out: decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Program: j.prog.Name, Results: []nResultJSON{}}}
 	var sink bytes.Buffer
 	if gcc {
@@ -312,7 +312,7 @@ func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags
 	}
 	j.decideEach(io.Discard, func(o outcome) {
 		pr.add(o)
-		pr.out.Results = append(pr.out.Results, report.ResultToJSON(j.prog, o))
+		pr.out.Results = append(pr.out.Results, report.ResultToJSON(j.progFor(o.N), o))
 	})
 	r.file.Outcomes = pr.outs
 	if fix := of.fixer(j); fix != nil {
@@ -323,7 +323,9 @@ func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags
 	pr.out.Warnings, pr.out.Assumptions = report.Warnings(j.prog), report.Assumptions(j.prog)
 	r.json = pr.out
 	if gcc {
-		report.WriteGCC(&r.text, j.file, j.prog, pr.outs)
+		for _, o := range pr.outs {
+			report.WriteGCC(&r.text, j.file, j.progFor(o.N), []outcome{o})
+		}
 	}
 }
 

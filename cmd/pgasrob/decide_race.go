@@ -50,10 +50,10 @@ func (j *job) raceEach(done func(raceOutcome)) []raceOutcome {
 	var all []raceOutcome
 	for n := j.lo; n <= j.hi; n++ {
 		start := time.Now()
-		res := race.Decide(j.prog, n, race.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, Timeout: j.opt.Timeout, Context: ctx})
+		res := race.Decide(j.progFor(n), n, race.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, Timeout: j.opt.Timeout, Context: ctx})
 		o := raceOutcome{N: n, Res: res, Code: raceCode(res.Verdict), Elapsed: time.Since(start)}
 		if w := res.Witness; w != nil {
-			if err := raceoracle.Certify(j.prog, n, w.Events, w.I, w.J); err != nil {
+			if err := raceoracle.Certify(j.progFor(n), n, w.Events, w.I, w.J); err != nil {
 				o.Err, o.Code = fmt.Errorf("internal error: the race witness fails its certification: %v", err), exitInternal
 			}
 		}
@@ -81,7 +81,7 @@ func runDecideRace(j *job, asJSON bool, stdout, stderr io.Writer) int {
 			out.Results = append(out.Results, raceResultToJSON(j, o))
 			return
 		}
-		writeRaceText(stdout, j.file, j.prog, o)
+		writeRaceText(stdout, j.file, j.progFor(o.N), o)
 	})
 	code := overallCode(codes)
 	if asJSON {
@@ -121,7 +121,7 @@ func runDecideAll(j *job, pr *decidePrinter, asJSON bool, stdout, stderr io.Writ
 			all.Race = append(all.Race, raceResultToJSON(j, o))
 			return
 		}
-		writeRaceText(stdout, j.file, j.prog, o)
+		writeRaceText(stdout, j.file, j.progFor(o.N), o)
 	})
 	code := exitRobust
 	for _, c := range codes {

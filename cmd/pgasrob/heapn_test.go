@@ -90,3 +90,23 @@ func TestPerNOnlyWhenNeeded(t *testing.T) {
 		}
 	}
 }
+
+// The race criterion and a project run (-r) also take each N's own
+// translation: mp-none-npes.c's flag is put by PE 0 while PE 1 waits on
+// it (a race at every N, as examples/shmem/mp-fence.c in README); the
+// project gives the verdicts of TestDecideRangePerN.
+func TestRaceAndProjectPerN(t *testing.T) {
+	f := "../../pgas/cfront/testdata/heap/mp-none-npes.c"
+	_, out, errs := runCmd("decide", f, "-n", "2..3", "--criterion", "race")
+	for _, n := range []string{"2", "3"} {
+		if !strings.Contains(out, "N = "+n+": RACE") {
+			t.Errorf("--criterion race: no race for N = %s\n%s%s", n, out, errs)
+		}
+	}
+	_, out, errs = runCmd("decide", "-r", "../../pgas/cfront/testdata/heap", "-n", "2..3")
+	for _, want := range []string{"mp-none-npes.c, N = 3: NOT ROBUST", "mp-fence-npes.c, N = 3: ROBUST"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("decide -r: no %q\n%s%s", want, out, errs)
+		}
+	}
+}

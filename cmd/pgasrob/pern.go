@@ -67,3 +67,12 @@ func (j *job) progFor(n int) *pgas.Program {
 	}
 	return j.prog
 }
+
+// setProg keeps p, N's program after a decision widened its domain.
+func (j *job) setProg(n int, p *pgas.Program) {
+	if j.perN != nil {
+		j.perN[n] = p
+		return
+	}
+	j.prog = p
+}

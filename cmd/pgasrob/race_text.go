@@ -103,12 +103,12 @@ func raceResultToJSON(j *job, o raceOutcome) raceResultJSON {
 	if o.Err != nil {
 		r.Error = o.Err.Error()
 	} else if o.Res.RunErr != nil {
-		r.Error = report.RunErrText(j.prog, o.Res.RunErr)
+		r.Error = report.RunErrText(j.progFor(o.N), o.Res.RunErr)
 	}
 	if w := o.Res.Witness; w != nil && o.Err == nil {
-		rw := &raceWitnessJSON{Cell: report.CellText(j.prog, w.Events[w.J]), First: w.I, Second: w.J}
+		rw := &raceWitnessJSON{Cell: report.CellText(j.progFor(o.N), w.Events[w.J]), First: w.I, Second: w.J}
 		for _, e := range w.Events {
-			rw.Events = append(rw.Events, raceEventJSONOf(j.prog, e))
+			rw.Events = append(rw.Events, raceEventJSONOf(j.progFor(o.N), e))
 		}
 		r.Race = rw
 	}
