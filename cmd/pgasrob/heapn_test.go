@@ -110,3 +110,15 @@ func TestRaceAndProjectPerN(t *testing.T) {
 		}
 	}
 }
+
+// repair reads one program, and merge recompiles the shards' one program:
+// on a range, both keep the refusal that asks for one N.
+func TestPerNOnlyDecideCycles(t *testing.T) {
+	f := "../../pgas/cfront/testdata/heap/mp-none-npes.c"
+	for _, args := range [][]string{{"repair", f, "-n", "2..3"}, {"decide", f, "-n", "2..3", "--shard", "1/2"}} {
+		code, _, errs := runCmd(args...)
+		if code != exitUsage || !strings.Contains(errs, "give one N") {
+			t.Errorf("%v: exit %d\n%s", args, code, errs)
+		}
+	}
+}
