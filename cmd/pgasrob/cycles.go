@@ -122,7 +122,7 @@ func runCycles(args []string, stdout, stderr io.Writer) int {
 		return j.runShard(stdout, stderr)
 	}
 	pr.out.Program = j.prog.Name
-	pr.prog, pr.src, pr.outFlags = j.prog, j.src, c.out
+	pr.prog, pr.src, pr.outFlags, pr.progFor = j.prog, j.src, c.out, j.progFor
 	j.decideEach(stderr, pr.add)
 	return pr.finish()
 }
@@ -138,12 +138,16 @@ type cyclesPrinter struct {
 	src            []byte
 	outFlags       *outputFlags // --format, --sarif; nil for a merge
 	outs           []outcome
+	progFor        func(n int) *pgas.Program // nil: prog for every N; else N's own translation (pern.go)
 	out            cyclesJSON
 	codes          []int
 	warned         bool
 }
 
 func (pr *cyclesPrinter) add(o outcome) {
+	if pr.progFor != nil {
+		pr.prog = pr.progFor(o.N)
+	}
 	pr.codes = append(pr.codes, o.Code)
 	pr.outs = append(pr.outs, o)
 	if o.Err != nil {

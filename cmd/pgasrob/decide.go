@@ -119,7 +119,7 @@ func runDecide(args []string, stdout, stderr io.Writer) int {
 		// dot; the verdict goes to standard error
 		stdout = stderr
 	}
-	pr := &decidePrinter{stdout: stdout, stderr: stderr, dotOut: dotOut, file: j.file, prog: j.prog, src: j.src, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi, outFlags: c.out,
+	pr := &decidePrinter{stdout: stdout, stderr: stderr, dotOut: dotOut, file: j.file, prog: j.prog, progFor: j.progFor, src: j.src, asJSON: *c.asJSON, dot: *c.dot, isRange: j.lo < j.hi, outFlags: c.out,
 		out: decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Results: []nResultJSON{}}}
 	if ie != nil {
 		c.out.inputError(j.file, ie, stdout, stderr)
@@ -184,6 +184,7 @@ type decidePrinter struct {
 	dotOut         io.Writer // where --dot - writes (stdout; nil: stdout)
 	file           string
 	prog           *pgas.Program
+	progFor        func(n int) *pgas.Program // nil: prog for every N; else N's own translation (pern.go)
 	src            []byte
 	outFlags       *outputFlags // nil: text or JSON only (merge)
 	outs           []outcome
@@ -198,6 +199,9 @@ type decidePrinter struct {
 }
 
 func (pr *decidePrinter) add(o outcome) {
+	if pr.progFor != nil {
+		pr.prog = pr.progFor(o.N)
+	}
 	pr.codes = append(pr.codes, o.Code)
 	pr.outs = append(pr.outs, o)
 	if pr.outFlags.gcc() || pr.outFlags.sarifStdout() {
@@ -242,7 +246,11 @@ func (pr *decidePrinter) finish() int {
 	if pr.dotFailed && code != exitInternal {
 		code = exitUsage
 	}
-	if pr.outFlags.gcc() {
+	if pr.outFlags.gcc() && pr.progFor != nil {
+		for _, o := range pr.outs {
+			report.WriteGCC(pr.stdout, pr.file, pr.progFor(o.N), []outcome{o})
+		}
+	} else if pr.outFlags.gcc() {
 		report.WriteGCC(pr.stdout, pr.file, pr.prog, pr.outs)
 	}
 	f := report.File{Path: pr.file, Prog: pr.prog, Src: pr.src, Outcomes: pr.outs}

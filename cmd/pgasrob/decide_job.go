@@ -80,11 +80,14 @@ const budgetFlagNames = "n max-states timeout jobs max-memory no-symmetry explor
 
 // job is a checked request: the program and the Ns to decide.
 type job struct {
-	copt   cfront.Options // the C front end's flags (cflags.go)
-	cmd    string
-	mode   string // the key of the command's mode (modes.go)
-	file   string
-	prog   *pgas.Program
+	copt cfront.Options // the C front end's flags (cflags.go)
+	cmd  string
+	mode string // the key of the command's mode (modes.go)
+	file string
+	prog *pgas.Program
+	// perN, for a C program whose memory depends on N, is its
+	// translation for each N of lo..hi (pern.go); prog is then lo's.
+	perN   map[int]*pgas.Program
 	src    []byte
 	lo, hi int
 	opt    cycles.Options
@@ -183,7 +186,15 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 	// The budgets cover reading and compiling (issues 29 and 34); the
 	// searches start their own guards.
 	start := time.Now()
-	j.prog, j.src, err = loadGuarded(fs.Arg(0), frontBudget{timeout: *b.timeout, maxMemory: *b.maxMemory, lang: *b.lang, n: singleN(lo, hi), c: copt})
+	fb := frontBudget{timeout: *b.timeout, maxMemory: *b.maxMemory, lang: *b.lang, n: singleN(lo, hi), c: copt}
+	j.prog, j.src, err = loadGuarded(fs.Arg(0), fb)
+	if needsPerN(err, lo, hi) && hi <= maxDecideRanks && (cmd == "decide" || cmd == "cycles") && j.shard.Count == 0 {
+		// (repair reads one program; merge recompiles the shards' one
+		// program: both keep the refusal that asks for one N)
+		if j.perN, err = translatePerN(j.file, j.src, fb, lo, hi); err == nil {
+			j.prog = j.perN[lo]
+		}
+	}
 	if err != nil {
 		return j, frontError(cmd, j.file, err, stderr), frontCode(err)
 	}
@@ -197,14 +208,15 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 	compiled := compileGuard(*b.maxMemory)
 	defer compiled()
 	for n := lo; n <= hi; n++ {
-		if err := pgas.CheckN(j.prog, n); err != nil {
+		p := j.progFor(n)
+		if err := pgas.CheckN(p, n); err != nil {
 			return fail(err)
 		}
-		if _, err := normalform.New(j.prog, n); err != nil {
+		if _, err := normalform.New(p, n); err != nil {
 			return fail(fmt.Errorf("N = %d: %w", n, err))
 		}
-		if j.prog.Dialect == "c" {
-			j.prog.Warnings = append(j.prog.Warnings, cfront.PEWarnings(j.prog, n)...)
+		if p.Dialect == "c" {
+			p.Warnings = append(p.Warnings, cfront.PEWarnings(p, n)...)
 		}
 	}
 	if over := compiled(); over != nil {
@@ -283,7 +295,9 @@ func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 		}
 		var res *cycles.Result
 		var err error
-		j.prog, res, err = decideWidened(j.prog, n, opt)
+		var p *pgas.Program
+		p, res, err = decideWidened(j.progFor(n), n, opt)
+		j.setProg(n, p)
 		prog.clear()
 		o := outcomeOf(n, res, err)
 		all = append(all, o)

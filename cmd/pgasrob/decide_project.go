@@ -317,7 +317,7 @@ func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags
 		return
 	}
 	r.file.Prog, r.file.Src = j.prog, j.src
-	pr := &decidePrinter{stdout: &r.text, stderr: &r.text, file: j.file, prog: j.prog, src: j.src, isRange: j.lo < j.hi, outFlags: nil,
+	pr := &decidePrinter{stdout: &r.text, stderr: &r.text, file: j.file, prog: j.prog, progFor: j.progFor, src: j.src, isRange: j.lo < j.hi, outFlags: nil,
 		out: decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Program: j.prog.Name, Results: []nResultJSON{}}}
 	if dotDir != "" {
 		if pr.dot, err = projectDotPath(dotDir, j.file); err != nil {
@@ -332,7 +332,7 @@ func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags
 	j.decideEach(io.Discard, func(o outcome) {
 		failed := pr.dotFailed
 		pr.add(o)
-		res := report.ResultToJSON(j.prog, o)
+		res := report.ResultToJSON(j.progFor(o.N), o)
 		if pr.dot != "" && o.Res != nil && o.Res.Witness != nil && pr.dotFailed == failed {
 			res.DotFile = report.DotPath(pr.dot, o.N, pr.isRange)
 		}
@@ -350,7 +350,9 @@ func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags
 	pr.out.Warnings, pr.out.Assumptions = report.Warnings(j.prog), report.Assumptions(j.prog)
 	r.json = pr.out
 	if gcc {
-		report.WriteGCC(&r.text, j.file, j.prog, pr.outs)
+		for _, o := range pr.outs {
+			report.WriteGCC(&r.text, j.file, j.progFor(o.N), []outcome{o})
+		}
 	}
 }
 

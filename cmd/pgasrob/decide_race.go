@@ -48,10 +48,10 @@ func (j *job) raceEach(done func(raceOutcome)) []raceOutcome {
 	var all []raceOutcome
 	for n := j.lo; n <= j.hi; n++ {
 		start := time.Now()
-		res := race.Decide(j.prog, n, race.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, Timeout: j.opt.Timeout, Context: ctx})
+		res := race.Decide(j.progFor(n), n, race.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, Timeout: j.opt.Timeout, Context: ctx})
 		o := raceOutcome{N: n, Res: res, Code: raceCode(res.Verdict), Elapsed: time.Since(start)}
 		if w := res.Witness; w != nil {
-			if err := raceoracle.Certify(j.prog, n, w.Events, w.I, w.J); err != nil {
+			if err := raceoracle.Certify(j.progFor(n), n, w.Events, w.I, w.J); err != nil {
 				o.Err, o.Code = fmt.Errorf("internal error: the race witness fails its certification: %v", err), exitInternal
 			}
 		}
@@ -81,11 +81,11 @@ func runDecideRace(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pgasrob decide: N = %d: %v\n", o.N, o.Err)
 		}
 		if asJSON {
-			out.Results = append(out.Results, report.RaceResultToJSON(j.prog, o))
+			out.Results = append(out.Results, report.RaceResultToJSON(j.progFor(o.N), o))
 			return
 		}
 		if !quiet {
-			report.WriteRaceText(stdout, j.file, j.prog, o)
+			report.WriteRaceText(stdout, j.file, j.progFor(o.N), o)
 		}
 	})
 	code := overallCode(codes)
@@ -130,10 +130,10 @@ func runDecideAll(j *job, pr *decidePrinter, asJSON bool, stdout, stderr io.Writ
 			fmt.Fprintf(stderr, "pgasrob decide: N = %d: %v\n", o.N, o.Err)
 		}
 		if asJSON {
-			all.Race = append(all.Race, report.RaceResultToJSON(j.prog, o))
+			all.Race = append(all.Race, report.RaceResultToJSON(j.progFor(o.N), o))
 			return
 		}
-		report.WriteRaceText(stdout, j.file, j.prog, o)
+		report.WriteRaceText(stdout, j.file, j.progFor(o.N), o)
 	})
 	code := exitRobust
 	for _, c := range codes {

@@ -67,7 +67,7 @@ func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 		if r, path, code := viaRunError(ctx, j, n); r != nil {
 			codes, out.Results = append(codes, code), append(out.Results, *r)
 			if !*c.asJSON {
-				writeViaRunError(stdout, j.file, j.prog, r, path)
+				writeViaRunError(stdout, j.file, j.progFor(n), r, path)
 			}
 			if code == exitInternal || ctx.Err() != nil {
 				break
@@ -83,7 +83,7 @@ func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 			// the translation is part of the time of this N
 			tctx, cancel = context.WithDeadlineCause(ctx, start.Add(j.opt.Timeout), fmt.Errorf("time budget of %v reached", j.opt.Timeout))
 		}
-		tr, tp, code := translateProgram(tctx, j.prog, n, stderr)
+		tr, tp, code := translateProgram(tctx, j.progFor(n), n, stderr)
 		cancel()
 		if tr == nil {
 			return code
@@ -99,7 +99,7 @@ func runDecideVia(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pgasrob decide: N = %d: internal error: %v\n", n, err)
 			return exitInternal
 		}
-		r := viaResult(j.prog, tr, tp, n, res)
+		r := viaResult(j.progFor(n), tr, tp, n, res)
 		code = exitUnknown
 		switch {
 		case res.WitnessErr != nil:

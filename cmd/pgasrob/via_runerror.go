@@ -24,7 +24,9 @@ func viaRunError(ctx context.Context, j *job, n int) (*viaResultJSON, []pgas.Eve
 	opt.Context, opt.Only, opt.All, opt.Procedure = ctx, []cycles.CycleType{}, false, cycles.Automata
 	var res *cycles.Result
 	var err error
-	j.prog, res, err = decideWidened(j.prog, n, opt)
+	var p *pgas.Program
+	p, res, err = decideWidened(j.progFor(n), n, opt)
+	j.setProg(n, p)
 	o := outcomeOf(n, res, err)
 	r := &viaResultJSON{N: n, FrameworkVerdict: "not run", Attacker: "none", Witness: []viaStepJSON{}}
 	switch {
@@ -32,7 +34,7 @@ func viaRunError(ctx context.Context, j *job, n int) (*viaResultJSON, []pgas.Eve
 		r.Verdict, r.Reason = "INTERNAL ERROR", o.Err.Error()
 		return r, nil, exitInternal
 	case res.Verdict == cycles.RunError:
-		re := report.ResultToJSON(j.prog, o).RuntimeError
+		re := report.ResultToJSON(p, o).RuntimeError
 		r.Verdict, r.Reason, r.RuntimeError = "RUN-TIME ERROR", res.RunError.Err.Error(), re
 	case res.Verdict == cycles.Unknown:
 		r.Verdict, r.Reason = "UNKNOWN", res.Reason

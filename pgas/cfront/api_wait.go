@@ -13,10 +13,19 @@ var cmpOps = map[int64]string{1: "==", 2: "!=", 3: ">", 4: ">=", 5: "<", 6: "<="
 
 func (t *translator) cmp(e cc.ExpressionNode) string {
 	k, ok := constValue(e)
+	if !ok {
+		// a parameter never assigned, to which the (inlined) caller
+		// passed a constant: wait_any(ivar, n, SHMEM_CMP_NE, 0)
+		if s, isConst := t.rankExpr(e); isConst {
+			if v, err := evalSize(s, t.opt.N); err == nil {
+				k, ok = v, true
+			}
+		}
+	}
 	if op, found := cmpOps[k]; ok && found {
 		return op
 	}
-	t.refuse(e, "comparison operator: one of the SHMEM_CMP_ constants")
+	t.refuse(e, "comparison operator: one of the SHMEM_CMP_ constants (or a parameter that every call of its function passes one, and that the function does not assign)")
 	return ""
 }
 

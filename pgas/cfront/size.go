@@ -4,11 +4,14 @@
 package cfront
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"modernc.org/cc/v4"
+
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // maxAlloc bounds a size in bytes before it is turned into elements.
@@ -29,6 +32,7 @@ func (t *translator) sizeArg(e cc.ExpressionNode, routine string) int64 {
 	v, err := evalSize(s, t.opt.N)
 	switch {
 	case err == errNeedN:
+		t.needN = true
 		t.refuse(e, "the size of this %s depends on the number of PEs: the translation is made for one N (Options.N; on the command line, give one N, e.g. -n 3, not a range)", routine)
 	case err == errRank:
 		t.refuse(e, "size of %s that depends on the calling PE: the specification requires the same size on every PE", routine)
@@ -188,6 +192,7 @@ func (t *translator) nConst(e cc.ExpressionNode) (int64, bool) {
 	}
 	v, err := evalSize(s, t.opt.N)
 	if err == errNeedN {
+		t.needN = true
 		t.refuse(e, "this count depends on the number of PEs: the translation is made for one N (Options.N; on the command line, give one N, e.g. -n 3, not a range)")
 	}
 	if err != nil {
@@ -195,3 +200,16 @@ func (t *translator) nConst(e cc.ExpressionNode) (int64, bool) {
 	}
 	return v, true
 }
+
+// ErrNeedsN is matched (errors.Is) by the error of a translation that
+// Options.N left open and that needs N: the size of an allocation or an
+// element count depends on the number of PEs. The commands then translate
+// the program once per N asked (cmd/pgasrob/pern.go). The error is also
+// the pgas.ErrorList of its refusals (errors.As), the others included.
+var ErrNeedsN = errors.New("the translation depends on the number of PEs")
+
+// needsNError is the refusals of a translation, one of them ErrNeedsN.
+type needsNError struct{ list pgas.ErrorList }
+
+func (e *needsNError) Error() string   { return e.list.Error() }
+func (e *needsNError) Unwrap() []error { return []error{e.list, ErrNeedsN} }

@@ -78,6 +78,7 @@ type frame struct {
 type loop struct{ brk, cont string }
 
 type translator struct {
+	needN   bool // a size or count needed N, which Options.N left open (ErrNeedsN)
 	file    string
 	src     []byte
 	lines   []int // byte offset of each line start of src
@@ -359,6 +360,9 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	t.apiFinish()
 	if len(t.errs) > 0 {
 		sortErrors(t.errs)
+		if t.needN {
+			return nil, &needsNError{capErrors(t.errs)}
+		}
 		return nil, capErrors(t.errs)
 	}
 	res = t.assemble()
