@@ -64,7 +64,7 @@ func (g *generator) shmemStmt() *Stmt {
 		}
 		return append(out, ctx)
 	}
-	if g.c.Atomics && g.r.IntN(2) == 0 {
+	if g.c.Atomics && g.r.IntN(4) != 0 {
 		return g.commutingStmt(ctx)
 	}
 	switch k := g.r.IntN(10); {
