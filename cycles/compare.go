@@ -24,6 +24,9 @@ type CompareBudget struct {
 	// Workers is Options.Workers: above 1, every search of the
 	// decision runs on that many goroutines (the parallel frontier).
 	Workers int
+	// Commuting compares under cf_c (Options.Commuting, and the oracle's
+	// Bounds.Commuting); false is the paper's relation.
+	Commuting bool
 }
 
 // DefaultCompareBudget suits the programs pgas/gen.Generate makes with its defaults.
@@ -70,7 +73,9 @@ func Compare(p *pgas.Program, n int, b CompareBudget) Comparison {
 	start := time.Now()
 	var c Comparison
 	defer func() { c.Elapsed = time.Since(start) }()
-	o := oracle.Explore(p, n, b.Oracle)
+	ob := b.Oracle
+	ob.Commuting = b.Commuting
+	o := oracle.Explore(p, n, ob)
 	switch {
 	case o.Err != nil:
 		c.Oracle = "error"
@@ -84,7 +89,7 @@ func Compare(p *pgas.Program, n int, b CompareBudget) Comparison {
 		c.Oracle = "INCOMPLETE"
 	}
 	d, err := Decide(p, n, Options{Jobs: 1, MaxStates: b.DecideStates, Timeout: b.DecideTime, CacheBytes: -1, NoSymmetry: b.NoSymmetry,
-		Exploration: b.Exploration, DepthFirst: b.DepthFirst, Workers: b.Workers})
+		Exploration: b.Exploration, DepthFirst: b.DepthFirst, Workers: b.Workers, Commuting: b.Commuting})
 	if err != nil {
 		c.Decide = "error"
 		c.Status, c.Detail = Disagree, "decide: "+err.Error()

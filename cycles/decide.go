@@ -119,6 +119,7 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 		return nil, err
 	}
 	y.AllParts = opt.NoReduction // the settled-popa rule is a reduction too
+	y.Commuting = opt.Commuting
 	pl := makePlan(opt, n)
 	ctx := opt.Context
 	if ctx == nil {
@@ -245,10 +246,10 @@ func (res *Result) conclude(p *pgas.Program, n int, ctx context.Context, opt Opt
 	for i := range res.Types {
 		tr := &res.Types[i]
 		if tr.Witness != nil {
-			if err := tr.Witness.certify(p, n); err != nil {
+			if err := tr.Witness.certify(p, n, opt.Commuting); err != nil {
 				return fmt.Errorf("%w: the witness for cycle type %v does not hold up against the plain semantics: %v", ErrInternal, tr.Cycle, err)
 			}
-			if re := tr.Witness.wrap(p, n); re != nil {
+			if re := tr.Witness.wrap(p, n, opt.Commuting); re != nil {
 				wrap = cmp.Or(wrap, re)
 				continue
 			}

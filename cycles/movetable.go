@@ -254,7 +254,7 @@ func (t *moveTable) moveIndex(e *tableEntry) *moveIndex {
 	addrs := len(t.y.P.Addrs)
 	for i := range e.moves {
 		x.sigs[i] = noSig
-		if sig, ok := moveSig(addrs, &e.moves[i]); ok {
+		if sig, ok := moveSig(addrs, &e.moves[i]); ok && !commutingMove(t.y, &e.moves[i]) {
 			x.sigs[i] = t.sigNumber(sig)
 		}
 	}

@@ -39,6 +39,11 @@ type Options struct {
 	// is the searches' part: messages quote it.
 	BudgetBytes int64
 	All         bool // check every cycle type even after a violation
+	// Commuting decides robustness modulo commuting updates: the conflict
+	// relation cf_c of docs/deviations.md, entry 14, in which two popbs of
+	// non-fetching atomics of one commuting operation on one cell do not
+	// conflict. The zero value is the paper's relation (strict).
+	Commuting bool
 	// NoSymmetry checks every cycle type even when the program is
 	// invariant under a renaming of ranks (symmetry.go), and searches each
 	// without the renamings that keep it (symmetry_type.go).

@@ -16,7 +16,7 @@ import (
 // verdict. (difftest and compare.go use the unreduced oracle as the
 // reference.)
 func (sd *typeSearch) oracleBounds(ctx context.Context) oracle.Bounds {
-	return oracle.Bounds{MaxNodes: max(100_000, sd.maxBytes/2048), Context: ctx, Reduce: !noOracleReduction}
+	return oracle.Bounds{MaxNodes: max(100_000, sd.maxBytes/2048), Context: ctx, Reduce: !noOracleReduction, Commuting: sd.opt.Commuting}
 }
 
 // noOracleReduction turns the oracle's reduction off, for the benchmarks
@@ -37,7 +37,7 @@ func (sd *typeSearch) fromOracle(o oracle.Result, res *Result) (*Result, error) 
 		for _, e := range o.Violation {
 			w.Parts[0] = append(w.Parts[0], Letter{Head: 1, Event: e})
 		}
-		if err := w.certify(sd.p, sd.n); err != nil {
+		if err := w.certify(sd.p, sd.n, sd.opt.Commuting); err != nil {
 			return nil, fmt.Errorf("%w: the oracle's violation does not hold up against the plain semantics: %v", ErrInternal, err)
 		}
 		res.Verdict, res.Witness = NotRobust, w

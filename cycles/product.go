@@ -129,7 +129,7 @@ func (p *product) Fork() automata.System {
 }
 
 func (p *product) newTracker() tracker {
-	t := tracker{addrs: len(p.y.P.Addrs)}
+	t := tracker{addrs: len(p.y.P.Addrs), cls: commuteClasses(p.y.P, p.y.Commuting)}
 	for _, pr := range p.cyc.Pairs() {
 		t.pairs = append(t.pairs, pairState{r1: int16(pr[0]), r2: int16(pr[1])})
 	}
@@ -256,7 +256,7 @@ func (p *product) step(i int, mk normalform.Mark) bool {
 		if !cur.unmarked(int8(h), int32(cell)) {
 			return false
 		}
-		if h < 2 || cur.wrote(h, cell) {
+		if h < 2 || cur.cls != nil || cur.wrote(h, cell) {
 			p.level[i+1] = cur
 			return true
 		}

@@ -154,7 +154,7 @@ func (p *product) moveSigs(m *moveMemo, moves []normalform.Move, e *tableEntry) 
 	addrs := len(p.y.P.Addrs)
 	for i := range moves {
 		id := noSig
-		if sig, ok := moveSig(addrs, &moves[i]); ok {
+		if sig, ok := moveSig(addrs, &moves[i]); ok && !commutingMove(p.y, &moves[i]) {
 			if p.table != nil {
 				id = p.table.sigNumber(sig)
 			} else {

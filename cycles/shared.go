@@ -311,8 +311,9 @@ func (sh *sharedSystem) Successors(s automata.State, emit func(automata.Label, a
 func (sh *sharedSystem) step(i int, mk normalform.Mark) bool {
 	cur := sh.level[i]
 	he := &sh.mv.Events[i]
-	if mk == 0 && !he.Event.Kind.IsWrite() {
-		sh.level[i+1] = cur // an unmarked read changes no pair
+	comm := sh.prods[0].work.cls != nil
+	if mk == 0 && (!he.Event.Kind.IsWrite() || comm) {
+		sh.level[i+1] = cur // an unmarked read (under cf_c any unmarked event) changes no pair
 		return true
 	}
 	cell := 0
@@ -324,7 +325,13 @@ func (sh *sharedSystem) step(i int, mk normalform.Mark) bool {
 		desc |= 1 << 4
 	}
 	key := uint64(cur)<<32 | desc
-	next, ok := sh.v.t.memo.Get(key)
+	// The key leaves out the commuting class of the event; under cf_c
+	// an event with one is not memoised (tracker_commute.go).
+	noMemo := comm && sh.prods[0].work.class(he.Event) != 0
+	next, ok := uint32(0), false
+	if !noMemo {
+		next, ok = sh.v.t.memo.Get(key)
+	}
 	if !ok {
 		ids := sh.ids[:0]
 		for _, e := range sh.v.members(cur) {
@@ -339,7 +346,9 @@ func (sh *sharedSystem) step(i int, mk normalform.Mark) bool {
 			}
 		}
 		next = sh.internSet(ids)
-		sh.remember(false, key, next)
+		if !noMemo {
+			sh.remember(false, key, next)
+		}
 	}
 	sh.level[i+1] = next
 	return next != 0

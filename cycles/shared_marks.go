@@ -38,6 +38,9 @@ func newMarkMemo() *markMemo {
 // fit in a word.
 func (sh *sharedSystem) moveSig(mv *normalform.Move, mu normalform.Mu) (uint64, bool) {
 	evs := mv.Events
+	if commutingMove(sh.y, mv) {
+		return 0, false // the signature leaves out commuting classes
+	}
 	if len(evs) > 3 || mv.Rank >= 64 {
 		return 0, false
 	}

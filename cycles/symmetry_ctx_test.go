@@ -78,7 +78,7 @@ func TestTypeSymAgreesShmem(t *testing.T) {
 				}
 				if with.Outcome == automata.NonEmpty {
 					feasible++
-					if err := with.Witness.certify(p, n); err != nil {
+					if err := with.Witness.certify(p, n, false); err != nil {
 						t.Fatalf("%s N = %d %v: witness: %v", p.File, n, c, err)
 					}
 				}

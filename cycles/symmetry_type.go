@@ -112,7 +112,7 @@ func newTypeSym(prod *product, classes [][]int, turns []turn) *typeSym {
 func cellOf(v uint64) int {
 	switch status(v & 7) {
 	case stD, stA, stWatch:
-		return int(v >> 8)
+		return int(v >> pairCellShift)
 	}
 	return -1
 }
@@ -232,7 +232,7 @@ func (ts *typeSym) renameTracker(s automata.State, perm []int, k int, out automa
 	for i, f := range pairs {
 		v := f.Get(s)
 		if c := cellOf(v); c >= 0 {
-			v = v&0xff | uint64((perm[c/a+1]-1)*a+c%a)<<8
+			v = v&(1<<pairCellShift-1) | uint64((perm[c/a+1]-1)*a+c%a)<<pairCellShift
 		}
 		pairs[(i+k)%len(pairs)].Set(out, v)
 	}

@@ -70,7 +70,7 @@ func TestTypeSymAgrees(t *testing.T) {
 				}
 				if with.Outcome == automata.NonEmpty {
 					feasible++
-					if err := with.Witness.certify(p, n); err != nil {
+					if err := with.Witness.certify(p, n, false); err != nil {
 						t.Fatalf("%s N = %d %v: witness: %v", p.File, n, c, err)
 					}
 				} else if with.Stats.States < without.Stats.States {

@@ -36,6 +36,7 @@ const (
 type pairState struct {
 	st     status
 	write  bool  // whether the event seen first writes the cell
+	cls    uint8 // stD/stA with commuting conflicts: the commuting class of the event seen first
 	h, hi  int8  // stD/stA: part of the event seen first; stWatch: lo = h, hi
 	r1, r2 int16 // the pair of ranks
 	cell   int32 // cell index (rank-1)*|ADR| + addr, for stD, stA, stWatch
@@ -49,6 +50,9 @@ type tracker struct {
 	pairs   []pairState
 	written [normalform.Heads + 1]bitset.BitSet // written[h]: cells written in part h (h = 2..4)
 	addrs   int
+	// cls, if not nil, makes the conflict relation cf_c (tracker_commute.go):
+	// cls[t] is the commuting class of the popb of transition t.
+	cls []uint8
 }
 
 func (t *tracker) cellIndex(c pgas.Cell) int { return (c.Rank-1)*t.addrs + c.Addr }
@@ -80,6 +84,9 @@ func (t *tracker) step(mv *normalform.Move, i int, mk normalform.Mark) bool {
 		cell = t.cellIndex(e.Cell)
 	}
 	write := e.Kind.IsWrite()
+	if t.cls != nil {
+		return t.stepComm(int8(h), e, mk, int32(cell), write)
+	}
 	for k := range t.pairs {
 		if !t.pairs[k].event(t, int8(h), e, mk, int32(cell), write) {
 			return false
@@ -96,6 +103,9 @@ func (t *tracker) step(mv *normalform.Move, i int, mk normalform.Mark) bool {
 // marked event), and it reports false when the write falls between the
 // two events of a pair, as step would.
 func (t *tracker) unmarked(h int8, cell int32) bool {
+	if t.cls != nil {
+		return true // no write kills a pair under cf_c
+	}
 	for k := range t.pairs {
 		p := &t.pairs[k]
 		switch p.st {
@@ -202,16 +212,21 @@ func (t *tracker) barrier(mv *normalform.Move, marks []normalform.Mark) bool {
 }
 
 // trackerLayout packs a tracker into state fields: one field per pair
-// (status, write bit, parts and cell together) and the written-cell sets.
+// (status, write bit, parts, commuting class and cell together) and the
+// written-cell sets.
 type trackerLayout struct {
 	pair    []automata.Field
 	written [normalform.Heads + 1][]automata.Field // 64-bit fields
 }
 
+// pairCellShift is where a packed pair's cell starts: status (3 bits),
+// write (1), h (2), hi (2), cls (3).
+const pairCellShift = 11
+
 func newTrackerLayout(l *automata.Layout, pairs, cells int) *trackerLayout {
 	tl := &trackerLayout{}
 	for i := 0; i < pairs; i++ {
-		tl.pair = append(tl.pair, l.Field(8+automata.BitsFor(cells)))
+		tl.pair = append(tl.pair, l.Field(pairCellShift+automata.BitsFor(cells)))
 	}
 	words := (cells + 63) / 64
 	for h := 2; h <= normalform.Heads; h++ {
@@ -231,7 +246,8 @@ func (tl *trackerLayout) load(s automata.State, t *tracker) {
 		p.write = v&8 != 0
 		p.h = int8(v>>4&3) + 1
 		p.hi = int8(v>>6&3) + 1
-		p.cell = int32(v >> 8)
+		p.cls = uint8(v >> 8 & 7)
+		p.cell = int32(v >> pairCellShift)
 	}
 	for h := 2; h <= normalform.Heads; h++ {
 		words := t.written[h].Words()
@@ -251,9 +267,9 @@ func (tl *trackerLayout) store(s automata.State, t *tracker) {
 			if p.write {
 				v |= 8
 			}
-			v |= uint64(p.h-1)<<4 | uint64(p.cell)<<8
+			v |= uint64(p.h-1)<<4 | uint64(p.cls)<<8 | uint64(p.cell)<<pairCellShift
 		case stWatch:
-			v |= uint64(p.h-1)<<4 | uint64(p.hi-1)<<6 | uint64(p.cell)<<8
+			v |= uint64(p.h-1)<<4 | uint64(p.hi-1)<<6 | uint64(p.cell)<<pairCellShift
 		}
 		tl.pair[i].Set(s, v)
 	}

@@ -61,12 +61,12 @@ func NewWitness(c CycleType, sigma []Letter) *Witness {
 // certify replays the computation in X(P,N) and recomputes happens-before
 // from the definitions; a witness is shown only if both agree that it is a
 // violation.
-func (w *Witness) certify(p *pgas.Program, n int) error {
+func (w *Witness) certify(p *pgas.Program, n int, commuting bool) error {
 	w.numberItems(p)
 	if _, err := pgas.Replay(p, n, w.Computation); err != nil {
 		return fmt.Errorf("replay: %v", err)
 	}
-	hb := pgas.HappensBefore(w.Computation)
+	hb := happensBefore(p, w.Computation, commuting)
 	cyc := hb.Cycle()
 	if len(cyc) == 0 {
 		return fmt.Errorf("the computation replays but its happens-before relation has no cycle between ↔-classes")
@@ -82,12 +82,12 @@ func (w *Witness) certify(p *pgas.Program, n int) error {
 // guard, so the violation does not depend on them). A verdict must not
 // rest on a wrap (docs/shmem-calculus.md, "Atomic adds that wrap"); the
 // wrap itself is reachable in X, so it is the answer instead.
-func (w *Witness) wrap(p *pgas.Program, n int) *RuntimeError {
+func (w *Witness) wrap(p *pgas.Program, n int, commuting bool) *RuntimeError {
 	if !p.HasCtx() {
 		return nil
 	}
 	re, i, err := pgas.Wraps(p, n, w.Computation)
-	if err != nil || re == nil || pgas.HappensBefore(w.Computation[:i]).Violating() {
+	if err != nil || re == nil || happensBefore(p, w.Computation[:i], commuting).Violating() {
 		return nil
 	}
 	return &RuntimeError{Err: re, Path: append([]pgas.Event(nil), w.Computation[:i]...)}

@@ -26,6 +26,10 @@ type Y struct {
 	// automaton then generates exactly the sequentially consistent
 	// computations (used to look for reachable run-time errors).
 	SC bool
+	// Commuting asks the cycle-type search (package cycles) for the
+	// conflict relation cf_c of docs/deviations.md, entry 14. Y itself
+	// does not read it: the normal form and Y^M are the same for cf_c.
+	Commuting bool
 
 	layout automata.Layout
 	st     []automata.Field   // st[r-1]: control state of rank r

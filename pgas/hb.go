@@ -113,15 +113,7 @@ func HappensBefore(events []Event) *HB {
 			since[e2.Cell] = append(c, j)
 		}
 	}
-	slices.SortFunc(h.Edges, func(a, b HBEdge) int {
-		if a.From != b.From {
-			return a.From - b.From
-		}
-		if a.To != b.To {
-			return a.To - b.To
-		}
-		return int(a.Rel) - int(b.Rel)
-	})
+	sortEdges(h.Edges)
 
 	// ↔: the k-th read/write of (rank, queue) with the k-th popa and the
 	// k-th popb of (rank, queue) (queues are FIFO); a pop of a context with
@@ -195,6 +187,19 @@ func HappensBefore(events []Event) *HB {
 		}
 	}
 	return h
+}
+
+// sortEdges sorts edges by (From, To, Rel).
+func sortEdges(edges []HBEdge) {
+	slices.SortFunc(edges, func(a, b HBEdge) int {
+		if a.From != b.From {
+			return a.From - b.From
+		}
+		if a.To != b.To {
+			return a.To - b.To
+		}
+		return int(a.Rel) - int(b.Rel)
+	})
 }
 
 // ctxQueues returns the (rank, queue) pairs whose pops are matched by

@@ -44,6 +44,7 @@ type budgetFlags struct {
 	noSymmetry *bool
 	depthFirst *bool
 	stateCache *bool
+	commuting  *bool
 	explore    *cycles.Exploration
 	shard      *shardFlags
 	lang       *string
@@ -60,6 +61,7 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched, and each without the renamings that keep it"),
 		depthFirst: fs.Bool("depth-first", false, "search each cycle type depth-first, stopping at its first violation (decide without --all; the witness is shortened and certified as usual)"),
 		stateCache: fs.Bool("state-cache", false, "when a search's visited states would pass its part of --max-memory, go on depth-first with the states of its path kept and the others in a bounded cache, explored again when evicted: an answer instead of UNKNOWN, at the cost of time (docs/design.md, \"Searching beyond the memory budget\")"),
+		commuting:  fs.Bool("commuting-atomics", false, commutingFlagHelp),
 		explore:    ptr(cycles.Shared),
 		shard:      addShardFlags(fs, true),
 		lang:       fs.String("lang", "", langFlagHelp),
@@ -71,12 +73,16 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 
 func (b *budgetFlags) options() cycles.Options {
 	return cycles.Options{Jobs: *b.jobs, MaxStates: *b.maxStates, Timeout: *b.timeout, NoSymmetry: *b.noSymmetry, DepthFirst: *b.depthFirst, Exploration: *b.explore,
-		StateCache: *b.stateCache, MaxBytes: searchBytes(*b.maxMemory), BudgetBytes: *b.maxMemory << 20}
+		StateCache: *b.stateCache, Commuting: *b.commuting, MaxBytes: searchBytes(*b.maxMemory), BudgetBytes: *b.maxMemory << 20}
 }
 
 // The flags decide, cycles and repair share, which each of their modes
 // reads unless the table says otherwise.
-const budgetFlagNames = "n max-states timeout jobs max-memory no-symmetry exploration state-cache json lang"
+const budgetFlagNames = "n max-states timeout jobs max-memory no-symmetry exploration state-cache commuting-atomics json lang"
+
+// commutingFlagHelp is the help of --commuting-atomics (decide, cycles,
+// repair, difftest).
+const commutingFlagHelp = "robustness modulo commuting updates: two non-fetching atomics of one kind on one cell (adds, incs and signal adds; ands; ors; xors) do not conflict (docs/deviations.md, entry 14); without it, the paper's conflict relation"
 
 // job is a checked request: the program and the Ns to decide.
 type job struct {

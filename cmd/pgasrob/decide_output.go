@@ -60,7 +60,7 @@ func (o *outputFlags) fixer(j *job) func([]outcome) *repair.Result {
 			return nil
 		}
 		opt := repair.Options{Decide: j.opt, Costs: repair.DefaultCosts(),
-			Oracle: oracle.Bounds{MaxQueue: 4, MaxNodes: oracle.DefaultMaxNodes, Timeout: j.opt.Timeout}}
+			Oracle: oracle.Bounds{MaxQueue: 4, MaxNodes: oracle.DefaultMaxNodes, Timeout: j.opt.Timeout, Commuting: j.opt.Commuting}}
 		opt.Decide.Progress = nil
 		var res *repair.Result
 		var err error

@@ -102,6 +102,7 @@ type difftestCmd struct {
 	dir, out, criterion                   *string
 	loops, shmem, wide, noSym, depthFirst *bool
 	tso, instr, reduceOracle              *bool
+	commuting, atomics                    *bool
 	asJSON                                *bool
 	states, nodes, maxMem                 *int64
 	timeout                               *time.Duration
@@ -126,6 +127,8 @@ func newDifftestCmd(stderr io.Writer) *difftestCmd {
 	c.timeout = fs.Duration("timeout", cycles.DefaultCompareBudget.DecideTime, "per side and program")
 	c.reduceOracle = fs.Bool("reduce-oracle", false, "oracle: with its partial-order reduction (the one the portfolio of decide uses), to check it against the decision procedure")
 	c.noSym = fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
+	c.commuting = fs.Bool("commuting-atomics", false, "both sides: "+commutingFlagHelp)
+	c.atomics = fs.Bool("atomics", false, "with --shmem: make most OpenSHMEM statements non-fetching atomics on one cell, so that commuting updates are common (pgas/gen Config.Atomics)")
 	fs.Var(c.explore, "exploration", "decision procedure: shared (the default of decide) or per-type")
 	c.depthFirst = fs.Bool("depth-first", false, "decision procedure: search each cycle type depth-first (decide --depth-first)")
 	c.workers = fs.Int("workers", 0, "decision procedure: run every search on this many goroutines from its first state (the parallel frontier; 0 or 1: one)")
@@ -153,7 +156,7 @@ var difftestModes = modeTable{
 			ignores: flagList("no-symmetry exploration depth-first workers")},
 		{key: "tso", when: "tso", name: "--tso", uses: flagList("tso criterion", difftestCommon),
 			ignores: flagList("ranks loops wide no-symmetry exploration depth-first workers")},
-		{key: "pgas", name: "difftest", uses: flagList("ranks loops shmem wide no-symmetry exploration depth-first workers reduce-oracle", difftestCommon)},
+		{key: "pgas", name: "difftest", uses: flagList("ranks loops shmem wide atomics commuting-atomics no-symmetry exploration depth-first workers reduce-oracle", difftestCommon)},
 	},
 }
 
@@ -207,7 +210,7 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 		// workers start (automata.ParallelAfter).
 		automata.ParallelAfter = 0
 	}
-	a := pgasArgs{seed: *c.seed, count: *c.count, ranks: *c.ranks, dir: *c.dir, out: *c.out, loops: *c.loops, shmem: *c.shmem, wide: *c.wide}
+	a := pgasArgs{seed: *c.seed, count: *c.count, ranks: *c.ranks, dir: *c.dir, out: *c.out, loops: *c.loops, shmem: *c.shmem, wide: *c.wide, atomics: *c.atomics}
 	if mode == "instrumentation" && !c.fs.Changed("shmem") {
 		// Its route refuses every program with a context: generated
 		// ones would all be skipped.
@@ -223,17 +226,19 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 		DecideStates: *c.states, DecideTime: *c.timeout,
 		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *c.nodes, Timeout: *c.timeout, Reduce: *c.reduceOracle},
 		NoSymmetry: *c.noSym, Exploration: *c.explore, DepthFirst: *c.depthFirst, Workers: *c.workers,
+		Commuting: *c.commuting,
 	}), stdout, stderr)
 }
 
 // generated is program i of a generated run, reproducible from seed+i.
 // Without shmem the generator draws exactly what it drew before contexts
 // existed, so old seeds give the programs they gave.
-func generated(seed uint64, i int, loops, shmem, wide bool) *gen.Program {
+func generated(seed uint64, i int, loops, shmem, wide bool, atomics ...bool) *gen.Program {
 	s := seed + uint64(i)
 	r := rand.New(rand.NewPCG(s, 0))
 	c := gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4, Loops: loops && r.IntN(2) == 0}
 	c.Shmem, c.Wide = shmem, wide
+	c.Atomics = shmem && len(atomics) > 0 && atomics[0]
 	gp := gen.Generate(r, c)
 	gp.Name = fmt.Sprintf("seed%d", s)
 	return gp

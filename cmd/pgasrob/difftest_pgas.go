@@ -24,6 +24,7 @@ type pgasArgs struct {
 	dir, out     string
 	loops, shmem bool
 	wide         bool // gen.Config.Wide: negative and large values
+	atomics      bool // gen.Config.Atomics: commuting atomics on one cell
 }
 
 type diffStatus int
@@ -107,7 +108,7 @@ func difftestPGAS(ctx context.Context, run *diffRun, a pgasArgs, cmp pgasCompare
 		if a.dir != "" {
 			tc = cases[i]
 		} else {
-			gp := generated(a.seed, i, a.loops, a.shmem, a.wide)
+			gp := generated(a.seed, i, a.loops, a.shmem, a.wide, a.atomics)
 			tc = tcase{name: gp.Name, src: gp.String(), gp: gp}
 		}
 		prog.step(progressStep{cmd: "difftest", what: "programs", done: i, total: total, states: -1, extra: fmt.Sprintf("%d disagreements", res.Disagree)})

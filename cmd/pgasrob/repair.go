@@ -146,7 +146,7 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	var stage atomic.Value // of string: set by the repair, read by the search's progress
 	stage.Store("")
 	opt := repair.Options{Decide: j.opt, Costs: costs, ProofSets: *proofSets, Context: ctx,
-		Oracle:   oracle.Bounds{MaxQueue: 4, MaxNodes: *oracleNodes, Timeout: j.opt.Timeout},
+		Oracle:   oracle.Bounds{MaxQueue: 4, MaxNodes: *oracleNodes, Timeout: j.opt.Timeout, Commuting: j.opt.Commuting},
 		Progress: func(msg string) { stage.Store(msg) }}
 	opt.Decide.Progress = func(p cycles.Progress) {
 		prog.step(progressStep{cmd: "repair", context: stage.Load().(string), what: "cycle types", done: p.TypesDone, total: p.TypesTotal, states: p.States, elapsed: p.Elapsed})

@@ -64,6 +64,9 @@ func (g *generator) shmemStmt() *Stmt {
 		}
 		return append(out, ctx)
 	}
+	if g.c.Atomics && g.r.IntN(4) != 0 {
+		return g.commutingStmt(ctx)
+	}
 	switch k := g.r.IntN(10); {
 	case k < 5:
 		c := shmemParams[g.r.IntN(len(shmemParams))]

@@ -31,6 +31,12 @@ type Bounds struct {
 	// incomplete, as without the reduction (but the cuts may fall
 	// elsewhere).
 	Reduce bool
+	// Commuting takes robustness modulo commuting updates: the conflict
+	// relation cf_c of docs/deviations.md, entry 14, in which two popbs
+	// of non-fetching atomics of one commuting operation on one cell do
+	// not conflict (summary_commute.go). It turns Reduce off (its
+	// independence is the paper's). The zero value is the paper's cf.
+	Commuting bool
 }
 
 // DefaultMaxNodes keeps an unbounded exploration within a few hundred MiB.
@@ -100,10 +106,14 @@ func Explore(p *pgas.Program, n int, b Bounds) Result {
 	}
 	m := pgas.NewMachine(p, n)
 	e := &explorer{p: p, n: n, m: m, b: b, seen: map[string]int32{}}
-	if b.Reduce {
+	if b.Reduce && !b.Commuting {
 		e.red = newReducer(p, n)
 	}
-	root := &node{parent: -1, x: m.Initial(), sum: newSummary(n, len(p.Addrs), len(p.Queues))}
+	sum0 := newSummary(n, len(p.Addrs), len(p.Queues))
+	if b.Commuting {
+		sum0 = newCommSummary(p, n)
+	}
+	root := &node{parent: -1, x: m.Initial(), sum: sum0}
 	e.add(root)
 
 	var res Result
@@ -313,7 +323,11 @@ func (e *explorer) certify(res *Result, evs []pgas.Event, x *pgas.XState) {
 		res.Err = fmt.Errorf("oracle: internal error: the violation does not replay: %v", err)
 		return
 	}
-	cyc := pgas.HappensBefore(evs).Cycle()
+	h := pgas.HappensBefore(evs)
+	if e.b.Commuting {
+		h = pgas.HappensBeforeCommuting(e.p, evs)
+	}
+	cyc := h.Cycle()
 	if cyc == nil {
 		res.Err = fmt.Errorf("oracle: internal error: the summary found a cycle that HappensBefore does not: %v", evs)
 		return

@@ -23,6 +23,7 @@ type naive struct {
 	violates bool
 	rangeErr bool
 	gaveUp   bool
+	comm     *pgas.Program // if set, violations are under cf_c (HappensBeforeCommuting)
 }
 
 func (nv *naive) walk(s *pgas.XState, evs []pgas.Event) {
@@ -34,7 +35,11 @@ func (nv *naive) walk(s *pgas.XState, evs []pgas.Event) {
 		nv.gaveUp = true
 		return
 	}
-	if pgas.HappensBefore(evs).Violating() {
+	h := pgas.HappensBefore(evs)
+	if nv.comm != nil {
+		h = pgas.HappensBeforeCommuting(nv.comm, evs)
+	}
+	if h.Violating() {
 		nv.violates = true
 		return
 	}

@@ -87,10 +87,27 @@ type summary struct {
 	cells int      // n * |ADR|
 	nadr  int
 	nque  int
+	// comm: the commuting conflicts (summary_commute.go); cls gives the
+	// commuting class of an event, ops the class of each cell's current
+	// block of writes.
+	comm bool
+	cls  func(pgas.Event) int
+	ops  []uint8
 }
 
 // Roles are numbered po(1..N), then w(cell), then rd(cell).
-func (s *summary) roles() int               { return s.n + 2*s.cells }
+func (s *summary) roles() int {
+	if s.comm {
+		return s.n + 4*s.cells // and prev(cell), rdPrev(cell)
+	}
+	return s.n + 2*s.cells
+}
+func (s *summary) rdCells() int { // rows of rdp: rd(c), and rdPrev(c) with comm
+	if s.comm {
+		return 2 * s.cells
+	}
+	return s.cells
+}
 func (s *summary) poRole(r int) int         { return r - 1 }
 func (s *summary) wRole(c pgas.Cell) int    { return s.n + (c.Rank-1)*s.nadr + c.Addr }
 func (s *summary) rdRole(c pgas.Cell) int   { return s.n + s.cells + (c.Rank-1)*s.nadr + c.Addr }
@@ -111,7 +128,7 @@ func or(dst, src []uint64) {
 func newSummary(n, nadr, nque int) *summary {
 	s := &summary{w: 1, n: n, cells: n * nadr, nadr: nadr, nque: nque}
 	s.col = make([]uint64, s.roles()*s.w)
-	s.rdp = make([]uint64, s.cells*s.w)
+	s.rdp = make([]uint64, s.rdCells()*s.w)
 	return s
 }
 
@@ -127,10 +144,12 @@ func (s *summary) begin() *work {
 	w := &work{summary: *s}
 	w.w = (s.p + 1 + 63) / 64
 	ww := w.w
-	buf := make([]uint64, (s.p+1)*ww+s.roles()*ww+s.cells*ww+ww)
+	rc := s.rdCells()
+	buf := make([]uint64, (s.p+1)*ww+s.roles()*ww+rc*ww+ww)
 	w.reach, buf = buf[:(s.p+1)*ww], buf[(s.p+1)*ww:]
 	w.col, buf = buf[:s.roles()*ww], buf[s.roles()*ww:]
-	w.rdp, w.scratch = buf[:s.cells*ww], buf[s.cells*ww:]
+	w.rdp, w.scratch = buf[:rc*ww], buf[rc*ww:]
+	w.ops = slices.Clone(s.ops)
 	if ww == s.w {
 		copy(w.reach, s.reach)
 		copy(w.col, s.col)
@@ -143,7 +162,7 @@ func (s *summary) begin() *work {
 	for r := 0; r < s.roles(); r++ {
 		copy(w.column(r), s.column(r))
 	}
-	for i := 0; i < s.cells; i++ {
+	for i := 0; i < rc; i++ {
 		copy(w.rdp[i*ww:(i+1)*ww], s.rdp[i*s.w:(i+1)*s.w])
 	}
 	return w
@@ -218,6 +237,10 @@ func (w *work) event(e pgas.Event, c int) {
 	if !e.HasCell {
 		return
 	}
+	if w.comm {
+		w.eventComm(e, c)
+		return
+	}
 	wr, rd := w.wRole(e.Cell), w.rdRole(e.Cell)
 	w.edge(wr, c)
 	if w.cyclic {
@@ -288,6 +311,12 @@ func (s *summary) apply(x *pgas.XState, mv pgas.Move, evs []pgas.Event) (*summar
 			if pend := w.rdp[i*w.w : (i+1)*w.w]; has(pend, c) {
 				or(w.column(s.n+s.cells+i), w.reachers(c))
 			}
+			if !s.comm {
+				continue
+			}
+			if pend := w.rdp[(s.cells+i)*w.w : (s.cells+i+1)*w.w]; has(pend, c) {
+				or(w.column(s.n+3*s.cells+i), w.reachers(c))
+			}
 		}
 	}
 	// Renumber: the classes pending after the move, in queue order.
@@ -318,9 +347,10 @@ func (s *summary) apply(x *pgas.XState, mv pgas.Move, evs []pgas.Event) (*summar
 			order = appendSeq(order, b+1, start[i+1])
 		}
 	}
-	t := &summary{p: len(order), w: max(1, (len(order)+63)/64), n: s.n, cells: s.cells, nadr: s.nadr, nque: s.nque}
+	t := &summary{p: len(order), w: max(1, (len(order)+63)/64), n: s.n, cells: s.cells, nadr: s.nadr, nque: s.nque,
+		comm: s.comm, cls: s.cls, ops: w.ops}
 	tw := t.w
-	buf := make([]uint64, t.p*tw+t.roles()*tw+t.cells*tw)
+	buf := make([]uint64, t.p*tw+t.roles()*tw+t.rdCells()*tw)
 	t.reach, buf = buf[:t.p*tw], buf[t.p*tw:]
 	t.col, t.rdp = buf[:t.roles()*tw], buf[t.roles()*tw:]
 	for a, oa := range order {
@@ -339,7 +369,7 @@ func (s *summary) apply(x *pgas.XState, mv pgas.Move, evs []pgas.Event) (*summar
 			}
 		}
 	}
-	for i := 0; i < t.cells; i++ {
+	for i := 0; i < t.rdCells(); i++ {
 		pend := w.rdp[i*w.w : (i+1)*w.w]
 		for a, oa := range order {
 			if has(pend, oa) {
@@ -369,5 +399,5 @@ func (s *summary) appendKey(b []byte) []byte {
 	for _, x := range s.rdp {
 		b = encbin.AppendUvarint(b, x)
 	}
-	return b
+	return append(b, s.ops...)
 }

@@ -1,0 +1,35 @@
+package gen
+
+// commutingCalls are the non-fetching atomics Config.Atomics favours, with
+// their parameters as in shmemParams.
+var commutingCalls = []struct{ call, params string }{
+	{"amo_add", "ekm"}, {"amo_inc", "km"}, {"amo_add", "ekm"},
+	{"amo_and", "ekm"}, {"amo_or", "ekm"}, {"amo_xor", "ekm"},
+	{"put_signal_add", "lkmse"},
+}
+
+// commutingStmt is one of commutingCalls whose target (and signal) cell is
+// the first address most of the time, on context ctx.
+func (g *generator) commutingStmt(ctx *Expr) *Stmt {
+	c := commutingCalls[g.r.IntN(len(commutingCalls))]
+	hot := func() *Expr {
+		if g.r.IntN(4) == 0 {
+			return g.addr()
+		}
+		return leaf(g.p.Addrs[0])
+	}
+	var args []*Expr
+	for _, l := range c.params {
+		switch l {
+		case 'k':
+			args = append(args, g.rankExpr())
+		case 'e':
+			args = append(args, g.valueExpr())
+		case 'm', 's':
+			args = append(args, hot())
+		default:
+			args = append(args, g.addr())
+		}
+	}
+	return &Stmt{Kind: SShmem, Call: c.call, Args: append(args, ctx)}
+}
