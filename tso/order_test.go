@@ -3,6 +3,7 @@ package tso
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -84,8 +85,14 @@ var queueFamilies = []struct {
 // attempts (the oracle needs loop-free programs; cutting a loop drops
 // runs, so a cut program is only compared with the checker on itself).
 func TestQueueFamily(t *testing.T) {
+	// (thieves, ops, size), checked by the search, the per-attack check
+	// and the oracle: minutes of CPU, so only at full size.
+	if os.Getenv("PGASROB_FULL") == "" {
+		t.Skip("the queue family's per-attack and oracle checks take over seven minutes even at (1, 2, 2): run with PGASROB_FULL=1")
+	}
+	configs := [][3]int{{1, 2, 2}, {2, 2, 2}, {1, 3, 4}}
 	for _, f := range queueFamilies {
-		for _, c := range [][3]int{{1, 2, 2}, {2, 2, 2}, {1, 3, 4}} {
+		for _, c := range configs {
 			p, err := prog.ParseProgram(fmt.Sprintf("%s-%d-%d-%d", f.name, c[0], c[1], c[2]), []byte(f.gen(c[0], c[1], c[2])))
 			if err != nil {
 				t.Fatal(err)

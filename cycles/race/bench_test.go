@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles/race"
 	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/pgas/cfront"
-	"github.com/pgasrob/pgasrob/cycles/race"
 )
 
 // benchPrograms are the repository's examples the comparison runs on:

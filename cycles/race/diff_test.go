@@ -5,13 +5,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/pgasrob/pgasrob/pgas"
-	"github.com/pgasrob/pgasrob/pgas/gen"
 	"github.com/pgasrob/pgasrob/cycles/race"
 	"github.com/pgasrob/pgasrob/cycles/race/oracle"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
-var diffCount = flag.Int("race.count", 0, "programs for TestRaceDifferential (0: 300 with -short, 1500 without)")
+var diffCount = flag.Int("race.count", 0, "programs for TestRaceDifferential (0: 100 with -short, 300 in the suite, 1000 with PGASROB_FULL=1)")
 var diffSeed = flag.Uint64("race.seed", 0, "first seed of TestRaceDifferential")
 var diffOracleSteps = flag.Int64("race.oracle-steps", 100_000, "TestRaceDifferential: the oracle's step bound per program (a program beyond it is counted, not compared)")
 
@@ -24,7 +24,7 @@ var diffOracleSteps = flag.Int64("race.oracle-steps", 100_000, "TestRaceDifferen
 func TestRaceDifferential(t *testing.T) {
 	count := *diffCount
 	if count == 0 {
-		count = 1000
+		count = sized(300, 1000)
 		if testing.Short() {
 			count = 100
 		}

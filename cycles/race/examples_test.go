@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/pgasrob/pgasrob/pgas"
-	"github.com/pgasrob/pgasrob/pgas/cfront"
 	"github.com/pgasrob/pgasrob/cycles/race"
 	"github.com/pgasrob/pgasrob/cycles/race/oracle"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/cfront"
 )
 
 // Hand-argued programs: each verdict is argued next to it and checked
@@ -144,7 +144,7 @@ func TestRaceExamples(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		budget := int64(2_000_000)
+		budget := int64(sized(400_000, 2_000_000))
 		if testing.Short() {
 			budget = 200_000
 		}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/cycles/race"
 	"github.com/pgasrob/pgasrob/cycles/race/oracle"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // The litmus table of docs/criteria.md: an access A of rank 1 to x on
