@@ -74,6 +74,8 @@ var (
 	goSiteRE = regexp.MustCompile(`\s*\(?[A-Za-z0-9_]+\.go:[0-9]+(:[A-Za-z0-9_.]*)*:?\)?`)
 	// "strconv.ParseUint: parsing "99999999999999999999": value out of range"
 	strconvRE = regexp.MustCompile(`strconv\.Parse[A-Za-z]+: parsing ("[^"]*"): (.*)`)
+	// "macro expansion limit exceeded (Config.ExpansionLimit 4194304)"
+	expansionRE = regexp.MustCompile(`macro expansion limit exceeded.*`)
 	// "TODO *cc.PrimaryExpression missed/failed type check"
 	todoRE = regexp.MustCompile(`TODO\s+\*?cc\.[A-Za-z]+.*`)
 	// any other name of cc's types: "*cc.Declarator", "cc.Token"
@@ -89,6 +91,9 @@ func cleanMessage(msg string) string {
 			why = "out of the range of every integer type"
 		}
 		msg = strings.Replace(msg, m[0], "integer constant "+m[1]+" is "+why, 1)
+	}
+	if expansionRE.MatchString(msg) {
+		return expansionRE.ReplaceAllString(msg, fmt.Sprintf("the macros expand to more than %d tokens by here, pgasrob's limit for one file: simplify the macros or check fewer instances of them", expansionLimit))
 	}
 	if todoRE.MatchString(msg) {
 		return ""

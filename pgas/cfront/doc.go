@@ -13,6 +13,9 @@
 //     preprocessor, our predefined macros and pragmas (each refused by name
 //     unless interpreted), and our own headers (no host compiler or system
 //     header is ever read); the budget (Options.Context) around cc.
+//   - headers_prune.go: shmem.h cut, per file, to the prototypes of the
+//     routines the file can name (every one when token pasting or a
+//     header of the user's makes that unknowable): a tenth of the parse.
 //   - includes.go, compdb.go: the program's own headers (its directory,
 //     -I), -D, and the flags of a compilation database.
 //   - generic.go: the C11 _Generic forms of shmem.h's generic routines.

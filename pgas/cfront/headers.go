@@ -224,8 +224,10 @@ const includeDir = "cfront-include"
 //go:embed include/*.h include/sys/*.h
 var libHeaders embed.FS
 
-func headerFS() fstest.MapFS {
-	files := fstest.MapFS{includeDir + "/shmem.h": &fstest.MapFile{Data: []byte(shmemH())}}
+// headerFS is the file system of our headers, with shmem.h cut to the
+// routines named (headers_prune.go).
+func headerFS(named map[string]bool) fstest.MapFS {
+	files := fstest.MapFS{includeDir + "/shmem.h": &fstest.MapFile{Data: []byte(shmemHFor(named))}}
 	err := fs.WalkDir(libHeaders, "include", func(path string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
 			return err

@@ -46,13 +46,14 @@ func parseC(ctx context.Context, name string, src []byte, opt Options) (*parsed,
 	pr := &pragmas{file: name, src: src}
 	cfg := &cc.Config{
 		ABI:             abi,
-		FS:              hostFS{mem: headerFS(), roots: roots},
+		FS:              hostFS{mem: headerFS(namedRoutines(src, opt)), roots: roots},
 		FSOnly:          true,
 		SysIncludePaths: angle,
 		IncludePaths:    quoted,
-		// A few hundred bytes of macros can expand for hours; programs of
-		// the subset need little.
-		ExpansionLimit: 1 << 20,
+		// A few hundred bytes of macros can expand for hours. Test suites
+		// that instantiate a macro per type (tests-sos's C11 tests) need
+		// about a million tokens; the budgets bound the rest.
+		ExpansionLimit: expansionLimit,
 		PragmaHandler:  pr.handle,
 	}
 	var phase atomic.Value
@@ -225,6 +226,10 @@ func pragmaRefusal(words []string) string {
 // structural guarantee, not a timeout. The declaration is skipped by the
 // translation (names starting with __ are ours).
 const sentinel = "\n;int __cfront_sentinel;\n"
+
+// expansionLimit bounds the tokens the preprocessor produces (diag.go
+// words the error).
+const expansionLimit = 1 << 22
 
 // translateC calls cc.Translate, turning a panic of cc on hostile input
 // into an error: bad C must never crash the tools. phase names the work in
