@@ -18,7 +18,7 @@ import (
 // its output. Only programs with a bitwise atomic count; some must be
 // decided by both sides, robust and not.
 func TestBitwiseDifferential(t *testing.T) {
-	count := 4000
+	count := sized(2000, 4000)
 	if testing.Short() {
 		count = 800
 	}

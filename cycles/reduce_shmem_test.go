@@ -15,7 +15,7 @@ import (
 // must have the same outcome (docs/deviations.md, "The reductions with
 // contexts").
 func TestReductionsAgreeShmem(t *testing.T) {
-	count := 60
+	count := sized(36, 60)
 	if testing.Short() {
 		count = 20
 	}

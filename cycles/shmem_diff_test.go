@@ -34,7 +34,7 @@ func TestShmemDifferentialShared(t *testing.T) {
 func shmemDifferential(t *testing.T, ex Exploration) {
 	count := *shmemDiffCount
 	if count == 0 {
-		count = sized(300, 1000)
+		count = sized(200, 1000)
 		if testing.Short() {
 			count = 200
 		}
@@ -78,7 +78,7 @@ func shmemDifferential(t *testing.T, ex Exploration) {
 // Only programs with a Chain send count; some must be decided by both
 // sides, robust and not.
 func TestShmemSignalElemsDifferential(t *testing.T) {
-	count := sized(200, 800)
+	count := sized(120, 800)
 	if testing.Short() {
 		count = 100
 	}

@@ -166,8 +166,11 @@ func theorem5Fails(p *pgas.Program, n int) bool {
 
 func lemma12Fails(p *pgas.Program, n int) bool {
 	comps, ok := computations(p, n, maxEvents, maxComps)
-	lang, ok2 := yLanguage(p, n, maxEvents, 4*maxComps, false)
-	if !ok || !ok2 {
+	if !ok {
+		return false
+	}
+	lang, ok := yLanguage(p, n, maxEvents, 4*maxComps, false)
+	if !ok {
 		return false
 	}
 	nf := map[string]bool{}

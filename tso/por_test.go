@@ -151,7 +151,7 @@ func TestReductionCorpus(t *testing.T) {
 // brute-force oracle, which shares no code with it, on random programs
 // whose many addresses make the reduction apply.
 func TestReductionOracle(t *testing.T) {
-	n := 600
+	n := sized(150, 600)
 	if testing.Short() {
 		n = 60
 	}

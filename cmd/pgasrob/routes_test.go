@@ -88,7 +88,7 @@ func TestExamplesBothRoutes(t *testing.T) {
 // --instrumentation, whose route refuses them:
 // TestDifftestInstrumentationContexts).
 func TestDifftestInstrumentation(t *testing.T) {
-	count := "1000"
+	count := strconv.Itoa(sized(500, 1000))
 	if testing.Short() {
 		count = "100"
 	}

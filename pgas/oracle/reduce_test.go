@@ -48,7 +48,7 @@ func agree(t *testing.T, name string, n int, full, red oracle.Result) bool {
 func TestReduceAgrees(t *testing.T) {
 	count := *reduceCount
 	if count == 0 {
-		count = sized(150, 600)
+		count = sized(100, 600)
 	}
 	if testing.Short() {
 		count = min(count, 150)
