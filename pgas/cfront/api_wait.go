@@ -77,23 +77,8 @@ func (t *translator) waitMany(x *cc.PostfixExpression, name string, c shmemCall,
 		t.place(end)
 		return res
 	}
-	perms := permutations(n)
-	var ls []string
-	for range perms {
-		ls = append(ls, t.label())
-	}
-	if len(ls) > 1 {
-		t.emit("goto %s", strings.Join(ls, ", "))
-	}
-	for i, p := range perms {
-		if len(ls) > 1 {
-			t.place(ls[i])
-		}
-		for _, j := range p {
-			t.emit("%s <- mem[%s] when %s %s %s", r, base.plus(fmt.Sprint(j)), r, op, v)
-		}
-		t.emit("goto %s", end)
-	}
-	t.place(end)
+	t.anyOrder(n, end, func(j int) {
+		t.emit("%s <- mem[%s] when %s %s %s", r, base.plus(fmt.Sprint(j)), r, op, v)
+	})
 	return ""
 }

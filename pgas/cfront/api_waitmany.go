@@ -175,25 +175,7 @@ func (s *ivarSet) noneSelected() string {
 // orders (the routine promises none); awaitAt >= 0 makes that cell's
 // load an atomic await on its condition. r[i] receives cell i.
 func (t *translator) loads(s *ivarSet, r []string, awaitAt int) {
-	perms := permutations(s.n)
-	var ls []string
-	for range perms {
-		ls = append(ls, t.label())
-	}
-	join := t.label()
-	if len(ls) > 1 {
-		t.emit("goto %s", strings.Join(ls, ", "))
-	}
-	for k, p := range perms {
-		if len(ls) > 1 {
-			t.place(ls[k])
-		}
-		for _, i := range p {
-			t.loadOne(s, r, i, i == awaitAt)
-		}
-		t.emit("goto %s", join)
-	}
-	t.place(join)
+	t.anyOrder(s.n, "", func(i int) { t.loadOne(s, r, i, i == awaitAt) })
 }
 
 func (t *translator) loadOne(s *ivarSet, r []string, i int, await bool) {
@@ -273,29 +255,13 @@ func (t *translator) testAny(s *ivarSet) string {
 func (t *translator) record(s *ivarSet, r []string) string {
 	k := t.temp()
 	t.emit("%s <- 0", k)
-	perms := permutations(s.n)
-	var ls []string
-	for range perms {
-		ls = append(ls, t.label())
-	}
-	join := t.label()
-	if len(ls) > 1 {
-		t.emit("goto %s", strings.Join(ls, ", "))
-	}
-	for j, p := range perms {
-		if len(ls) > 1 {
-			t.place(ls[j])
-		}
-		for _, i := range p {
-			next := t.label()
-			t.emit("if !%s goto %s", s.satisfied(i, r), next)
-			t.emit("mem[%s] <- %d", s.indices.plus(k), i)
-			t.emit("%s <- %s + 1", k, k)
-			t.place(next)
-		}
-		t.emit("goto %s", join)
-	}
-	t.place(join)
+	t.anyOrder(s.n, "", func(i int) {
+		next := t.label()
+		t.emit("if !%s goto %s", s.satisfied(i, r), next)
+		t.emit("mem[%s] <- %d", s.indices.plus(k), i)
+		t.emit("%s <- %s + 1", k, k)
+		t.place(next)
+	})
 	return k
 }
 
@@ -307,34 +273,18 @@ func (t *translator) testSome(s *ivarSet) string {
 
 // waitAll awaits every selected cell, in an order chosen among all.
 func (t *translator) waitAll(s *ivarSet) string {
-	perms := permutations(s.n)
-	var ls []string
-	for range perms {
-		ls = append(ls, t.label())
-	}
-	end := t.label()
-	if len(ls) > 1 {
-		t.emit("goto %s", strings.Join(ls, ", "))
-	}
 	r := t.temp()
-	for k, p := range perms {
-		if len(ls) > 1 {
-			t.place(ls[k])
+	t.anyOrder(s.n, "", func(i int) {
+		skip := ""
+		if s.status != nil {
+			skip = t.label()
+			t.emit("if !%s goto %s", s.selected(i), skip)
 		}
-		for _, i := range p {
-			skip := ""
-			if s.status != nil {
-				skip = t.label()
-				t.emit("if !%s goto %s", s.selected(i), skip)
-			}
-			t.emit("%s <- mem[%s] when %s", r, s.base.plus(fmt.Sprint(i)), s.holds(i, r))
-			if skip != "" {
-				t.place(skip)
-			}
+		t.emit("%s <- mem[%s] when %s", r, s.base.plus(fmt.Sprint(i)), s.holds(i, r))
+		if skip != "" {
+			t.place(skip)
 		}
-		t.emit("goto %s", end)
-	}
-	t.place(end)
+	})
 	return ""
 }
 
@@ -407,6 +357,34 @@ func (t *translator) waitSome(s *ivarSet) string {
 	}
 	t.place(join)
 	return t.record(s, r)
+}
+
+// anyOrder emits a choice among every order of 0..n-1 (one branch per
+// permutation, none when n < 2), running body on the indices of each
+// branch in its order; the branches meet at join (a new label when "").
+// The wait routines use it where the specification promises no order.
+func (t *translator) anyOrder(n int, join string, body func(i int)) {
+	perms := permutations(n)
+	ls := make([]string, len(perms))
+	for k := range ls {
+		ls[k] = t.label()
+	}
+	if join == "" {
+		join = t.label()
+	}
+	if len(ls) > 1 {
+		t.emit("goto %s", strings.Join(ls, ", "))
+	}
+	for k, p := range perms {
+		if len(ls) > 1 {
+			t.place(ls[k])
+		}
+		for _, i := range p {
+			body(i)
+		}
+		t.emit("goto %s", join)
+	}
+	t.place(join)
 }
 
 func permutations(n int) [][]int {
