@@ -191,7 +191,7 @@ func (res *Result) combinedFirst(ctx context.Context, p *prog.Program, opt Optio
 	// In several orders and value widths, one after the other (order.go).
 	sys, bits, r, spent := searchOrders(ctx, func(bits int) *scSystem {
 		return newCombinedSystem(p, attacks, opt.NoReduction, bits)
-	}, bits, opt.ValueBits > 0, budget, maxBytes)
+	}, bits, opt.ValueBits > 0, opt.NoSymmetry, budget, maxBytes)
 	run.spent.Add(spent)
 	if r.Outcome != automata.NonEmpty || r.Path == nil {
 		// No goal, or its path did not fit the budget (PathWithheld): the
