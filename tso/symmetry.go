@@ -176,6 +176,9 @@ func (y *symmetry) canon(st automata.State) {
 		for m, t := range class {
 			k := keys[order[m]]
 			s.pc[t].Set(st, k[0])
+			if symMutant {
+				k = keys[m] // TestSymmetryMutantCaught: registers left behind
+			}
 			for r, f := range s.regs[t] {
 				f.Set(st, k[1+r])
 			}
@@ -185,6 +188,9 @@ func (y *symmetry) canon(st automata.State) {
 		}
 	}
 }
+
+// symMutant breaks canon for TestSymmetryMutantCaught.
+var symMutant bool
 
 // symSystem is a System (the scSystem or an order of it) searched up to
 // thread symmetry: its initial state and successors in canonical form.
