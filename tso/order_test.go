@@ -90,7 +90,7 @@ func TestQueueFamily(t *testing.T) {
 	if os.Getenv("PGASROB_FULL") == "" {
 		t.Skip("the queue family's per-attack and oracle checks take over seven minutes even at (1, 2, 2): run with PGASROB_FULL=1")
 	}
-	configs := [][3]int{{1, 2, 2}, {2, 2, 2}, {1, 3, 4}}
+	configs := [][3]int{{1, 2, 2}, {2, 2, 2}, {1, 3, 4}, {5, 2, 4}}
 	for _, f := range queueFamilies {
 		for _, c := range configs {
 			p, err := prog.ParseProgram(fmt.Sprintf("%s-%d-%d-%d", f.name, c[0], c[1], c[2]), []byte(f.gen(c[0], c[1], c[2])))

@@ -73,7 +73,7 @@ func prepassCap(m prog.Model, opt Options, todo int) int64 {
 // prepassGrowth is the factor between the caps of successive pre-pass
 // rounds, and maxPrepassCap the largest cap (prepassRounds).
 const (
-	prepassGrowth = 4
+	prepassGrowth = 8
 	maxPrepassCap = 1 << 19
 )
 
@@ -115,13 +115,13 @@ const (
 func (res *Result) prepassRounds(ctx context.Context, p *prog.Program, todo []int, own []bool, jobs int, opt Options, cap, maxBytes int64, search func(ctx context.Context, i int, opt *Options) AttackResult) ([]int, combinedRun, automata.Stats) {
 	pre := combinedRun{found: -1}
 	var spent automata.Stats
-	ceiling := combinedBudget(opt)
+	ceiling, share := combinedBudget(opt), int64(4)
 	for {
 		rest, round := res.prepass(ctx, todo, own, jobs, opt, cap, search)
 		spent.Add(round)
 		if len(rest) > 1 {
 			o := opt
-			o.CombinedStates = min(ceiling, max(1<<12, 4*round.States))
+			o.CombinedStates = min(ceiling, max(1<<12, share*round.States))
 			pre = res.combinedFirst(ctx, p, o, rest, maxBytes)
 			if pre.found >= 0 {
 				return rest, pre, spent
@@ -144,7 +144,7 @@ func (res *Result) prepassRounds(ctx context.Context, p *prog.Program, todo []in
 			own[k] = true
 		}
 		cap *= prepassGrowth
-		ceiling *= prepassGrowth
+		share = 1
 	}
 }
 

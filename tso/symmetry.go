@@ -112,7 +112,7 @@ func planSymmetry(s *scSystem) *symmetry {
 
 // twins reports whether threads i and j of s are interchangeable.
 func twins(s *scSystem, i, j int) bool {
-	if !sameCode(s.p.Threads[i], s.p.Threads[j]) {
+	if s.isFrozen(i) != s.isFrozen(j) || !sameCode(s.p.Threads[i], s.p.Threads[j]) {
 		return false
 	}
 	a, b := &s.threads[i], &s.threads[j]
@@ -285,7 +285,7 @@ func (y *symmetry) unfold(path []automata.Step) []automata.Step {
 func (s *scSystem) allSuccessors(st automata.State, emit func(automata.Label, automata.State)) {
 	owner := int(s.lock.Get(st)) - 1
 	for ti := range s.threads {
-		if owner < 0 || owner == ti {
+		if (owner < 0 || owner == ti) && !s.isFrozen(ti) {
 			s.expand(ti, st, emit)
 		}
 	}

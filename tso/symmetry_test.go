@@ -76,9 +76,11 @@ func twinProgram(seed uint64) (*prog.Program, string) {
 // TestSymmetryAgrees: on random programs with identical threads, the
 // searches with the thread symmetry decide every attack as the searches
 // without it, under TSO and PSO; the check's verdicts agree with the
-// oracle's on every fifth program; every witness replays.
+// oracle's on every fifth program; every witness replays, also those of
+// the combined search's stages with twins frozen (stages.go).
 func TestSymmetryAgrees(t *testing.T) {
-	count, twins := sized(80, 3000), 0
+	count, twins := sized(150, 3000), 0
+	anomalies := combinedAnomalies.Load()
 	for i := 0; i < count; i++ {
 		seed := uint64(360000 + i)
 		p, src := twinProgram(seed)
@@ -93,6 +95,9 @@ func TestSymmetryAgrees(t *testing.T) {
 		}
 	}
 	t.Logf("%d programs, %d with twins", count, twins)
+	if n := combinedAnomalies.Load() - anomalies; n > 0 {
+		t.Errorf("%d goals of the combined search (or its stages) named no attack left or did not replay", n)
+	}
 	if twins < count/4 {
 		t.Errorf("only %d of %d programs have identical threads", twins, count)
 	}
