@@ -153,7 +153,7 @@ func TestQueueFamilyCI(t *testing.T) {
 }
 
 // TestCanonOrbit: on states the combined program of a queue with three
-// identical thieves reaches, canon gives every member of an orbit (the
+// identical thieves reaches (random walks), canon gives every member of an orbit (the
 // thieves permuted at random, the lock's owner renamed) the same state,
 // and is idempotent.
 func TestCanonOrbit(t *testing.T) {
@@ -167,40 +167,50 @@ func TestCanonOrbit(t *testing.T) {
 		t.Fatalf("classes %v, want the three thieves", y)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	var frontier []automata.State
-	sys.Initial(func(s automata.State) { frontier = append(frontier, slices.Clone(s)) })
-	checked := 0
-	for len(frontier) > 0 && checked < 5000 {
-		st := frontier[0]
-		frontier = frontier[1:]
-		perm := slices.Clone(y.classes[0])
-		r.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		moved := slices.Clone(st)
-		owner := int(sys.lock.Get(st)) - 1
-		for k, from := range y.classes[0] {
-			to := perm[k]
-			sys.pc[to].Set(moved, sys.pc[from].Get(st))
-			for ri := range sys.regs[from] {
-				sys.regs[to][ri].Set(moved, sys.regs[from][ri].Get(st))
+	var start automata.State
+	sys.Initial(func(s automata.State) { start = slices.Clone(s) })
+	checked, locked := 0, 0
+	// Random walks, so that deep states (a thief inside its CAS, holding
+	// the lock, with the others elsewhere) are among those checked.
+	for walk := 0; walk < 300; walk++ {
+		st := start
+		for step := 0; step < 80; step++ {
+			perm := slices.Clone(y.classes[0])
+			r.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+			moved := slices.Clone(st)
+			owner := int(sys.lock.Get(st)) - 1
+			for k, from := range y.classes[0] {
+				to := perm[k]
+				sys.pc[to].Set(moved, sys.pc[from].Get(st))
+				for ri := range sys.regs[from] {
+					sys.regs[to][ri].Set(moved, sys.regs[from][ri].Get(st))
+				}
+				if owner == from {
+					sys.lock.Set(moved, uint64(to+1))
+					locked++
+				}
 			}
-			if owner == from {
-				sys.lock.Set(moved, uint64(to+1))
+			a, b := slices.Clone(st), slices.Clone(moved)
+			y.canon(a)
+			y.canon(b)
+			if !automata.Equal(a, b) {
+				t.Fatalf("state %x and its permutation %x have canonical forms %x and %x", st, moved, a, b)
 			}
+			c := slices.Clone(a)
+			if y.canon(c); !automata.Equal(a, c) {
+				t.Fatalf("canon is not idempotent on %x", a)
+			}
+			checked++
+			var next []automata.State
+			sys.Successors(st, func(_ automata.Label, s automata.State) { next = append(next, slices.Clone(s)) })
+			if len(next) == 0 {
+				break
+			}
+			st = next[r.IntN(len(next))]
 		}
-		a, b := slices.Clone(st), slices.Clone(moved)
-		y.canon(a)
-		y.canon(b)
-		if !automata.Equal(a, b) {
-			t.Fatalf("state %x and its permutation %x have canonical forms %x and %x", st, moved, a, b)
-		}
-		c := slices.Clone(a)
-		if y.canon(c); !automata.Equal(a, c) {
-			t.Fatalf("canon is not idempotent on %x", a)
-		}
-		checked++
-		if len(frontier) < 20000 {
-			sys.Successors(st, func(_ automata.Label, s automata.State) { frontier = append(frontier, slices.Clone(s)) })
-		}
+	}
+	if locked < 100 {
+		t.Fatalf("only %d of %d states checked have a thief holding the lock", locked, checked)
 	}
 	if checked < 1000 {
 		t.Fatalf("only %d states checked", checked)
