@@ -20,7 +20,8 @@ import (
 // the first feasible one (in the order of the attacks) does the combined
 // search run, on those attacks, with a budget of four times the states
 // the pre-pass spent (at least 4,096, at most CombinedStates), before the
-// per-attack searches of those attacks without the cap.
+// per-attack searches of those attacks without the cap; in rounds of
+// growing caps (prepassRounds, below).
 //
 // The answer and the witness are those of the per-attack order: an
 // attack settled in the pre-pass was searched to the end (its outcome is
@@ -74,7 +75,7 @@ func prepassCap(m prog.Model, opt Options, todo int) int64 {
 // rounds, and maxPrepassCap the largest cap (prepassRounds).
 const (
 	prepassGrowth = 8
-	maxPrepassCap = 1 << 19
+	maxPrepassCap = 1 << 18
 )
 
 // prepassRounds runs the pre-pass and the combined search in rounds of
