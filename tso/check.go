@@ -386,7 +386,11 @@ func checkAttack(ctx context.Context, p *prog.Program, def *criterionDef, a Atta
 		switch {
 		case r.Outcome == automata.NonEmpty:
 			if sym != nil {
-				r.Path = sym.unfold(r.Path)
+				var ok bool
+				if r.Path, ok = sym.unfold(r.Path); !ok {
+					ar.Outcome, ar.Reason = Undecided, unfoldFailed
+					return ar
+				}
 			}
 			ar.Outcome, ar.path, ar.sys, ar.withheld = Feasible, r.Path, sys, r.PathWithheld
 			return ar

@@ -109,7 +109,13 @@ func searchOrders(ctx context.Context, newSys func(bits int) *scSystem, bits int
 		})
 		spent.Add(r.Stats)
 		if sym != nil && r.Outcome == automata.NonEmpty {
-			r.Path = sym.unfold(r.Path)
+			var ok bool
+			if r.Path, ok = sym.unfold(r.Path); !ok {
+				// Counted like a goal whose witness fails: the later legs
+				// and the per-attack searches decide.
+				combinedAnomalies.Add(1)
+				r = automata.Result{Outcome: automata.Unknown, Reason: unfoldFailed, Stats: r.Stats}
+			}
 		}
 		return r
 	}

@@ -253,10 +253,12 @@ func (y *symSystem) Fork() automata.System {
 }
 
 // unfold turns a path of canonical states into a path of the system
-// itself (argued above). It returns nil for a nil path.
-func (y *symmetry) unfold(path []automata.Step) []automata.Step {
+// itself (argued above). It returns nil for a nil path, and false if a
+// step has no counterpart, which the argument rules out: the callers
+// report it as an internal error instead of a verdict.
+func (y *symmetry) unfold(path []automata.Step) ([]automata.Step, bool) {
 	if path == nil {
-		return nil
+		return nil, true
 	}
 	s := y.sc
 	// Moves the reduced search never took may overflow or leave the
@@ -282,13 +284,16 @@ func (y *symmetry) unfold(path []automata.Step) []automata.Step {
 			}
 		})
 		if next == nil {
-			panic("tso: a canonical path has no real counterpart: the thread symmetry is not one")
+			return nil, false
 		}
 		out = append(out, automata.Step{Label: label, State: next})
 		real = next
 	}
-	return out
+	return out, true
 }
+
+// unfoldFailed is the reason given when unfold finds no counterpart.
+const unfoldFailed = "internal error: a goal path of the thread symmetry has no counterpart in the program (NoSymmetry avoids it; please report)"
 
 // allSuccessors emits every move of st, without the partial-order
 // reduction: unfold needs the moves of a real state, whose reduced set
