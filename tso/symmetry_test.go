@@ -131,11 +131,12 @@ func TestSymmetryMutantCaught(t *testing.T) {
 	t.Fatal("the broken canonical form went unnoticed")
 }
 
-// TestQueueFamilyCI is TestQueueFamily's check part at a size the
-// normal suite affords, with four thieves and more, where the thieves'
-// interleavings made the search UNKNOWN before the thread symmetry: the
-// verdict argued next to each generator, with a witness that replays.
-func TestQueueFamilyCI(t *testing.T) {
+// TestQueueManyThieves: the queues of package family with four and six
+// identical thieves, where the thieves' interleavings made the search
+// UNKNOWN before the thread symmetry and the stages: the verdict argued
+// next to each generator, with a witness that replays and whose attack
+// the check counts as feasible.
+func TestQueueManyThieves(t *testing.T) {
 	for _, f := range queueFamilies {
 		thieves := []int{4, 6}
 		switch f.name {
