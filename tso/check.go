@@ -49,6 +49,9 @@ type Options struct {
 	// NoReduction turns off the partial-order reduction of the
 	// instrumented searches (por.go), for tests and benchmarks.
 	NoReduction bool
+	// NoSymmetry turns off the thread symmetry of the instrumented
+	// searches (symmetry.go), for tests and benchmarks.
+	NoSymmetry bool
 	// ValueBits is the width of a packed value; 0 starts at 4 bits and
 	// doubles (up to 32) whenever a value does not fit.
 	ValueBits int
@@ -208,17 +211,12 @@ func check(p *prog.Program, m prog.Model, opt Options) *Result {
 	rest, restOwn := todo, own
 	var prepassSpent automata.Stats
 	if cap := prepassCap(m, opt, len(todo)); cap > 0 {
-		rest, prepassSpent = res.prepass(ctx, todo, own, jobs, opt, cap, func(ctx context.Context, i int, o *Options) AttackResult {
+		rest, pre, prepassSpent = res.prepassRounds(ctx, p, todo, own, jobs, opt, cap, maxBytes, func(ctx context.Context, i int, o *Options) AttackResult {
 			return checkAttack(ctx, p, def, attacks[i], shape, *o, maxBytes/int64(jobs))
 		})
 		restOwn = make([]bool, len(rest))
 		for k := range restOwn {
 			restOwn[k] = true
-		}
-		if len(rest) > 1 {
-			o := opt
-			o.CombinedStates = min(combinedBudget(opt), max(1<<12, 4*prepassSpent.States))
-			pre = res.combinedFirst(ctx, p, o, rest, maxBytes)
 		}
 	} else if useCombined(m, opt, len(todo)) {
 		pre = res.combinedFirst(ctx, p, opt, todo, maxBytes)
@@ -375,7 +373,8 @@ func checkAttack(ctx context.Context, p *prog.Program, def *criterionDef, a Atta
 		if opt.BreadthFirst {
 			strategy = automata.BreadthFirst
 		}
-		r := automata.Search(sys, automata.Options{
+		searched, sym := withSymmetry(sys, sys, opt.NoSymmetry)
+		r := automata.Search(searched, automata.Options{
 			Strategy: strategy,
 			Budget:   automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes},
 			Context:  ctx,
@@ -386,6 +385,13 @@ func checkAttack(ctx context.Context, p *prog.Program, def *criterionDef, a Atta
 		ar.Bits = bits
 		switch {
 		case r.Outcome == automata.NonEmpty:
+			if sym != nil {
+				var ok bool
+				if r.Path, ok = sym.unfold(r.Path); !ok {
+					ar.Outcome, ar.Reason = Undecided, unfoldFailed
+					return ar
+				}
+			}
 			ar.Outcome, ar.path, ar.sys, ar.withheld = Feasible, r.Path, sys, r.PathWithheld
 			return ar
 		case r.Outcome == automata.Unknown:

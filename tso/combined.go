@@ -188,10 +188,9 @@ func (res *Result) combinedFirst(ctx context.Context, p *prog.Program, opt Optio
 	for k, i := range todo {
 		attacks[k] = res.Attacks[i].Attack
 	}
-	// In several orders and value widths, one after the other (order.go).
-	sys, bits, r, spent := searchOrders(ctx, func(bits int) *scSystem {
-		return newCombinedSystem(p, attacks, opt.NoReduction, bits)
-	}, bits, opt.ValueBits > 0, budget, maxBytes)
+	// In several orders and value widths, one after the other (order.go),
+	// first with few of each class of identical threads (stages.go).
+	sys, bits, r, spent := stagedOrders(ctx, p, attacks, opt, bits, budget, maxBytes)
 	run.spent.Add(spent)
 	if r.Outcome != automata.NonEmpty || r.Path == nil {
 		// No goal, or its path did not fit the budget (PathWithheld): the

@@ -76,6 +76,13 @@
 //     goal-directed order (automata.EnterFirst). A goal found only ends
 //     the check once its path has replayed as a witness with a
 //     happens-before cycle; otherwise the per-attack searches decide.
+//     Before it, a pre-pass of capped per-attack searches, in rounds of
+//     growing caps each followed by the combined search (prepass.go).
+//   - Thread symmetry (symmetry.go; issue 35): threads with the same code
+//     are interchangeable, so every robustness search stores one state
+//     per orbit (the twins sorted) and unfolds a goal's path into one of
+//     the program before its witness is built; argued there and in
+//     docs/deviations.md, entry 16.
 //
 // Engines: every state-space search (the SC reachability query of each
 // instrumented program) runs on the one engine of package automata over

@@ -51,8 +51,8 @@ func BenchmarkQueueFamily(b *testing.B) {
 					continue // robust: the whole space, over a minute from here
 				}
 				if f.name == "idemlifo-loop" && (ops > 2 || th > 2) {
-					// Its owner loops: ops plays no part. T = 3 is still
-					// UNKNOWN after 20 s (docs/measurements.md).
+					// Its owner loops: ops plays no part. More thieves:
+					// BenchmarkQueueThieves.
 					continue
 				}
 				p, err := prog.ParseProgram(fmt.Sprintf("%s-%d-%d", f.name, th, ops), []byte(f.gen(th, ops, 4)))

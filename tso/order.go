@@ -82,10 +82,12 @@ func attackFirstRank(op prog.Op, r role) uint8 {
 //
 // A search that goes on without the moves that overflow searches a part
 // of P_*'s runs (those whose values fit), so a goal it finds is a goal of
-// P_*, replayed like any other. It returns the system and width of the
+// P_*, replayed like any other. Each leg searches up to thread symmetry
+// unless noSym (symmetry.go), and a goal's path is unfolded into one of
+// the system itself. It returns the system and width of the
 // last search, its result (a goal's path is one of that system) and the
 // work of all legs.
-func searchOrders(ctx context.Context, newSys func(bits int) *scSystem, bits int, fixed bool, budget, maxBytes int64) (*scSystem, int, automata.Result, automata.Stats) {
+func searchOrders(ctx context.Context, newSys func(bits int) *scSystem, bits int, fixed, noSym bool, budget, maxBytes int64) (*scSystem, int, automata.Result, automata.Stats) {
 	var spent automata.Stats
 	leg := func(sys *scSystem, rank func(prog.Op, role) uint8, limit int64, widen bool) automata.Result {
 		if limit <= spent.States {
@@ -99,12 +101,22 @@ func searchOrders(ctx context.Context, newSys func(bits int) *scSystem, bits int
 			// also stops emitting successors once the flag is set.
 			d.overflow = cancel
 		}
-		r := automata.Search(d, automata.Options{
+		searched, sym := withSymmetry(d, sys, noSym)
+		r := automata.Search(searched, automata.Options{
 			Strategy: automata.EnterFirst,
 			Budget:   automata.Budget{MaxStates: limit - spent.States, MaxBytes: maxBytes},
 			Context:  lctx,
 		})
 		spent.Add(r.Stats)
+		if sym != nil && r.Outcome == automata.NonEmpty {
+			var ok bool
+			if r.Path, ok = sym.unfold(r.Path); !ok {
+				// Counted like a goal whose witness fails: the later legs
+				// and the per-attack searches decide.
+				combinedAnomalies.Add(1)
+				r = automata.Result{Outcome: automata.Unknown, Reason: unfoldFailed, Stats: r.Stats}
+			}
+		}
 		return r
 	}
 	done := func(r automata.Result) bool {

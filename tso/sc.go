@@ -49,6 +49,8 @@ type scSystem struct {
 	// bit (combined.go); combined says the system has it.
 	chosen   automata.Field
 	combined bool
+	// frozen threads never move (stages.go); nil: none.
+	frozen []bool
 
 	// Trouble found while exploring: a value that does not fit vbits, or
 	// an address outside the memory. Either makes an empty answer unsound.
@@ -238,18 +240,20 @@ func (s *scSystem) Successors(st automata.State, emit func(automata.Label, autom
 	owner := int(s.lock.Get(st)) - 1
 	if owner < 0 && s.reducible != nil {
 		for ti := range s.threads {
-			if s.reducible[ti][s.pc[ti].Get(st)] && s.expand(ti, st, emit) > 0 {
+			if s.reducible[ti][s.pc[ti].Get(st)] && !s.isFrozen(ti) && s.expand(ti, st, emit) > 0 {
 				return
 			}
 		}
 	}
 	for ti := range s.threads {
-		if owner >= 0 && owner != ti {
+		if owner >= 0 && owner != ti || s.isFrozen(ti) {
 			continue
 		}
 		s.expand(ti, st, emit)
 	}
 }
+
+func (s *scSystem) isFrozen(ti int) bool { return s.frozen != nil && s.frozen[ti] }
 
 // expand emits the successors of st by thread ti and returns their number.
 func (s *scSystem) expand(ti int, st automata.State, emit func(automata.Label, automata.State)) int {

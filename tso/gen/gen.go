@@ -14,6 +14,10 @@ type Config struct {
 	Addrs   int  // addresses 0..Addrs-1 [3]
 	Values  int  // written constants 1..Values-1 [3]
 	Fences  bool // also emit address-list fences and sfence
+	// Twins makes each thread after the first, with probability one
+	// half, a copy of an earlier thread's code (identical threads, which
+	// the checker's thread symmetry folds together).
+	Twins bool
 }
 
 // Generate writes a random loop-free program in the input format. Threads
@@ -36,8 +40,16 @@ func Generate(r *rand.Rand, c Config) string {
 	}
 	var b strings.Builder
 	nt := 2 + r.IntN(max(c.Threads-1, 1))
+	var bodies []string
 	for t := 0; t < nt; t++ {
 		fmt.Fprintf(&b, "thread t%d\ninitial q0\n", t)
+		if c.Twins && t > 0 && r.IntN(2) == 0 {
+			body := bodies[r.IntN(len(bodies))]
+			b.WriteString(body)
+			bodies = append(bodies, body)
+			continue
+		}
+		start := b.Len()
 		q := 0
 		next := func() (int, int) { q++; return q - 1, q }
 		ni := 2 + r.IntN(max(c.Instrs-1, 1))
@@ -89,6 +101,7 @@ func Generate(r *rand.Rand, c Config) string {
 			}
 		}
 		b.WriteString("end\n")
+		bodies = append(bodies, b.String()[start:])
 	}
 	return b.String()
 }
