@@ -183,6 +183,9 @@ func (p *sizeParser) unary() (int64, error) {
 // element count such as npes); ok is false for anything else. Without N,
 // an expression in N is refused with a message asking for one N.
 func (t *translator) nConst(e cc.ExpressionNode) (int64, bool) {
+	if v, ok := t.bufSubst(e); ok { // buffer_plan.go
+		return v, true
+	}
 	if v, ok := constValue(e); ok {
 		return v, true
 	}
