@@ -108,8 +108,14 @@ func analyseBuffers(ast *cc.AST) *bufAnalysis {
 			a.walk(ed)
 		}
 	}
+	inLoops := map[*cc.Declarator]int{} // a counter's uses by the loops it counts
 	for _, acc := range a.accs {
-		if acc.loop != nil && a.uses[acc.loop.counter] != acc.loop.uses {
+		if acc.loop != nil {
+			inLoops[acc.loop.counter] += acc.loop.uses
+		}
+	}
+	for _, acc := range a.accs {
+		if acc.loop != nil && a.uses[acc.loop.counter] != inLoops[acc.loop.counter] {
 			for _, b := range acc.bufs {
 				b.bad = true
 			}

@@ -247,7 +247,7 @@ func (a *bufAnalysis) transfer(x *cc.PostfixExpression, name string) bool {
 	d, dk, doff := a.bufArg(args[0])
 	s, sk, soff := a.bufArg(args[1])
 	n, ok := constValue(args[2])
-	if d == nil || s == nil || d == s || !ok || n < 1 || dk != sk || d.elem != s.elem {
+	if d == nil || s == nil || !ok || n < 1 || dk != sk || d.elem != s.elem {
 		return false
 	}
 	unit := c.size

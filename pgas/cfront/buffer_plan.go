@@ -42,7 +42,7 @@ type bufGroup struct {
 
 // planBuffers computes the plan for n PEs (0: none, only perN).
 func planBuffers(a *bufAnalysis, n int) *bufPlan {
-	p := &bufPlan{kept: map[*cc.Declarator]*bufKept{}, subst: map[cc.ExpressionNode]int64{}, elems: map[string][]int64{}}
+	p := &bufPlan{kept: map[*cc.Declarator]*bufKept{}, subst: map[cc.ExpressionNode]int64{}}
 	for _, acc := range a.accs {
 		for _, b := range acc.bufs[1:] {
 			if r1, r2 := acc.bufs[0].root(), b.root(); r1 != r2 {
@@ -188,6 +188,9 @@ func (t *translator) bufEntity(d *cc.Declarator, e *entity) {
 		return
 	}
 	if k, ok := t.buf.kept[d]; ok {
+		if t.buf.elems == nil {
+			t.buf.elems = map[string][]int64{}
+		}
 		t.buf.elems[e.name] = k.old
 	}
 }
