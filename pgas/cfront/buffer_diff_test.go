@@ -1,0 +1,157 @@
+package cfront_test
+
+// The collapse law through the front end: random small C programs with a
+// symmetric buffer b and a private buffer s of n elements (n = N+1..N+3),
+// moved by puts, gets, loops, constant-index accesses and printf, beside
+// a flag that carries control (puts, stores, a test, a wait, fences,
+// quiets). Each is decided twice: translated for N (the buffers shrunk to
+// min(length, N) per interval) and translated for no N (full size). The
+// verdicts must agree, and where the oracle finishes on the full-size
+// program, it must agree too.
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/cfront"
+	"github.com/pgasrob/pgasrob/pgas/oracle"
+)
+
+var cbufCount = flag.Int("cbuf.count", 0, "programs of TestBufferCollapseC (0: the suite's size)")
+
+// cbufStep writes one random step of a PE: b and s have n elements, the
+// PEs are 0..ranks-1.
+func cbufStep(r *rand.Rand, n, ranks int) string {
+	k := r.IntN(ranks)
+	switch r.IntN(15) {
+	case 0:
+		return fmt.Sprintf("shmem_long_put(b, s, %d, %d);", n, k)
+	case 1:
+		return fmt.Sprintf("shmem_long_put_nbi(b, s, %d, %d);", n, k)
+	case 2:
+		return fmt.Sprintf("shmem_long_get(s, b, %d, %d);", n, k)
+	case 3:
+		return fmt.Sprintf("for (int i = 0; i < %d; i++) s[i] = i + 1;", n)
+	case 4:
+		return fmt.Sprintf("for (int i = 0; i < %d; i++) b[i] = 1;", n)
+	case 5:
+		return fmt.Sprintf("for (int i = %d; i >= 0; i--) printf(\"%%d %%ld\\n\", i, b[i]);", n-1)
+	case 6:
+		return "printf(\"%ld\\n\", b[0]);"
+	case 7:
+		return fmt.Sprintf("b[%d] = 2;", n-1)
+	case 8:
+		return fmt.Sprintf("shmem_long_p(&flag, 1, %d);", k)
+	case 9:
+		return "flag = 1;"
+	case 10:
+		return "if (flag == 0) return 0;"
+	case 11:
+		return "shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 1);"
+	case 12:
+		return "shmem_fence();"
+	case 13:
+		return "shmem_quiet();"
+	}
+	return fmt.Sprintf("shmem_long_put_nbi(&b[1], &s[1], %d, %d);", n-1, k)
+}
+
+// cbufProgram is a program for ranks PEs with buffers of n elements; the
+// same seed gives the same steps for every n.
+func cbufProgram(seed uint64, ranks, n int) string {
+	r := rand.New(rand.NewPCG(seed, 33))
+	var b strings.Builder
+	fmt.Fprintf(&b, "#include <shmem.h>\n#include <stdio.h>\nstatic long b[%d];\nstatic long flag;\n", n)
+	b.WriteString("int main(void) {\n  shmem_init();\n  int me = shmem_my_pe();\n")
+	fmt.Fprintf(&b, "  long s[%d];\n", n)
+	for pe := 0; pe < ranks; pe++ {
+		fmt.Fprintf(&b, "  if (me == %d) {\n", pe)
+		for i := 2 + r.IntN(3); i > 0; i-- {
+			fmt.Fprintf(&b, "    %s\n", cbufStep(r, n, ranks))
+		}
+		b.WriteString("  }\n")
+	}
+	b.WriteString("  shmem_finalize();\n  return 0;\n}\n")
+	return b.String()
+}
+
+// cbufVerdict is the verdict word of a decision, "" when there is none.
+func cbufVerdict(r *cycles.Result, err error) string {
+	if err != nil || r == nil {
+		return ""
+	}
+	switch r.Verdict {
+	case cycles.Robust, cycles.NotRobust, cycles.RunError:
+		return r.Verdict.String()
+	}
+	return ""
+}
+
+func shrunk(p *pgas.Program) bool {
+	for _, a := range p.Assumptions {
+		if a.ID == "buffer-collapse" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBufferCollapseC: collapsed and full-size decisions agree, and agree
+// with the oracle on the full-size program where it finishes.
+func TestBufferCollapseC(t *testing.T) {
+	count := 24
+	if testing.Short() {
+		count = 12
+	}
+	if *cbufCount > 0 {
+		count = *cbufCount
+	}
+	var collapsed, oracled int
+	verdicts := map[string]int{}
+	for seed := uint64(0); seed < uint64(count); seed++ {
+		ranks := 2 + int(seed%4/3) // three in four at N = 2, the others at 3
+		n := ranks + 1 + int(seed%3)
+		src := []byte(cbufProgram(seed, ranks, n))
+		small, err := cfront.Compile("buf.c", src, cfront.Options{N: ranks})
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		full, err := cfront.Compile("buf.c", src, cfront.Options{})
+		if err != nil {
+			t.Fatalf("seed %d (full): %v\n%s", seed, err, src)
+		}
+		if !shrunk(small) {
+			continue
+		}
+		collapsed++
+		opt := cycles.Options{Jobs: 1, Timeout: time.Minute}
+		a := cbufVerdict(decideWidened(small, ranks, opt))
+		b := cbufVerdict(decideWidened(full, ranks, opt))
+		if a == "" || b == "" {
+			continue
+		}
+		verdicts[a]++
+		if a != b {
+			t.Errorf("seed %d, N = %d, n = %d: collapsed %s, full size %s\n%s", seed, ranks, n, a, b, src)
+			continue
+		}
+		o := exploreWidened(full, ranks, oracle.Bounds{MaxQueue: 8, MaxNodes: 2_000_000, Timeout: 30 * time.Second})
+		if o.Err != nil || o.RangeErr != nil || (o.Violation == nil && !o.Complete) {
+			continue
+		}
+		oracled++
+		if got := map[bool]string{true: cycles.Robust.String(), false: cycles.NotRobust.String()}[o.Violation == nil]; got != a {
+			t.Errorf("seed %d, N = %d, n = %d: decide %s on the collapsed program, the oracle %s on the full one\n%s", seed, ranks, n, a, got, src)
+		}
+	}
+	t.Logf("%d programs, %d collapsed, %d checked by the oracle, verdicts %v", count, collapsed, oracled, verdicts)
+	if collapsed < count/2 {
+		t.Errorf("only %d of %d programs collapsed: the family does not test the law", collapsed, count)
+	}
+}
