@@ -333,6 +333,9 @@ func (a *bufAnalysis) stmt(e cc.ExpressionNode) bool {
 		if strings.HasPrefix(name, "shmem_") {
 			return a.transfer(x, name)
 		}
+		if name == "memcpy" || name == "memmove" || name == "memset" {
+			return a.memory(x, name)
+		}
 	case *cc.AssignmentExpression:
 		if x.Case != cc.AssignmentExpressionAssign {
 			return false

@@ -29,7 +29,11 @@ var cbufCount = flag.Int("cbuf.count", 0, "programs of TestBufferCollapseC (0: t
 // PEs are 0..ranks-1.
 func cbufStep(r *rand.Rand, n, ranks int) string {
 	k := r.IntN(ranks)
-	switch r.IntN(15) {
+	switch r.IntN(17) {
+	case 14:
+		return fmt.Sprintf("memcpy(s, b, %d * sizeof(long));", n)
+	case 15:
+		return "memset(b, 1, sizeof b);"
 	case 0:
 		return fmt.Sprintf("shmem_long_put(b, s, %d, %d);", n, k)
 	case 1:
@@ -67,7 +71,7 @@ func cbufStep(r *rand.Rand, n, ranks int) string {
 func cbufProgram(seed uint64, ranks, n int) string {
 	r := rand.New(rand.NewPCG(seed, 33))
 	var b strings.Builder
-	fmt.Fprintf(&b, "#include <shmem.h>\n#include <stdio.h>\nstatic long b[%d];\nstatic long flag;\n", n)
+	fmt.Fprintf(&b, "#include <shmem.h>\n#include <stdio.h>\n#include <string.h>\nstatic long b[%d];\nstatic long flag;\n", n)
 	b.WriteString("int main(void) {\n  shmem_init();\n  int me = shmem_my_pe();\n")
 	fmt.Fprintf(&b, "  long s[%d];\n", n)
 	for pe := 0; pe < ranks; pe++ {
@@ -140,6 +144,9 @@ func TestBufferCollapseC(t *testing.T) {
 			continue
 		}
 		verdicts[a]++
+		if *cbufCount > 0 {
+			t.Logf("seed %d, N = %d, n = %d: %s", seed, ranks, n, a)
+		}
 		if a != b {
 			t.Errorf("seed %d, N = %d, n = %d: collapsed %s, full size %s\n%s", seed, ranks, n, a, b, src)
 			continue

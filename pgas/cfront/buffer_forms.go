@@ -305,3 +305,46 @@ func (a *bufAnalysis) bufArg(e cc.ExpressionNode) (*bufCand, int64, cc.Expressio
 	}
 	return nil, 0, nil
 }
+
+// memory recognises memcpy(d, s, bytes) between two buffers at one
+// constant offset, and memset(a, c, bytes) (its byte c is a value stored:
+// replaced by 0). The library model accesses the elements one by one in
+// index order (libc_mem.go): a block.
+func (a *bufAnalysis) memory(x *cc.PostfixExpression, name string) bool {
+	args := callArgs(x)
+	if len(args) != 3 {
+		return false
+	}
+	d, dk, doff := a.bufArg(args[0])
+	bytes, ok := constValue(args[2])
+	if d == nil || !ok || bytes < 1 || bytes%d.elem != 0 {
+		return false
+	}
+	cells := bytes / d.elem
+	acc := &bufAccess{bufs: []*bufCand{d}, lo: dk, hi: dk + cells, count: args[2], unit: 1}
+	if doff != nil {
+		acc.offs = append(acc.offs, doff)
+	}
+	if name == "memset" {
+		if _, ok := constValue(args[1]); !ok {
+			return false
+		}
+		acc.zeros = append(acc.zeros, args[1])
+	} else {
+		s, sk, soff := a.bufArg(args[1])
+		if s == nil || s == d || sk != dk || s.elem != d.elem {
+			return false
+		}
+		acc.bufs = append(acc.bufs, s)
+		if soff != nil {
+			acc.offs = append(acc.offs, soff)
+		}
+	}
+	for _, b := range acc.bufs {
+		if acc.hi > b.size {
+			return false
+		}
+	}
+	a.accs = append(a.accs, acc)
+	return true
+}

@@ -295,3 +295,11 @@ func bufOnly(as []pgas.Assumption) []pgas.Assumption {
 	}
 	return out
 }
+
+// bufConst is the constant of e, rewritten if the plan rewrites it.
+func (t *translator) bufConst(e cc.ExpressionNode) (int64, bool) {
+	if v, ok := t.bufSubst(e); ok {
+		return v, true
+	}
+	return constValue(e)
+}

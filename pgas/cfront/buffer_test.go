@@ -114,6 +114,25 @@ func TestBufferShrinkLoops(t *testing.T) {
 	}
 }
 
+// memset and memcpy of whole buffers are blocks too: at N = 2 both
+// buffers keep 2 cells, the counts become 2 elements' bytes, and memset's
+// byte becomes 0.
+func TestBufferShrinkMem(t *testing.T) {
+	src := "#include <string.h>\n#include <stdio.h>\n" + wrap("static int dest[50];", `int loc[50];
+  memset(loc, 7, sizeof loc);
+  shmem_int_put(dest, loc, 50, 1 - shmem_my_pe());
+  shmem_barrier_all();
+  memcpy(loc, dest, 50 * sizeof(int));
+  for (int i = 0; i < 50; i++) printf("%d\n", loc[i]);`)
+	r, lines := bufTranslate(t, src, 2)
+	if a := addressLine(lines); !strings.Contains(a, "dest[2]") || !strings.Contains(a, "loc[2]") {
+		t.Errorf("want 2 cells each: %s", a)
+	}
+	if countPrefix(lines, "mem[loc") != 4 || strings.Contains(string(r.Source), "117901063") {
+		t.Errorf("want memset and memcpy of 2 cells, storing 0 for memset\n%s", r.Source)
+	}
+}
+
 // Buffers the law does not cover keep their size, and the limits refuse
 // them as before: an element read by a guard, an index from a variable,
 // a loop counter used after the loop, a pointer to the buffer.
