@@ -33,7 +33,7 @@ func cbufStep(r *rand.Rand, n, ranks int) string {
 	case 14:
 		return fmt.Sprintf("memcpy(s, b, %d * sizeof(long));", n)
 	case 15:
-		return "memset(b, 1, sizeof b);"
+		return "memset(b, 0, sizeof b);"
 	case 0:
 		return fmt.Sprintf("shmem_long_put(b, s, %d, %d);", n, k)
 	case 1:

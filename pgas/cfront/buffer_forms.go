@@ -39,7 +39,7 @@ func (a *bufAnalysis) loop(s *cc.IterationStatement) bool {
 	default:
 		return false
 	}
-	if !a.local(i) || cond == nil || step == nil {
+	if !a.local(i) || i.Type().Size() < 4 || cond == nil || step == nil { // a char counter may wrap
 		return false
 	}
 	start, ok := constValue(init)
