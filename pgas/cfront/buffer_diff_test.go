@@ -165,3 +165,48 @@ func TestBufferCollapseC(t *testing.T) {
 		t.Errorf("only %d of %d programs collapsed: the family does not test the law", collapsed, count)
 	}
 }
+
+// Message passing with a 10-element payload, PE 1 reading only data[9]
+// after the flag: without a fence the payload's delivery of data[9] may
+// come after the flag's, which PE 1 has seen (a cycle: NOT ROBUST, as
+// examples/shmem/mp-none.c); with shmem_fence() between the put and the
+// flag the deliveries are ordered (ROBUST, as mp-fence.c). The collapsed
+// program (data[0..1] and data[9] kept at N = 2) gives both verdicts, and
+// its cells are named by their C indices.
+func TestBufferMessagePassing(t *testing.T) {
+	for _, c := range []struct {
+		fence  string
+		robust bool
+	}{{"", false}, {"shmem_fence();", true}} {
+		src := `#include <shmem.h>
+#include <stdio.h>
+static long data[10];
+static long flag;
+int main(void) {
+  int me = shmem_my_pe();
+  long src[10];
+  if (me == 0) {
+    shmem_long_put(data, src, 10, 1);
+    ` + c.fence + `
+    shmem_long_p(&flag, 1, 1);
+  }
+  if (me == 1) {
+    shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 1);
+    printf("%ld\n", data[9]);
+  }
+  return 0;
+}
+`
+		p, err := cfront.Compile("mp.c", []byte(src), cfront.Options{N: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !shrunk(p) || !strings.Contains(strings.Join(p.Addrs, " "), "data[9]") {
+			t.Fatalf("want data shrunk with data[9] kept: %v", p.Addrs)
+		}
+		r, err := decideWidened(p, 2, cycles.Options{Jobs: 1, Timeout: time.Minute})
+		if err != nil || (r.Verdict == cycles.Robust) != c.robust || (r.Verdict != cycles.Robust && r.Verdict != cycles.NotRobust) {
+			t.Errorf("fence %q: got %v %v, want robust = %v", c.fence, r.Verdict, err, c.robust)
+		}
+	}
+}
