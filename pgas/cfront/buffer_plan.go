@@ -14,6 +14,7 @@ import (
 
 // bufPlan is the shrinking of one translation, for Options.N.
 type bufPlan struct {
+	n     int
 	kept  map[*cc.Declarator]*bufKept
 	subst map[cc.ExpressionNode]int64
 	// perN names the buffers one N would shrink, when Options.N is 0
@@ -42,7 +43,7 @@ type bufGroup struct {
 
 // planBuffers computes the plan for n PEs (0: none, only perN).
 func planBuffers(a *bufAnalysis, n int) *bufPlan {
-	p := &bufPlan{kept: map[*cc.Declarator]*bufKept{}, subst: map[cc.ExpressionNode]int64{}}
+	p := &bufPlan{n: n, kept: map[*cc.Declarator]*bufKept{}, subst: map[cc.ExpressionNode]int64{}}
 	for _, acc := range a.accs {
 		for _, b := range acc.bufs[1:] {
 			if r1, r2 := acc.bufs[0].root(), b.root(); r1 != r2 {
@@ -280,7 +281,7 @@ func planFor(ast *cc.AST, n int) (p *bufPlan) {
 func (p *bufPlan) warnings() []pgas.Diag {
 	var out []pgas.Diag
 	for _, k := range p.order {
-		out = append(out, pgas.Diag{Pos: k.pos, Msg: fmt.Sprintf("buffer %s: %d elements checked as %d, %s (collapse law, docs/deviations.md entry 15; the values stored in it are taken as 0)", k.name, k.size, len(k.old), k.describe())})
+		out = append(out, pgas.Diag{Pos: k.pos, Msg: fmt.Sprintf("buffer %s: %d elements checked as %d for N = %d, %s (collapse law, docs/deviations.md entry 15; the values stored in it are taken as 0)", k.name, k.size, len(k.old), p.n, k.describe())})
 	}
 	return out
 }

@@ -69,7 +69,7 @@ func TestBufferShrinkFence(t *testing.T) {
 	for _, w := range r.Warnings {
 		msgs = append(msgs, w.Msg)
 	}
-	if !strings.Contains(strings.Join(msgs, "\n"), "buffer dest: 99 elements checked as 4, dest[0], dest[1..3]") {
+	if !strings.Contains(strings.Join(msgs, "\n"), "buffer dest: 99 elements checked as 4 for N = 3, dest[0], dest[1..3]") {
 		t.Errorf("warnings: %q", msgs)
 	}
 	if !hasAssumption(r, assumeCollapse) {
