@@ -43,7 +43,8 @@ type bufCand struct {
 	elem   int64
 	sym    bool // symmetric: global or static
 	bad    bool
-	parent *bufCand // union-find of buffers shrunk together
+	alloc  *bufAlloc // a heap buffer's allocation (buffer_heap.go)
+	parent *bufCand  // union-find of buffers shrunk together
 }
 
 func (c *bufCand) root() *bufCand {
@@ -215,6 +216,9 @@ func (a *bufAnalysis) declare(n *cc.InitDeclarator) bool {
 	if d == nil || d.IsExtern() || d.IsThreadLocal() || d.IsAtomic() || strings.HasPrefix(d.Name(), "__") {
 		return false
 	}
+	if a.heapCand(d, n.Initializer) {
+		return true
+	}
 	at, ok := d.Type().(*cc.ArrayType)
 	if !ok || at.IsVLA() || at.Len() <= 1 || !cc.IsIntegerType(at.Elem()) {
 		return false
@@ -330,11 +334,14 @@ func (a *bufAnalysis) stmt(e cc.ExpressionNode) bool {
 		if name == "printf" || name == "fprintf" {
 			return a.printf(x, nil, nil)
 		}
-		if strings.HasPrefix(name, "shmem_") {
+		if strings.HasPrefix(name, "shmem_") && name != "shmem_free" {
 			return a.transfer(x, name)
 		}
 		if name == "memcpy" || name == "memmove" || name == "memset" {
 			return a.memory(x, name)
+		}
+		if name == "free" || name == "shmem_free" {
+			return a.freeStmt(x, name)
 		}
 	case *cc.AssignmentExpression:
 		if x.Case != cc.AssignmentExpressionAssign {

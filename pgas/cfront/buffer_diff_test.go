@@ -33,7 +33,7 @@ func cbufStep(r *rand.Rand, n, ranks int) string {
 	case 14:
 		return fmt.Sprintf("memcpy(s, b, %d * sizeof(long));", n)
 	case 15:
-		return "memset(b, 0, sizeof b);"
+		return fmt.Sprintf("memset(b, 0, %d * sizeof(long));", n)
 	case 0:
 		return fmt.Sprintf("shmem_long_put(b, s, %d, %d);", n, k)
 	case 1:
@@ -67,13 +67,21 @@ func cbufStep(r *rand.Rand, n, ranks int) string {
 }
 
 // cbufProgram is a program for ranks PEs with buffers of n elements; the
-// same seed gives the same steps for every n.
-func cbufProgram(seed uint64, ranks, n int) string {
+// same seed gives the same steps for every n. With heap, b is from
+// shmem_malloc and s from malloc.
+func cbufProgram(seed uint64, ranks, n int, heap bool) string {
 	r := rand.New(rand.NewPCG(seed, 33))
 	var b strings.Builder
-	fmt.Fprintf(&b, "#include <shmem.h>\n#include <stdio.h>\n#include <string.h>\nstatic long b[%d];\nstatic long flag;\n", n)
-	b.WriteString("int main(void) {\n  shmem_init();\n  int me = shmem_my_pe();\n")
-	fmt.Fprintf(&b, "  long s[%d];\n", n)
+	b.WriteString("#include <shmem.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n")
+	if !heap {
+		fmt.Fprintf(&b, "static long b[%d];\n", n)
+	}
+	b.WriteString("static long flag;\nint main(void) {\n  shmem_init();\n  int me = shmem_my_pe();\n")
+	if heap {
+		fmt.Fprintf(&b, "  long *b = shmem_malloc(%d * sizeof(long));\n  long *s = malloc(%d * sizeof(long));\n", n, n)
+	} else {
+		fmt.Fprintf(&b, "  long s[%d];\n", n)
+	}
 	for pe := 0; pe < ranks; pe++ {
 		fmt.Fprintf(&b, "  if (me == %d) {\n", pe)
 		for i := 2 + r.IntN(3); i > 0; i-- {
@@ -106,7 +114,8 @@ func shrunk(p *pgas.Program) bool {
 	return false
 }
 
-// TestBufferCollapseC: collapsed and full-size decisions agree, and agree
+// TestBufferCollapseC: with the buffers static and private arrays, or
+// blocks of shmem_malloc and malloc (half the seeds); collapsed and full-size decisions agree, and agree
 // with the oracle on the full-size program where it finishes.
 func TestBufferCollapseC(t *testing.T) {
 	count := 16
@@ -124,7 +133,7 @@ func TestBufferCollapseC(t *testing.T) {
 			ranks = 3 // one in four at N = 3 in a long run
 		}
 		n := ranks + 1 + int(seed%3)
-		src := []byte(cbufProgram(seed, ranks, n))
+		src := []byte(cbufProgram(seed, ranks, n, seed%4 >= 2))
 		small, err := cfront.Compile("buf.c", src, cfront.Options{N: ranks})
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)

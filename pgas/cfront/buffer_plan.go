@@ -23,6 +23,7 @@ type bufPlan struct {
 	// each kept element (witnesses name the C elements)
 	elems map[string][]int64
 	order []*bufKept
+	heap  map[*cc.PostfixExpression]*bufKept // allocations of shrunk heap buffers
 }
 
 // bufKept is what is kept of one buffer.
@@ -125,6 +126,9 @@ func (p *bufPlan) shrink(g *bufGroup, n int) {
 		}
 		p.kept[b.d] = k
 		p.order = append(p.order, k)
+		if b.alloc != nil {
+			p.heapSubst(b, k)
+		}
 	}
 	for _, acc := range g.accs {
 		lo, hi := newOf(acc.lo), newOf(acc.hi)

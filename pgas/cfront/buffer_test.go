@@ -221,3 +221,45 @@ func TestBufferIntervalsNamed(t *testing.T) {
 		t.Errorf("dest[3] is not kept: %s", got)
 	}
 }
+
+// Heap buffers: a pointer set once by its declaration to a block of a
+// constant size is a buffer too. At N = 2 the symmetric block keeps 3
+// cells ({0..98} then u[99], stored alone) and the private one, coupled by
+// the put, likewise; the allocations shrink with them. A pointer assigned
+// again, or a size from a variable, keeps its block (refused at 100).
+func TestBufferShrinkHeap(t *testing.T) {
+	src := "#include <stdio.h>\n" + wrap("", `long *u = shmem_malloc(100 * sizeof(long));
+  long *loc = (long *) malloc(100 * sizeof(long));
+  for (int i = 0; i < 100; i++) loc[i] = i;
+  shmem_long_put(u, loc, 100, 1 - shmem_my_pe());
+  u[99] = 5;
+  shmem_barrier_all();
+  for (int i = 0; i < 100; i++) printf("%ld\n", u[i]);
+  free(loc);
+  shmem_free(u);`)
+	p, err := Compile("b.c", []byte(src), Options{N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(p.Addrs, " ")
+	for _, w := range []string{"u@7[0]", "u@7[1]", "u@7[99]", "loc@8[99]"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("want %s among %s", w, got)
+		}
+	}
+	if strings.Contains(got, "u@7[2]") {
+		t.Errorf("u[2] is not kept: %s", got)
+	}
+	for _, c := range []struct{ name, body string }{
+		{"assigned again", `long *u = shmem_malloc(100 * sizeof(long));
+  u = u + 1;`},
+		{"size from a variable", `int n = 100;
+  long *u = shmem_malloc(n * sizeof(long));
+  shmem_long_put(u, u, 100, 0);`},
+	} {
+		_, err := Translate("b.c", []byte(wrap("", c.body)), Options{N: 2})
+		if err == nil || !strings.Contains(err.Error(), "of 100 elements: at most 32") {
+			t.Errorf("%s: want the size refused, got %v", c.name, err)
+		}
+	}
+}
