@@ -18,6 +18,8 @@ var bufSeeds = []string{
 	"#include <shmem.h>\nstatic long d[40], e[40];\nint main(void) { shmem_long_put_nbi(&d[39], &e[39], 2, 0); return 0; }",
 	"#include <shmem.h>\nstatic long d[40];\nint main(void) { int i; for (int r = 0; r < 2; r++) for (i = 0; i < sizeof d / sizeof d[0]; i++) d[i] = r; return i; }",
 	"#include <shmem.h>\nstatic long d[40];\nint main(void) { d[-1] = 2; d[39] = 1; return d[39]; }",
+	"#include <shmem.h>\n#include <stdlib.h>\nint main(void) { long *u = shmem_calloc(50, 4); int *v = (int *) malloc(50 * sizeof(int)); shmem_long_put(u + 1, u + 1, 48, 0); free(v); shmem_free(u); return 0; }",
+	"#include <shmem.h>\n#include <stdlib.h>\nint main(void) { long *u = shmem_align(64, 0); long *w = malloc(3); w[1] = 1; return 0; }",
 }
 
 // FuzzBuffers: the analysis and the plan never panic, and a translation
