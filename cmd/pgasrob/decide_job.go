@@ -194,7 +194,7 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 	start := time.Now()
 	fb := frontBudget{timeout: *b.timeout, maxMemory: *b.maxMemory, lang: *b.lang, n: singleN(lo, hi), c: copt}
 	j.prog, j.src, err = loadGuarded(fs.Arg(0), fb)
-	if needsPerN(err, lo, hi) && hi <= maxDecideRanks && (cmd == "decide" || cmd == "cycles") && j.shard.Count == 0 {
+	if (needsPerN(err, lo, hi) || err == nil && lo < hi && cfront.BuffersPerN(j.prog)) && hi <= maxDecideRanks && (cmd == "decide" || cmd == "cycles") && j.shard.Count == 0 {
 		// (repair reads one program; merge recompiles the shards' one
 		// program: both keep the refusal that asks for one N)
 		if j.perN, err = translatePerN(j.file, j.src, fb, lo, hi); err == nil {

@@ -63,6 +63,9 @@ type Result struct {
 	// (warnings.go: the memory layout's and the C library model's too);
 	// Compile puts them in Program.Assumptions.
 	Assumptions []pgas.Assumption
+	// Elems maps the .pgas name of a buffer the collapse law shrank to the
+	// C index of each element kept (buffer_plan.go).
+	Elems map[string][]int64
 	// Widen is nil when "#pragma pgasrob values" set the domain; otherwise
 	// the domain is inferred, and Widen bounds its widening
 	// (pgas.Program.Widen).
@@ -95,6 +98,7 @@ func Translate(name string, src []byte, opt Options) (*Result, error) {
 		opt.Lo, opt.Hi, opt.Declared = pr.domain.lo, pr.domain.hi, true
 	}
 	t := newTranslator(name, src, opt)
+	t.buf = planFor(pr.ast, opt.N)
 	res, err := t.run(pr.ast)
 	if err != nil {
 		return nil, err
@@ -186,9 +190,9 @@ func (r *Result) apply(p *pgas.Program, name string) {
 			}
 			switch {
 			case arrays[base] && suffix == "":
-				s[i] = c + "[0]"
+				s[i] = c + "[" + r.elemSuffix(base, "0") + "]"
 			case arrays[base]:
-				s[i] = c + "[" + suffix + "]"
+				s[i] = c + "[" + r.elemSuffix(base, suffix) + "]"
 			default:
 				s[i] = c
 			}

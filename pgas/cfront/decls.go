@@ -86,7 +86,10 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 		e := &entity{kind: kCell, name: t.fresh(name, name), length: length, elem: elem}
 		t.addAddr(e)
 		t.frame().vars[d] = e
-		if init != nil && length > 0 {
+		t.bufEntity(d, e)
+		if _, shrunk := t.bufCells(d); shrunk && init != nil {
+			t.bufZeroInit(e, init)
+		} else if init != nil && length > 0 {
 			old := t.atDecl(e, init)
 			t.initAggregate(e, ty, init)
 			t.cur = old
@@ -109,6 +112,9 @@ func (t *translator) objectType(d *cc.Declarator, ty cc.Type) (int, int64) {
 		cells, elem, why := layout(ty)
 		if why != "" {
 			t.refuse(d, "%s %s of %s: only integers, and arrays and structs of integers of one size, are in the subset", ty.Kind(), d.Name(), why)
+		}
+		if k, ok := t.bufCells(d); ok {
+			cells = k // the collapse law (buffer_plan.go)
 		}
 		if cells > maxArray {
 			t.refuse(d, "%s of %d cells: at most %d (every cell is one the checker explores)", d.Name(), cells, maxArray)
@@ -140,8 +146,9 @@ func (t *translator) symmetric(d *cc.Declarator, name string, length int, elem i
 	e := &entity{kind: kSym, name: t.fresh(name, name), length: length, elem: elem}
 	t.addAddr(e)
 	t.global[d] = e
-	if init == nil {
-		return
+	t.bufEntity(d, e)
+	if _, shrunk := t.bufCells(d); init == nil || shrunk {
+		return // a shrunk buffer's values are replaced by 0, the initial one
 	}
 	vals := t.constInit(e, init)
 	for i, v := range vals {

@@ -36,6 +36,9 @@
 //     where a construct runs once, which allocations and changes of a
 //     pointer's object need.
 //   - domain.go, sizemax.go: the value domain the translation needs.
+//   - buffer.go, buffer_forms.go, buffer_heap.go, buffer_plan.go: buffers
+//     at their real size (docs/deviations.md, entry 15): the buffers the collapse law
+//     applies to, and what of them the translation for one N keeps.
 //   - libc.go and libc_*.go: the model of the C library, routine by
 //     routine (io, mem, args, time).
 //   - api.go and api_*.go: the OpenSHMEM API, one family per file (rma,

@@ -28,6 +28,12 @@ func (t *translator) temp() string {
 }
 
 func (t *translator) value(e cc.ExpressionNode) string {
+	if v, ok := t.bufSubst(e); ok { // buffer_plan.go
+		if t.novalue == 0 {
+			t.constant(e, v)
+		}
+		return fmt.Sprint(v)
+	}
 	if s, ok := t.pointerValue(e); ok { // pointer.go
 		return s
 	}

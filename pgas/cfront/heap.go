@@ -141,6 +141,7 @@ func (t *translator) allocate(x *cc.PostfixExpression, name string, args []cc.Ex
 	e := &entity{kind: k, name: t.fresh("heap_"+sanitize(base), cname), length: int(n), elem: es}
 	t.names[e.name] = cname
 	t.addAddrAt(x, e)
+	t.bufHeapEntity(x, e) // buffer_heap.go
 	t.hs().heap[e] = name
 	t.assume(assumeAllocSucceeds)
 	if name != "shmem_calloc" && name != "calloc" {

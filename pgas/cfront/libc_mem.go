@@ -29,7 +29,7 @@ func refuseMem(t *translator, x *cc.PostfixExpression, name string, _ []cc.Expre
 // memCells is the number of cells n bytes cover from a (a whole number of
 // elements of a's object, a constant).
 func (t *translator) memCells(name string, a addrTerm, n cc.ExpressionNode) int {
-	k, ok := constValue(n)
+	k, ok := t.bufConst(n) // buffer_plan.go: a shrunk buffer's count
 	if !ok {
 		t.refuse(n, "%s's size: only a constant number of bytes is in the subset (sizeof the object)", name)
 	}
@@ -43,7 +43,7 @@ func (t *translator) memCells(name string, a addrTerm, n cc.ExpressionNode) int 
 func (t *translator) memset(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
 	t.arity(x, name, args, 3)
 	a := t.pointer(args[0])
-	c, ok := constValue(args[1])
+	c, ok := t.bufConst(args[1]) // buffer_plan.go: 0 in a shrunk buffer
 	if !ok {
 		t.refuse(args[1], "memset's byte: only a constant is in the subset")
 	}

@@ -19,6 +19,9 @@ const maxAlloc = 1 << 40
 
 // sizeArg evaluates a size or count argument of an allocation.
 func (t *translator) sizeArg(e cc.ExpressionNode, routine string) int64 {
+	if v, ok := t.bufSubst(e); ok { // buffer_heap.go: a shrunk heap buffer
+		return v
+	}
 	if v, ok := constValue(e); ok {
 		if v < 0 || v > maxAlloc {
 			t.refuse(e, "size %d for %s", v, routine)
@@ -183,6 +186,9 @@ func (p *sizeParser) unary() (int64, error) {
 // element count such as npes); ok is false for anything else. Without N,
 // an expression in N is refused with a message asking for one N.
 func (t *translator) nConst(e cc.ExpressionNode) (int64, bool) {
+	if v, ok := t.bufSubst(e); ok { // buffer_plan.go
+		return v, true
+	}
 	if v, ok := constValue(e); ok {
 		return v, true
 	}

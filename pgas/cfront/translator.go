@@ -124,6 +124,8 @@ type translator struct {
 	zeroTest  bool
 	wantValue bool // the library call being translated is used for its value
 	argvCrash bool // argv[k] beyond argc stops the PE (a string routine reads it)
+
+	buf *bufPlan // buffers shrunk by the collapse law (buffer_plan.go)
 }
 
 type initStore struct {
@@ -358,6 +360,9 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 		t.guard(main, func() { t.runMain(main) })
 	}
 	t.apiFinish()
+	if len(t.errs) > 0 && t.buf != nil && len(t.buf.perN) > 0 {
+		t.needN = true // one N may shrink the buffers below the limits
+	}
 	if len(t.errs) > 0 {
 		sortErrors(t.errs)
 		if t.needN {
@@ -366,7 +371,10 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 		return nil, capErrors(t.errs)
 	}
 	res = t.assemble()
-	res.Assumptions = t.assumptions()
+	res.Assumptions = append(t.assumptions(), t.bufAssumptions()...)
+	if t.buf != nil {
+		res.Elems, res.Warnings = t.buf.elems, append(res.Warnings, t.buf.warnings()...)
+	}
 	return res, nil
 }
 

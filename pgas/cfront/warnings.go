@@ -209,5 +209,5 @@ func programAssumptions(p *pgas.Program, res *Result, src []byte) []pgas.Assumpt
 			out = append(out, a)
 		}
 	}
-	return out
+	return append(out, bufOnly(res.Assumptions)...) // buffer_plan.go
 }

@@ -1,0 +1,49 @@
+package cfront
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/pgasrob/pgasrob/pgas"
+)
+
+// bufSeeds are programs of the forms of buffer.go, some outside them
+// (bounds past the end, offsets out of range, nested loops, sizeof).
+var bufSeeds = []string{
+	"#include <shmem.h>\n#include <stdio.h>\nstatic long d[40];\nint main(void) { long s[40] = {1, 2}; shmem_long_put(d, s, 40, 0); printf(\"%ld\\n\", d[0]); return 0; }",
+	"#include <shmem.h>\n#include <stdio.h>\nstatic long d[40];\nint main(void) { for (int i = 0; i < 41; i++) d[i] = i; return 0; }",
+	"#include <shmem.h>\n#include <stdio.h>\nstatic long d[40];\nint main(void) { for (int i = 39; i >= 0; i--) printf(\"%d %ld\\n\", i, d[i]); return 0; }",
+	"#include <shmem.h>\n#include <string.h>\nstatic int d[40], e[40];\nint main(void) { memcpy(d + 3, e + 3, 37 * sizeof(int)); memset(e, 255, sizeof e); return 0; }",
+	"#include <shmem.h>\nstatic long d[40], e[40];\nint main(void) { shmem_long_put_nbi(&d[39], &e[39], 2, 0); return 0; }",
+	"#include <shmem.h>\nstatic long d[40];\nint main(void) { int i; for (int r = 0; r < 2; r++) for (i = 0; i < sizeof d / sizeof d[0]; i++) d[i] = r; return i; }",
+	"#include <shmem.h>\nstatic long d[40];\nint main(void) { d[-1] = 2; d[39] = 1; return d[39]; }",
+	"#include <shmem.h>\n#include <stdlib.h>\nint main(void) { long *u = shmem_calloc(50, 4); int *v = (int *) malloc(50 * sizeof(int)); shmem_long_put(u + 1, u + 1, 48, 0); free(v); shmem_free(u); return 0; }",
+	"#include <shmem.h>\n#include <stdlib.h>\nint main(void) { long *u = shmem_align(64, 0); long *w = malloc(3); w[1] = 1; return 0; }",
+}
+
+// FuzzBuffers: the analysis and the plan never panic, and a translation
+// for one N with buffers shrunk is accepted by the .pgas compiler.
+func FuzzBuffers(f *testing.F) {
+	for _, s := range bufSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		pr, err := parseC(context.Background(), "f.c", src, Options{})
+		if err != nil {
+			return
+		}
+		planBuffers(analyseBuffers(pr.ast), 3) // no recover here: a panic fails
+		r, err := Translate("f.c", src, Options{N: 3})
+		var ie *InternalError
+		if errors.As(err, &ie) {
+			t.Fatalf("%v on %q", err, src)
+		}
+		if err != nil {
+			return
+		}
+		if _, err := pgas.Compile("f.c.pgas", r.Source); err != nil {
+			t.Fatalf("the translation does not compile: %v\n%s", err, r.Source)
+		}
+	})
+}
