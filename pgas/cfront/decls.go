@@ -83,8 +83,13 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 	case static:
 		t.symmetric(d, name, length, elem, init)
 	case length > 0 || d.AddressTaken():
-		e := &entity{kind: kCell, name: t.fresh(name, name), length: length, elem: elem}
-		t.addAddr(e)
+		e := &entity{kind: kCell, length: length, elem: elem}
+		if c, ok := t.reuseCell(name); ok && length == 0 { // reuse.go
+			e.name = c
+		} else {
+			e.name = t.fresh(name, name)
+			t.addAddr(e)
+		}
 		t.frame().vars[d] = e
 		if init != nil && length > 0 {
 			old := t.atDecl(e, init)
@@ -225,11 +230,16 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	if f := t.frame(); f.fn != "main" {
 		base, cname = f.fn+"_"+name, f.fn+"."+name
 	}
-	e := &entity{kind: kReg, name: t.fresh(base, cname)}
-	if len(t.regs) >= 24 {
-		t.refuse(d, "too many locals (the checker has 32 registers, some for temporaries)")
+	e := &entity{kind: kReg}
+	if r, ok := t.reuseReg(cname); ok { // reuse.go
+		e.name = r
+	} else {
+		e.name = t.fresh(base, cname)
+		if len(t.regs) >= 24 {
+			t.refuse(d, "too many locals (the checker has 32 registers, some for temporaries)")
+		}
+		t.regs = append(t.regs, e.name)
 	}
-	t.regs = append(t.regs, e.name)
 	t.frame().vars[d] = e
 	if init != nil {
 		old := t.atDecl(e, init)

@@ -318,6 +318,9 @@ func (t *translator) returnPointer(s *cc.JumpStatement) bool {
 // pointers: the truth of a pointer, pointer comparisons and differences;
 // a pointer converted to an integer is refused.
 func (t *translator) pointerValue(e cc.ExpressionNode) (string, bool) {
+	if s, ok := t.envTest(e); ok { // libc_env.go
+		return s, true
+	}
 	switch x := e.(type) {
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionCast && isPointer(x.CastExpression.Type()) && !isPointer(x.Type()) {

@@ -52,7 +52,7 @@ func parseC(ctx context.Context, name string, src []byte, opt Options) (*parsed,
 		IncludePaths:    quoted,
 		// A few hundred bytes of macros can expand for hours; programs of
 		// the subset need little.
-		ExpansionLimit: 1 << 20,
+		ExpansionLimit: 1 << 21,
 		PragmaHandler:  pr.handle,
 	}
 	var phase atomic.Value

@@ -37,10 +37,12 @@ func (t *translator) function(fd *cc.FunctionDefinition, binds map[*cc.Declarato
 }
 
 func (t *translator) compound(cs *cc.CompoundStatement) {
+	from := len(t.out)
 	for l := cs.BlockItemList; l != nil; l = l.BlockItemList {
 		it := l.BlockItem
 		t.guard(it, func() { t.blockItem(it) })
 	}
+	t.blockEnd(cs, from) // reuse.go
 }
 
 func (t *translator) blockItem(it *cc.BlockItem) {
@@ -159,6 +161,7 @@ func (t *translator) iteration(s *cc.IterationStatement) {
 		cond(s.ExpressionList, true, top)
 	case cc.IterationStatementFor, cc.IterationStatementForDecl:
 		if s.Case == cc.IterationStatementForDecl {
+			defer t.releaseDecls([]*cc.Declaration{s.Declaration}, len(t.out)) // reuse.go
 			t.declaration(s.Declaration, false)
 		} else if s.ExpressionList != nil {
 			t.sequenced(s.ExpressionList)

@@ -124,6 +124,7 @@ type translator struct {
 	zeroTest  bool
 	wantValue bool // the library call being translated is used for its value
 	argvCrash bool // argv[k] beyond argc stops the PE (a string routine reads it)
+	pool      reusePool // storage of ended blocks (reuse.go)
 }
 
 type initStore struct {
@@ -204,7 +205,7 @@ func (t *translator) label() string {
 // emit appends a line of .pgas whose origin is the current C construct.
 func (t *translator) emit(format string, args ...any) {
 	t.tick()
-	if len(t.out) > maxLines {
+	if len(t.out) > maxEmitted { // prune.go: the live lines are held to maxLines
 		panic(refusal{t.cur.Pos, fmt.Sprintf("the program is too large for the checker (more than %d generated lines)", maxLines)})
 	}
 	t.out = append(t.out, "    "+fmt.Sprintf(format, args...))
@@ -358,6 +359,9 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 		t.guard(main, func() { t.runMain(main) })
 	}
 	t.apiFinish()
+	if len(t.errs) == 0 {
+		t.prune() // prune.go
+	}
 	if len(t.errs) > 0 {
 		sortErrors(t.errs)
 		if t.needN {

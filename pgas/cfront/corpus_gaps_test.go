@@ -1,0 +1,155 @@
+package cfront
+
+// The constructs that stopped the public corpora of issue 33 (tests-sos,
+// the specification's examples) and are now translated: nbi fetching
+// atomics followed at once by a quiet, getenv as a test, storage of ended
+// blocks, dead code. The verdicts of programs using them are in the
+// litmus files (examples/shmem/mp-amo-nbi*.c, flag-atomic-nbi.c,
+// getenv-*.c, block-reuse.c), checked by the oracle and by decide.
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// An nbi fetching atomic is its blocking form only where a quiet of its
+// context follows at once; anywhere else it is refused at the call.
+func TestNbiAtomicRefused(t *testing.T) {
+	for _, c := range []struct {
+		globals, main string
+		col           int
+		want          string
+	}{
+		{"long x, f;", "shmem_long_atomic_fetch_add_nbi(&f, &x, 1, 1); shmem_quiet();", 33, "the fetch argument of shmem_long_atomic_fetch_add_nbi is the symmetric object f"},
+		{"long x;", "long f; shmem_long_atomic_fetch_add_nbi(&f, &x, 1, 1); x = 2; shmem_quiet();", 9, "is translated only when a quiet of its context follows it at once"},
+		{"long x;", "long f; shmem_long_atomic_swap_nbi(&f, &x, 1, 1); shmem_fence(); shmem_quiet();", 9, "shmem_long_atomic_swap_nbi is translated only when"},
+		{"long x;", "long f[2]; for (int i = 0; i < 2; i++) shmem_long_atomic_fetch_inc_nbi(&f[i], &x, i); shmem_quiet();", 40, "shmem_long_atomic_fetch_inc_nbi is translated only when"},
+		{"long x;", "long f; shmem_long_atomic_compare_swap_nbi(&f, &x, 0, 1, 1);", 9, "compare_swap_nbi is translated only when"},
+		{"long x; shmem_ctx_t c;", "long f; shmem_ctx_create(0, &c); shmem_ctx_long_atomic_fetch_xor_nbi(c, &f, &x, 1, 1); shmem_quiet();", 34, "fetch_xor_nbi is translated only when"},
+		{"long x;", "long f; if (shmem_my_pe()) shmem_long_atomic_fetch_and_nbi(&f, &x, 1, 1); else shmem_quiet(); x = 1; shmem_quiet();", 28, "fetch_and_nbi is translated only when"},
+	} {
+		_, err := Translate("t.c", []byte(wrap(c.globals, c.main)), Options{})
+		l := errList(t, err)
+		if e := l[0]; e.Pos.Line != 6 || e.Pos.Col != c.col || !strings.Contains(e.Msg, c.want) {
+			t.Errorf("%s / %s: got %v; want 6:%d: …%s…", c.globals, c.main, err, c.col, c.want)
+		}
+	}
+}
+
+// Where the quiet follows at once (through register steps, a break out of
+// a switch, the quiet of shmem_barrier_all, a context's own quiet), the
+// call is the blocking atomic and a store of its result.
+func TestNbiAtomicTranslated(t *testing.T) {
+	for _, c := range []struct {
+		globals, main string
+		want          []string
+	}{
+		{"long x;", "long f; shmem_long_atomic_fetch_add_nbi(&f, &x, 3, 1); shmem_quiet();",
+			[]string{"tmp0 <- amo_fetch_add(3, (rank - rank + 1 + 1), x, ctx_default)", "mem[f] <- tmp0    # nbi-fetch ctx_default", "quiet ctx_default"}},
+		{"long x;", "long f; int k = 0; switch (shmem_my_pe()) { case 0: shmem_long_atomic_swap_nbi(&f, &x, 2, 1); k++; break; default: break; } shmem_barrier_all();",
+			[]string{"tmp0 <- amo_swap(2, (rank - rank + 1 + 1), x, ctx_default)"}},
+		{"long x; shmem_ctx_t c;", "long f; shmem_ctx_create(0, &c); shmem_ctx_long_atomic_compare_swap_nbi(c, &f, &x, 0, 1, 1); shmem_ctx_quiet(c);",
+			[]string{"tmp0 <- amo_cswap(0, 1, (rank - rank + 1 + 1), x, c)"}},
+		{"unsigned int x;", "unsigned int f; shmem_atomic_fetch_or_nbi(SHMEM_CTX_DEFAULT, &f, &x, 2u, 1); shmem_quiet();",
+			[]string{"mem[f] <- tmp0    # nbi-fetch ctx_default"}},
+	} {
+		r, err := Translate("t.c", []byte(wrap(c.globals, c.main)), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", c.main, err)
+			continue
+		}
+		var lines []string
+		for _, l := range splitLines(string(r.Source)) {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+		if !has(lines, c.want...) {
+			t.Errorf("%s: want %q in\n%s", c.main, c.want, r.Source)
+		}
+	}
+}
+
+// getenv is a choice per PE and name, made once; only its comparison with
+// NULL is modelled.
+func TestGetenv(t *testing.T) {
+	src := wrap("long x;", "if (getenv(\"A\") != NULL) x = 1;\nfor (int i = 0; i < 2; i++) if (!getenv(\"B\")) x = 2;\nif (getenv(\"B\")) x = 3;")
+	r, err := Translate("t.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(r.Source)
+	// A is asked once, outside any loop: a choice into a temporary; B
+	// twice: a register keeps the first answer
+	if strings.Contains(s, "env_A") || strings.Count(s, "if env_B != 0 goto") != 2 || strings.Count(s, "goto L") < 4 {
+		t.Errorf("translation:\n%s", s)
+	}
+	for _, c := range []struct{ body, want string }{
+		{"x = getenv(\"N\")[0];", "getenv used other than compared with NULL"},
+		{"char *e = getenv(\"N\");", "getenv used other than compared with NULL"},
+		{"if (getenv(\"N\") == getenv(\"M\")) x = 1;", "getenv used other than compared with NULL"},
+		{"const char *n = \"N\"; if (getenv(n)) x = 1;", "getenv of a name that is not a string literal"},
+	} {
+		_, err := Translate("t.c", []byte(wrap("long x;", c.body)), Options{})
+		if l := errList(t, err); !strings.Contains(l[0].Msg, c.want) {
+			t.Errorf("%s: got %v, want …%s…", c.body, err, c.want)
+		}
+	}
+}
+
+// Forty blocks of a macro expanded per type, each with a register local
+// and a local whose address is taken, fit the checker: the storage of an
+// ended block is taken again (two registers and one cell, not forty).
+func TestStorageOfEndedBlocks(t *testing.T) {
+	var body strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&body, "do { static long remote; long old; int k = %d; shmem_long_atomic_fetch_add_nbi(&old, &remote, k, 0); shmem_quiet(); if (old > k) rc = 1; } while (0);\n", i)
+	}
+	r, err := Translate("t.c", []byte(wrap("", "int rc = 0;\n"+body.String())), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(r.Source)
+	if strings.Contains(s, "old_1") || strings.Contains(s, "k_1") || !strings.Contains(s, "remote_39") {
+		t.Errorf("translation:\n%s", s)
+	}
+	if r.Names["old"] != "old" && r.Names["old"] != "" {
+		t.Errorf("old stands for %q", r.Names["old"])
+	}
+	// a cell an nbi get may still write after its block is not reused
+	src := wrap("long z;", "{ long v; shmem_long_get_nbi(&v, &z, 1, 0); }\n{ long w = 5; shmem_long_put(&z, &w, 1, 0); }\nshmem_quiet();")
+	r, err = Translate("t.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(r.Source), "address z, v, w") {
+		t.Errorf("v and w must have cells of their own:\n%s", r.Source)
+	}
+}
+
+// A switch on a constant jumps to its case; the other cases, and code
+// after an exit, are left out, so a program expanding a macro per
+// operation and type fits the checker's 4000 lines.
+func TestDeadCodeLeftOut(t *testing.T) {
+	var cases strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&cases, "case %d: x = %d; x = x + 1; x = x + 2; x = x + 3; x = x + 4; x = x + 5; x = x + 6; break;\n", i, i)
+	}
+	var body strings.Builder
+	for j := 0; j < 12; j++ {
+		fmt.Fprintf(&body, "switch (OP) {\n%s}\n", cases.String())
+	}
+	src := wrap("long x;\nenum { OP = 7 };", body.String()+"exit(0); x = 99;")
+	r, err := Translate("t.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(r.Source)
+	if strings.Contains(s, "mem[x] <- 8\n") || strings.Contains(s, "mem[x] <- 99") || strings.Count(s, "mem[x] <- 7\n") != 12 {
+		t.Errorf("translation:\n%s", s)
+	}
+	// a label reached by a jump back is live
+	src = wrap("long x;", "int i = 0;\ngoto B;\nA: x = 1;\ni++;\nB: if (i < 2) goto A;")
+	if r, err = Translate("t.c", []byte(src), Options{}); err != nil || !strings.Contains(string(r.Source), "mem[x] <- 1") {
+		t.Errorf("%v:\n%s", err, r.Source)
+	}
+}
