@@ -122,8 +122,8 @@ type translator struct {
 	getoptOpts string                  // getopt's option string, once called
 	// zeroTest: the memcmp about to be translated is compared with 0
 	zeroTest  bool
-	wantValue bool // the library call being translated is used for its value
-	argvCrash bool // argv[k] beyond argc stops the PE (a string routine reads it)
+	wantValue bool      // the library call being translated is used for its value
+	argvCrash bool      // argv[k] beyond argc stops the PE (a string routine reads it)
 	pool      reusePool // storage of ended blocks (reuse.go)
 }
 
