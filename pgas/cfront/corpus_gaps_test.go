@@ -153,3 +153,29 @@ func TestDeadCodeLeftOut(t *testing.T) {
 		t.Errorf("%v:\n%s", err, r.Source)
 	}
 }
+
+// A cast to an unsigned type of a local assigned after its declaration is
+// exact when every value assigned to it is known non-negative; otherwise
+// it is refused as before.
+func TestCastOfAssignedLocal(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		ok   bool
+	}{
+		{"int n; n = shmem_n_pes(); x = (unsigned long) ((n * (n - 1)) / 2);", true},
+		{"int n, m; m = shmem_my_pe(); n = m + 1; if (x > (unsigned long) n) x = 0;", true},
+		{"int n = 0; if (x) n = shmem_n_pes(); x = (unsigned long) n;", true},
+		{"int n; n = shmem_my_pe() - 1; x = (unsigned long) n;", false},
+		{"int n; n = shmem_n_pes(); n++; x = (unsigned long) n;", false},
+		{"int n; n = shmem_n_pes(); n = n - 2; x = (unsigned long) n;", false},
+		{"int n, m; n = 1; m = n; n = m; x = (unsigned long) n;", false},
+	} {
+		_, err := Translate("t.c", []byte(wrap("unsigned long x;", c.body)), Options{})
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%s: %v", c.body, err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), "cast of a signed value")):
+			t.Errorf("%s: want the cast refused, got %v", c.body, err)
+		}
+	}
+}
