@@ -123,8 +123,8 @@ func (t *translator) collective(x *cc.PostfixExpression, name string, c collecti
 		ds, ss := int64(1), int64(1)
 		if c.op == "alltoalls" {
 			var ok1, ok2 bool
-			ds, ok1 = constValue(args[2])
-			ss, ok2 = constValue(args[3])
+			ds, ok1 = t.nConst(args[2]) // constants, substituted locals and N
+			ss, ok2 = t.nConst(args[3])
 			if !ok1 || !ok2 || ds < 1 || ss < 1 {
 				t.refuse(x, "strides of %s: only positive constants are in the subset", name)
 			}

@@ -179,3 +179,36 @@ func TestCastOfAssignedLocal(t *testing.T) {
 		}
 	}
 }
+
+// Strides that are substituted locals (`const ptrdiff_t dst = 2;`) are
+// constants of the translation, as counts are.
+func TestStridesOfLocals(t *testing.T) {
+	src := wrap("long a[8], b[8];", "const long dst = 2; int sst = 1; shmem_long_iput(a, b, dst, sst, 3, 1);")
+	r, err := Translate("t.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"putmem(b, (rank - rank + 1 + 1), a, ctx_default", "putmem(b + 1, (rank - rank + 1 + 1), a + 2, ctx_default", "putmem(b + 2, (rank - rank + 1 + 1), a + 4, ctx_default"} {
+		if !strings.Contains(string(r.Source), w) {
+			t.Errorf("want %q in\n%s", w, r.Source)
+		}
+	}
+}
+
+// A local declared without an initialiser whose one write is the result
+// of shmem_test_any may be compared with SIZE_MAX, as an initialised one
+// may; a second write is refused as before.
+func TestSizeMaxAssignedOnce(t *testing.T) {
+	loop := "size_t idx; int n = 0;\nwhile (n < 2) {\n idx = shmem_int_test_any(f, 2, NULL, SHMEM_CMP_EQ, 1);\n if (idx != SIZE_MAX) n++;\n}"
+	r, err := Translate("t.c", []byte(wrap("#include <stdint.h>\nint f[2];", loop)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(r.Source), "if !((idx != 2)) goto") {
+		t.Errorf("translation:\n%s", r.Source)
+	}
+	_, err = Translate("t.c", []byte(wrap("#include <stdint.h>\nint f[2];", loop+"\nidx = 0;")), Options{})
+	if err == nil || !strings.Contains(err.Error(), "SIZE_MAX") {
+		t.Errorf("want a refusal, got %v", err)
+	}
+}

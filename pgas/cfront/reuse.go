@@ -65,7 +65,9 @@ func (t *translator) releaseDecls(ds []*cc.Declaration, from int) {
 			}
 			switch e.kind {
 			case kReg:
-				t.pool.regs = append(t.pool.regs, e.name)
+				if _, sm := t.smLocal[e.name]; !sm { // its reads are guarded (sizemax.go)
+					t.pool.regs = append(t.pool.regs, e.name)
+				}
 			case kCell:
 				if !pendingOn(t.out[min(from, len(t.out)):], e.name) {
 					t.pool.cells = append(t.pool.cells, e.name)

@@ -352,7 +352,7 @@ func (t *translator) assignTo(x *cc.AssignmentExpression, want bool) string {
 	lv := t.lvalue(x.UnaryExpression)
 	var v string
 	if x.Case == cc.AssignmentExpressionAssign {
-		v = t.value(x.AssignmentExpression)
+		v = t.assignedValue(x, lv) // sizemax_assign.go
 	} else {
 		op, ok := compound[x.Case]
 		if !ok {
@@ -446,7 +446,7 @@ func (t *translator) increment(e cc.ExpressionNode, inc bool, want bool) (before
 func (t *translator) assignStmt(x *cc.AssignmentExpression) {
 	if x.Case == cc.AssignmentExpressionAssign && !isCtxType(x.UnaryExpression.Type()) && !isPtrType(x.UnaryExpression.Type()) {
 		lv := t.lvalue(x.UnaryExpression)
-		t.write(lv, boolConv(x.UnaryExpression.Type(), t.value(x.AssignmentExpression)))
+		t.write(lv, boolConv(x.UnaryExpression.Type(), t.assignedValue(x, lv)))
 		return
 	}
 	t.assignTo(x, false)
