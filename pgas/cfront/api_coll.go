@@ -114,10 +114,19 @@ func (t *translator) collective(x *cc.PostfixExpression, name string, c collecti
 	if dst.ent == src.ent && c.op != "reduce" {
 		t.refuse(x, "%s with overlapping source and destination (the specification leaves it undefined)", name)
 	}
-	n := t.count(args[want-1], c.size, dst.ent, name)
+	var counts []int64
+	if c.op == "collect" {
+		counts, _ = t.collectCounts(args[want-1], c.size, dst.ent, name) // api_coll_var.go
+	}
+	n := 0
+	if counts == nil {
+		n = t.count(args[want-1], c.size, dst.ent, name)
+	}
 	t.asyncWrite(dst)
 	t.emit("barrier")
-	if c.op == "reduce" {
+	if counts != nil {
+		t.gatherVar(x, dst, src, counts)
+	} else if c.op == "reduce" {
 		t.reduction(x, c, dst, src, int64(n))
 	} else {
 		ds, ss := int64(1), int64(1)

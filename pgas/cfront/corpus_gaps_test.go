@@ -212,3 +212,33 @@ func TestSizeMaxAssignedOnce(t *testing.T) {
 		t.Errorf("want a refusal, got %v", err)
 	}
 }
+
+// A collect whose count depends on the PE gets, for one N, block j of
+// PE j's count at the sum of the counts before it.
+func TestCollectPerPECount(t *testing.T) {
+	src := wrap("int d[6], s[3];", "int me = shmem_my_pe();\nshmem_int_collect(SHMEM_TEAM_WORLD, d, s, me + 1);")
+	r, err := Translate("t.c", []byte(src), Options{N: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range splitLines(string(r.Source)) {
+		lines = append(lines, strings.TrimSpace(l))
+	}
+	want := []string{"barrier",
+		"getmem(d, (rank - rank + 1), s, ctx_default)",
+		"getmem(d + 1, (rank - rank + 2), s, ctx_default)", "getmem(d + 2, (rank - rank + 2), s + 1, ctx_default)",
+		"getmem(d + 3, (rank - rank + 3), s, ctx_default)", "getmem(d + 4, (rank - rank + 3), s + 1, ctx_default)",
+		"getmem(d + 5, (rank - rank + 3), s + 2, ctx_default)", "barrier"}
+	if !has(lines, want...) {
+		t.Errorf("want %q in\n%s", want, r.Source)
+	}
+	if _, err := Translate("t.c", []byte(src), Options{}); err == nil || !strings.Contains(err.Error(), "give one N") {
+		t.Errorf("without N: %v", err)
+	}
+	// at N = 4 the blocks need 10 cells of d's 6: a run-time error at the call
+	r, err = Translate("t.c", []byte(src), Options{N: 4})
+	if err != nil || !strings.Contains(string(r.Source), fmt.Sprint(poisonValue)) {
+		t.Errorf("N = 4: %v\n%s", err, r.Source)
+	}
+}
