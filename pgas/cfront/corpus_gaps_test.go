@@ -242,3 +242,30 @@ func TestCollectPerPECount(t *testing.T) {
 		t.Errorf("N = 4: %v\n%s", err, r.Source)
 	}
 }
+
+// fopen is a choice between NULL and an open stream; the stream can be
+// tested against NULL and closed, nothing else.
+func TestFopen(t *testing.T) {
+	head := "#include <stdio.h>\nlong x;"
+	src := wrap(head, "FILE *fp = fopen(\"in\", \"r\");\nif (fp == NULL) exit(1);\nfclose(fp);\nFILE *g;\nif ((g = fopen(\"out\", \"w\")) != NULL) x = 1;")
+	r, err := Translate("t.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(r.Source)
+	if strings.Count(s, "goto L") < 4 || !strings.Contains(s, "if !((fp == 1)) goto") || !strings.Contains(s, "if !((g == 2)) goto") {
+		t.Errorf("translation:\n%s", s)
+	}
+	for _, c := range []struct{ globals, body, want string }{
+		{head, "FILE *fp = fopen(\"in\", \"r\"); fprintf(fp, \"a\");", "fprintf on a stream other than stdout or stderr"},
+		{head, "const char *n = \"in\"; FILE *fp = fopen(n, \"r\");", "fopen of a name or mode that is not a string literal"},
+		{head + "\nFILE *gf;", "x = 1;", "FILE * object gf outside a function's locals"},
+		{head, "FILE *fp = stdout; x = 1;", "a FILE * other than fopen's result"},
+		{head, "fclose(stdout);", "fclose of a stream other than"},
+	} {
+		_, err := Translate("t.c", []byte(wrap(c.globals, c.body)), Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want …%s…", c.body, err, c.want)
+		}
+	}
+}

@@ -47,6 +47,7 @@ const (
 	kCtx               // a shmem_ctx_t global: a context
 	kPtr               // a pointer parameter of an inlined function: an address term
 	kArgv              // main's argv: strings known to the translation (libc_args.go)
+	kFile              // a FILE * local: a register, NULL or open (libc_file.go)
 )
 
 // entity is what a C declarator denotes in the translation.
