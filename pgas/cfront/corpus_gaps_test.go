@@ -269,3 +269,26 @@ func TestFopen(t *testing.T) {
 		}
 	}
 }
+
+// An unsigned subtraction whose result is known non-negative does not
+// wrap around in C, so it is translated; any other is refused as before.
+func TestUnsignedSubtractionKnownNonNegative(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		ok   bool
+	}{
+		{"int npes = shmem_n_pes(); x = (unsigned long) npes * 2 - 1;", true},
+		{"int n; n = shmem_n_pes(); x = (unsigned long) n - 1;", true},
+		{"x = (unsigned long) shmem_my_pe() - 1;", false},
+		{"unsigned long y = x; x = y - 1;", false},
+		{"int npes = shmem_n_pes(); x = (unsigned long) npes * 2 - 3;", false},
+	} {
+		_, err := Translate("t.c", []byte(wrap("unsigned long long x;", c.body)), Options{})
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%s: %v", c.body, err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), "subtraction in unsigned arithmetic")):
+			t.Errorf("%s: want the subtraction refused, got %v", c.body, err)
+		}
+	}
+}
