@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // An nbi fetching atomic is its blocking form only where a quiet of its
@@ -289,6 +291,99 @@ func TestUnsignedSubtractionKnownNonNegative(t *testing.T) {
 			t.Errorf("%s: %v", c.body, err)
 		case !c.ok && (err == nil || !strings.Contains(err.Error(), "subtraction in unsigned arithmetic")):
 			t.Errorf("%s: want the subtraction refused, got %v", c.body, err)
+		}
+	}
+}
+
+// The team-relative numbers of a strided team, as .pgas expressions
+// evaluated by pgas's evaluator, agree with the team listed member by
+// member (OpenSHMEM 1.6, shmem_team_split_strided: member i is PE start +
+// i*stride; team_my_pe, team_n_pes and translate_pe give -1 outside).
+func TestStridedTeamNumbers(t *testing.T) {
+	eval := func(e string, rank, n, r int64) int64 {
+		p, err := pgas.Compile("e.pgas", []byte("values 2\nregister r, s\ns <- ("+e+") + r - r\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", e, err)
+		}
+		for _, tr := range p.Trans {
+			if tr.Cmd.Val != nil {
+				v, err := tr.Cmd.Val.Eval(pgas.Env{Regs: []int64{r, 0}, Rank: rank, N: n})
+				if err != nil {
+					t.Fatalf("%s: %v", e, err)
+				}
+				return v
+			}
+		}
+		t.Fatalf("%s: nothing compiled", e)
+		return 0
+	}
+	for n := int64(1); n <= 6; n++ {
+		for start := int64(0); start < n; start++ {
+			for stride := int64(0); stride <= 3; stride++ {
+				for size := int64(1); size <= n; size++ {
+					last := start + stride*(size-1)
+					if last >= n || stride == 0 && size != 1 {
+						continue
+					}
+					s := &stridedTeam{set: true, valid: true, start: start, stride: stride, size: size}
+					index := map[int64]int64{}
+					for i := int64(0); i < size; i++ {
+						index[start+i*stride] = i
+					}
+					for me := int64(0); me < n; me++ {
+						wantMe, wantN := int64(-1), int64(-1)
+						if i, ok := index[me]; ok {
+							wantMe, wantN = i, size
+						}
+						if got := eval(s.myPE(), me+1, n, 0); got != wantMe {
+							t.Errorf("N=%d %v PE %d: team_my_pe %d, want %d", n, *s, me, got, wantMe)
+						}
+						if got := eval(s.nPEs(), me+1, n, 0); got != wantN {
+							t.Errorf("N=%d %v PE %d: team_n_pes %d, want %d", n, *s, me, got, wantN)
+						}
+						if got := eval(s.fromWorld("r"), 1, n, me); got != wantMe {
+							t.Errorf("N=%d %v: translate_pe(WORLD, %d) %d, want %d", n, *s, me, got, wantMe)
+						}
+					}
+					for i := int64(-1); i <= size; i++ {
+						want := int64(-1)
+						if i >= 0 && i < size {
+							want = start + i*stride
+						}
+						if got := eval(s.toWorld("r"), 1, n, i); got != want {
+							t.Errorf("N=%d %v: translate_pe(team, %d) %d, want %d", n, *s, i, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Strided teams in programs: accepted where only their numbers are used,
+// refused by name where they synchronise.
+func TestStridedTeamPrograms(t *testing.T) {
+	ok := wrap("long x;", "shmem_team_t tm; shmem_team_config_t *cfg; cfg = NULL;\nint npes = shmem_n_pes();\n"+
+		"shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, cfg, 0, &tm);\n"+
+		"if (tm != SHMEM_TEAM_INVALID) shmem_long_p(&x, shmem_team_my_pe(tm), shmem_team_translate_pe(tm, 0, SHMEM_TEAM_WORLD));\nshmem_team_destroy(tm);")
+	r, err := Translate("t.c", []byte(ok), Options{N: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(r.Source), "(N > 3 && (rank - 1) >= 1 && (rank - 1) <= 3 && ((rank - 1) - 1) % 2 == 0)") {
+		t.Errorf("translation:\n%s", r.Source)
+	}
+	for _, c := range []struct{ body, want string }{
+		{"shmem_team_t tm; shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, 1, NULL, 0, &tm); shmem_team_sync(tm);", "shmem_team_sync on a team of part of the PEs"},
+		{"shmem_team_t tm; for (int i = 0; i < 2; i++) shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &tm);", "run more than once"},
+		{"shmem_team_t tm; shmem_team_config_t c; shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, &c, 0, &tm);", "the config argument"},
+		{"shmem_team_t tm; int k = shmem_my_pe(); shmem_team_split_strided(SHMEM_TEAM_WORLD, k, 1, 1, NULL, 0, &tm);", "the triplet"},
+		{"shmem_team_t tm; x = shmem_team_n_pes(tm);", "before shmem_team_split_strided has set it"},
+		{"shmem_team_t tm; shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &tm); shmem_ctx_t c; shmem_team_create_ctx(tm, 0, &c);", "shmem_team_create_ctx on a team of part of the PEs"},
+	} {
+		_, err := Translate("t.c", []byte(wrap("long x;", c.body)), Options{N: 4})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want …%s…", c.body, err, c.want)
 		}
 	}
 }

@@ -69,6 +69,10 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 	if d.IsThreadLocal() || d.IsAtomic() {
 		t.refuse(d, "a thread-local or _Atomic object (C atomics are outside the subset; use the OpenSHMEM atomics)")
 	}
+	if isConfigPtr(ty) {
+		t.configVar(d, init, global || d.IsStatic()) // api_team_strided.go
+		return
+	}
 	if isFilePtr(ty) {
 		t.fileVar(d, init, global || d.IsStatic()) // libc_file.go
 		return

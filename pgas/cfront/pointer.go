@@ -212,6 +212,9 @@ func (t *translator) assignPointer(x *cc.AssignmentExpression) {
 		t.fileAssign(x, f) // libc_file.go
 		return
 	}
+	if t.assignConfig(x) { // api_team_strided.go
+		return
+	}
 	pv := t.ptrVarOf(x.UnaryExpression)
 	if pv == nil {
 		t.refuse(x, "assignment to a pointer that is not a variable (only pointer variables of integer objects are in the subset)")
@@ -326,6 +329,9 @@ func (t *translator) pointerValue(e cc.ExpressionNode) (string, bool) {
 		return s, true
 	}
 	if s, ok := t.fileTest(e); ok { // libc_file.go
+		return s, true
+	}
+	if s, ok := t.teamTest(e); ok { // api_team_strided.go
 		return s, true
 	}
 	switch x := e.(type) {
