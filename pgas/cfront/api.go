@@ -242,12 +242,14 @@ func isNull(e cc.ExpressionNode) bool {
 // apiExt is the translator's state for the API families added for the
 // whole 1.6 API, kept apart from the core translator.
 type apiExt struct {
-	collcell  string                  // the private scratch cell of the reductions (api_coll.go)
-	ctxOver   *entity                 // the context ctxArg gives for ctxNode (api_ctx.go, ctxSwitch)
-	ctxNode   cc.ExpressionNode       // elems of a context array are in entity.elems
-	asyncW    map[*entity]bool        // objects some operation writes asynchronously (api_rma.go)
-	srcOrder  []srcOrderCheck         // blocking puts from symmetric objects, checked by apiFinish
-	teams     map[*cc.Declarator]bool // shmem_team_t objects naming a predefined team (api_team.go)
-	bcastSigs map[string]string       // the hidden counter of broadcasts into each dest (api_coll.go)
-	bcastCtx  string                  // the hidden context of broadcasts
+	collcell     string                          // the private scratch cell of the reductions (api_coll.go)
+	ctxOver      *entity                         // the context ctxArg gives for ctxNode (api_ctx.go, ctxSwitch)
+	ctxNode      cc.ExpressionNode               // elems of a context array are in entity.elems
+	asyncW       map[*entity]bool                // objects some operation writes asynchronously (api_rma.go)
+	srcOrder     []srcOrderCheck                 // blocking puts from symmetric objects, checked by apiFinish
+	teams        map[*cc.Declarator]bool         // shmem_team_t objects naming a predefined team (api_team.go)
+	stridedTeams map[*cc.Declarator]*stridedTeam // shmem_team_t locals set by split_strided (api_team_strided.go)
+	configs      map[*cc.Declarator]bool         // shmem_team_config_t * locals that are always NULL
+	bcastSigs    map[string]string               // the hidden counter of broadcasts into each dest (api_coll.go)
+	bcastCtx     string                          // the hidden context of broadcasts
 }

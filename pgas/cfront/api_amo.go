@@ -2,7 +2,11 @@
 
 package cfront
 
-import "modernc.org/cc/v4"
+import (
+	"strings"
+
+	"modernc.org/cc/v4"
+)
 
 // atomic translates shmem_[ctx_][TYPE_]atomic_OP.
 func (t *translator) atomic(x *cc.PostfixExpression, name string, c shmemCall, ctx, op string, args []cc.ExpressionNode) string {
@@ -11,9 +15,12 @@ func (t *translator) atomic(x *cc.PostfixExpression, name string, c shmemCall, c
 	if op == "fetch_nbi" {
 		return t.fetchNbi(x, name, c, ctx, args)
 	}
+	if nbiFetching[strings.TrimSuffix(op, "_nbi")] && strings.HasSuffix(op, "_nbi") {
+		return t.atomicNbi(x, name, c, ctx, op, args) // api_amo_nbi.go
+	}
 	n, ok := want[op]
 	if !ok {
-		t.refuse(x, "%s is outside the subset (the nbi read-modify-write atomics are not in it: their update is ordered by fences and their fetched value lands at a time of its own, which the calculus has no item for; use the blocking form)", name)
+		t.refuse(x, "%s is outside the subset", name)
 	}
 	t.arity(x, name, args, n)
 	dst := t.symCell(x, args[0], 1)

@@ -114,17 +114,26 @@ func (t *translator) collective(x *cc.PostfixExpression, name string, c collecti
 	if dst.ent == src.ent && c.op != "reduce" {
 		t.refuse(x, "%s with overlapping source and destination (the specification leaves it undefined)", name)
 	}
-	n := t.count(args[want-1], c.size, dst.ent, name)
+	var counts []int64
+	if c.op == "collect" {
+		counts, _ = t.collectCounts(args[want-1], c.size, dst.ent, name) // api_coll_var.go
+	}
+	n := 0
+	if counts == nil {
+		n = t.count(args[want-1], c.size, dst.ent, name)
+	}
 	t.asyncWrite(dst)
 	t.emit("barrier")
-	if c.op == "reduce" {
+	if counts != nil {
+		t.gatherVar(x, dst, src, counts)
+	} else if c.op == "reduce" {
 		t.reduction(x, c, dst, src, int64(n))
 	} else {
 		ds, ss := int64(1), int64(1)
 		if c.op == "alltoalls" {
 			var ok1, ok2 bool
-			ds, ok1 = constValue(args[2])
-			ss, ok2 = constValue(args[3])
+			ds, ok1 = t.nConst(args[2]) // constants, substituted locals and N
+			ss, ok2 = t.nConst(args[3])
 			if !ok1 || !ok2 || ds < 1 || ss < 1 {
 				t.refuse(x, "strides of %s: only positive constants are in the subset", name)
 			}

@@ -203,8 +203,8 @@ func (t *translator) apiFinish() {
 // all of them). The strides and the count are constants.
 func (t *translator) strided(x *cc.PostfixExpression, name string, c shmemCall, ctx string, args []cc.ExpressionNode) string {
 	put := c.op == "iput"
-	dst, ok1 := constValue(args[2])
-	sst, ok2 := constValue(args[3])
+	dst, ok1 := t.nConst(args[2]) // constants, substituted locals and N
+	sst, ok2 := t.nConst(args[3])
 	if !ok1 || !ok2 || dst < 1 || sst < 1 {
 		t.refuse(x, "strides of %s: only positive constants are in the subset", name)
 	}

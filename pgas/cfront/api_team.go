@@ -71,6 +71,9 @@ func (t *translator) teamArg(e cc.ExpressionNode) {
 }
 
 func (t *translator) team(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
+	if v, ok := t.stridedTeamCall(x, name, args); ok { // api_team_strided.go
+		return v
+	}
 	switch name {
 	case "shmem_team_my_pe", "shmem_team_n_pes":
 		t.arity(x, name, args, 1)
@@ -223,6 +226,9 @@ func (t *translator) teamObject(d *cc.Declarator, ty cc.Type, init *cc.Initializ
 			t.teams = map[*cc.Declarator]bool{}
 		}
 		t.teams[d] = true
+		return
+	}
+	if t.stridedTeamObject(d, ty, init) { // api_team_strided.go
 		return
 	}
 	t.refuse(d, "shmem_team_t object %s: teams other than SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are not in the subset (a team of part of the PEs needs a barrier over a set of PEs, which the calculus does not have); a shmem_team_t set once to one of those two at its declaration is accepted", d.Name())

@@ -103,6 +103,9 @@ func Translate(name string, src []byte, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := nbiCheck(res); err != nil { // api_amo_nbi.go
+		return nil, err
+	}
 	res.Warnings = append(pr.warnings, res.Warnings...)
 	return res, nil
 }

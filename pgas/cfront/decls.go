@@ -69,6 +69,14 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 	if d.IsThreadLocal() || d.IsAtomic() {
 		t.refuse(d, "a thread-local or _Atomic object (C atomics are outside the subset; use the OpenSHMEM atomics)")
 	}
+	if isConfigPtr(ty) {
+		t.configVar(d, init, global || d.IsStatic()) // api_team_strided.go
+		return
+	}
+	if isFilePtr(ty) {
+		t.fileVar(d, init, global || d.IsStatic()) // libc_file.go
+		return
+	}
 	if ty.Kind() == cc.Ptr {
 		t.pointerVar(d, init, global || d.IsStatic()) // pointer.go
 		return
@@ -83,8 +91,13 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 	case static:
 		t.symmetric(d, name, length, elem, init)
 	case length > 0 || d.AddressTaken():
-		e := &entity{kind: kCell, name: t.fresh(name, name), length: length, elem: elem}
-		t.addAddr(e)
+		e := &entity{kind: kCell, length: length, elem: elem}
+		if c, ok := t.reuseCell(name); ok && length == 0 { // reuse.go
+			e.name = c
+		} else {
+			e.name = t.fresh(name, name)
+			t.addAddr(e)
+		}
 		t.frame().vars[d] = e
 		t.bufEntity(d, e)
 		if _, shrunk := t.bufCells(d); shrunk && init != nil {
@@ -232,11 +245,16 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	if f := t.frame(); f.fn != "main" {
 		base, cname = f.fn+"_"+name, f.fn+"."+name
 	}
-	e := &entity{kind: kReg, name: t.fresh(base, cname)}
-	if len(t.regs) >= 24 {
-		t.refuse(d, "too many locals (the checker has 32 registers, some for temporaries)")
+	e := &entity{kind: kReg}
+	if r, ok := t.reuseReg(cname); ok { // reuse.go
+		e.name = r
+	} else {
+		e.name = t.fresh(base, cname)
+		if len(t.regs) >= 24 {
+			t.refuse(d, "too many locals (the checker has 32 registers, some for temporaries)")
+		}
+		t.regs = append(t.regs, e.name)
 	}
-	t.regs = append(t.regs, e.name)
 	t.frame().vars[d] = e
 	if init != nil {
 		old := t.atDecl(e, init)

@@ -25,9 +25,11 @@
 //   - warnings.go: the warnings of a program or PE that communicates
 //     nothing, and the modelling choices a program exercises.
 //   - translator.go, decls.go, stmt.go, switch.go, expr.go, bitwise.go,
-//     lowbound.go, sequence.go, inline.go: the translation of
-//     declarations, statements and expressions (unsequenced side effects
-//     refused); calls of the file's own functions are inlined.
+//     lowbound.go, lowbound_reg.go, sequence.go, inline.go: the
+//     translation of declarations, statements and expressions
+//     (unsequenced side effects refused); calls of the file's own
+//     functions are inlined. reuse.go: the storage of ended blocks taken
+//     again; prune.go: dead code left out before the line limit.
 //   - memory.go, aggregate.go: the memory layout (objects, their cells,
 //     arrays and structs of cells, pointers into them); pointer.go:
 //     pointer variables, each fixed to one object with a constant or
@@ -35,14 +37,16 @@
 //     malloc, shmem_ptr, and their sizes (constants and N); straight.go:
 //     where a construct runs once, which allocations and changes of a
 //     pointer's object need.
-//   - domain.go, sizemax.go: the value domain the translation needs.
+//   - domain.go, sizemax.go, sizemax_assign.go: the value domain the
+//     translation needs.
 //   - buffer.go, buffer_forms.go, buffer_heap.go, buffer_plan.go: buffers
 //     at their real size (docs/deviations.md, entry 15): the buffers the collapse law
 //     applies to, and what of them the translation for one N keeps.
 //   - libc.go and libc_*.go: the model of the C library, routine by
-//     routine (io, mem, args, time).
+//     routine (io, mem, args, time, env for getenv, file for fopen).
 //   - api.go and api_*.go: the OpenSHMEM API, one family per file (rma,
-//     amo, signal, wait, waitmany, lock, ctx, team, coll); headers_api.go
+//     amo, amo_nbi, signal, wait, waitmany, lock, ctx, team,
+//     team_strided, coll, coll_var); headers_api.go
 //     declares the teams, collectives, strided and signal routines.
 //
 // The C is parsed and type-checked by modernc.org/cc/v4 with a

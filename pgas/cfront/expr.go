@@ -76,7 +76,11 @@ func (t *translator) value(e cc.ExpressionNode) string {
 			t.refuse(x, "pointer arithmetic used as a value")
 		}
 		if x.Case == cc.AdditiveExpressionSub && isUnsigned(x.Type()) {
-			t.refuse(x, "subtraction in unsigned arithmetic (C wraps it around, the calculus does not; compute in a signed type)")
+			// exact when the difference is known non-negative: C then
+			// does not wrap it around (lowbound.go)
+			if lo, ok := t.lowBound(x); !ok || lo < 0 {
+				t.refuse(x, "subtraction in unsigned arithmetic (C wraps it around, the calculus does not; compute in a signed type)")
+			}
 		}
 		return t.binary(x.AdditiveExpression, x.Token, x.MultiplicativeExpression)
 	case *cc.RelationalExpression:

@@ -62,6 +62,13 @@ int main(int argc, char **argv) {
 }`,
 		"#include <stdbool.h>\n#include <limits.h>\n#include <inttypes.h>\nint main(void) { bool b = 2; int x = b; x = x / 0; return INT_MAX; }",
 		"#include <pthread.h>\nint main(void) { pthread_t t; pthread_join(t, 0); return 0; }",
+		// issue 33, the corpora's gaps: nbi fetching atomics, getenv, fopen,
+		// storage of ended blocks, dead code, per-PE collect counts
+		wrap("long x;", "long f; shmem_long_atomic_fetch_add_nbi(&f, &x, 1, 1); if (f) x = 2; shmem_quiet(); for (;;) shmem_atomic_swap_nbi(&f, &x, 2, 0);"),
+		wrap("long x;", "if (getenv(\"A\") == NULL || !getenv(\"A\")) x = getenv(\"B\") != 0; char *e = getenv(\"C\");"),
+		"#include <stdio.h>\n" + wrap("long x;", "FILE *fp; if ((fp = fopen(\"a\", \"r\")) == NULL) exit(1); fclose(fp); fp = NULL; if (!fp) x = 1;"),
+		wrap("long x; enum { OP = 1 };", "do { static long r; long o; shmem_long_get_nbi(&o, &r, 1, 0); } while (0); { long w = 1; switch (OP) { case 0: x = w; case 1: break; } } exit(0); x = 3;"),
+		wrap("int d[8], s[4];", "int me = shmem_my_pe(); size_t i; i = shmem_int_test_any(s, 2, NULL, SHMEM_CMP_EQ, 1); if (i != SIZE_MAX) shmem_int_collect(SHMEM_TEAM_WORLD, d, s, me + 1);"),
 	} {
 		f.Add([]byte(s))
 	}

@@ -22,6 +22,10 @@ var (
 	// the standard and extended AMO types (Tables 6 and 7), integers only
 	amoGeneric = [][2]string{{"int", "int"}, {"long", "long"}, {"long long", "longlong"},
 		{"unsigned int", "uint"}, {"unsigned long", "ulong"}, {"unsigned long long", "ulonglong"}}
+	// the bitwise AMO types (Table 7's bitwise column): int32_t and
+	// int64_t are int and long here
+	bitGeneric = [][2]string{{"unsigned int", "uint"}, {"unsigned long", "ulong"}, {"unsigned long long", "ulonglong"},
+		{"int", "int32"}, {"long", "int64"}}
 	// the point-to-point synchronisation types (Table 10)
 	waitGeneric = [][2]string{{"short", "short"}, {"int", "int"}, {"long", "long"}, {"long long", "longlong"},
 		{"unsigned short", "ushort"}, {"unsigned int", "uint"}, {"unsigned long", "ulong"},
@@ -45,6 +49,13 @@ var genericRoutines = []struct {
 	{"atomic_add", amoGeneric, 3, true}, {"atomic_inc", amoGeneric, 2, true},
 	{"atomic_fetch_add", amoGeneric, 3, true}, {"atomic_fetch_inc", amoGeneric, 2, true},
 	{"atomic_swap", amoGeneric, 3, true}, {"atomic_compare_swap", amoGeneric, 4, true},
+	{"atomic_fetch_nbi", amoGeneric, 3, true}, {"atomic_fetch_inc_nbi", amoGeneric, 3, true},
+	{"atomic_fetch_add_nbi", amoGeneric, 4, true}, {"atomic_swap_nbi", amoGeneric, 4, true},
+	{"atomic_compare_swap_nbi", amoGeneric, 5, true},
+	{"atomic_and", bitGeneric, 3, true}, {"atomic_or", bitGeneric, 3, true}, {"atomic_xor", bitGeneric, 3, true},
+	{"atomic_fetch_and", bitGeneric, 3, true}, {"atomic_fetch_or", bitGeneric, 3, true},
+	{"atomic_fetch_xor", bitGeneric, 3, true}, {"atomic_fetch_and_nbi", bitGeneric, 4, true},
+	{"atomic_fetch_or_nbi", bitGeneric, 4, true}, {"atomic_fetch_xor_nbi", bitGeneric, 4, true},
 	{"wait_until", waitGeneric, 3, false}, {"test", waitGeneric, 3, false},
 	{"wait_until_all", waitGeneric, 5, false}, {"wait_until_any", waitGeneric, 5, false},
 	{"wait_until_some", waitGeneric, 6, false}, {"test_all", waitGeneric, 5, false},

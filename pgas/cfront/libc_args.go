@@ -22,15 +22,11 @@ func init() {
 		"strcmp": (*translator).strcmp, "strncmp": (*translator).strcmp, "strlen": (*translator).strlen,
 		"abs": (*translator).abs, "labs": (*translator).abs, "llabs": (*translator).abs,
 		"getopt": (*translator).getopt, // libc_getopt.go
-		"getenv": refuseArg, "rand": refuseArg, "srand": refuseArg,
+		"getenv": (*translator).getenv, "rand": refuseArg, "srand": refuseArg,
 	}
 }
 
 func refuseArg(t *translator, x *cc.PostfixExpression, name string, _ []cc.ExpressionNode) string {
-	switch name {
-	case "getenv":
-		t.refuse(x, "getenv: the environment of the run is not known to the translation (give the value as a constant, or as an argument with --args)")
-	}
 	t.refuse(x, "%s: the pseudo-random sequence is the C library's; write the values the program needs as constants", name)
 	return ""
 }

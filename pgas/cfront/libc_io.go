@@ -25,7 +25,7 @@ func init() {
 		"fflush":  (*translator).printText,
 		"setbuf":  (*translator).buffering,
 		"setvbuf": (*translator).buffering,
-		"sprintf": refuseIO, "snprintf": refuseIO, "fopen": refuseIO, "fclose": refuseIO,
+		"sprintf": refuseIO, "snprintf": refuseIO, "fopen": refuseIO, "fclose": (*translator).fclose, // libc_file.go
 		"scanf": refuseIO, "fscanf": refuseIO,
 	}
 }

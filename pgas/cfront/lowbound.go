@@ -10,6 +10,13 @@ import "modernc.org/cc/v4"
 // constants, shmem_my_pe() (0), shmem_n_pes() (1), substituted locals and
 // + - * / % of them; ok is false when none is known.
 func (t *translator) lowBound(e cc.ExpressionNode) (int64, bool) {
+	return t.lowBoundIn(e, map[*cc.Declarator]bool{})
+}
+
+// lowBoundIn is lowBound with the register locals whose bounds are being
+// computed (lowbound_reg.go), which a cycle of assignments must not
+// enter again.
+func (t *translator) lowBoundIn(e cc.ExpressionNode, visiting map[*cc.Declarator]bool) (int64, bool) {
 	if v, ok := constValue(e); ok {
 		return v, true
 	}
@@ -19,6 +26,8 @@ func (t *translator) lowBound(e cc.ExpressionNode) (int64, bool) {
 			if d, ok := x.ResolvedTo().(*cc.Declarator); ok {
 				if ent := t.lookup(d); ent != nil && ent.kind == kConst && ent.loOK {
 					return ent.lo, true
+				} else if ent != nil && ent.kind == kReg {
+					return t.regLowBound(d, visiting) // lowbound_reg.go
 				}
 			}
 		}
@@ -35,15 +44,15 @@ func (t *translator) lowBound(e cc.ExpressionNode) (int64, bool) {
 		}
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionCast && cc.IsIntegerType(x.Type()) {
-			return t.lowBound(x.CastExpression)
+			return t.lowBoundIn(x.CastExpression, visiting)
 		}
 	case *cc.AdditiveExpression:
 		if x.Case == cc.AdditiveExpressionMul {
-			return t.lowBound(x.MultiplicativeExpression)
+			return t.lowBoundIn(x.MultiplicativeExpression, visiting)
 		}
-		a, okA := t.lowBound(x.AdditiveExpression)
+		a, okA := t.lowBoundIn(x.AdditiveExpression, visiting)
 		if x.Case == cc.AdditiveExpressionAdd {
-			b, okB := t.lowBound(x.MultiplicativeExpression)
+			b, okB := t.lowBoundIn(x.MultiplicativeExpression, visiting)
 			return a + b, okA && okB
 		}
 		if k, ok := constValue(x.MultiplicativeExpression); ok && x.Case == cc.AdditiveExpressionSub {
@@ -51,10 +60,10 @@ func (t *translator) lowBound(e cc.ExpressionNode) (int64, bool) {
 		}
 	case *cc.MultiplicativeExpression:
 		if x.Case == cc.MultiplicativeExpressionCast {
-			return t.lowBound(x.CastExpression)
+			return t.lowBoundIn(x.CastExpression, visiting)
 		}
-		a, okA := t.lowBound(x.MultiplicativeExpression)
-		b, okB := t.lowBound(x.CastExpression)
+		a, okA := t.lowBoundIn(x.MultiplicativeExpression, visiting)
+		b, okB := t.lowBoundIn(x.CastExpression, visiting)
 		if okA && okB && a >= 0 && b >= 0 {
 			if x.Case == cc.MultiplicativeExpressionMul {
 				if a > 1<<30 || b > 1<<30 {

@@ -208,6 +208,13 @@ func (t *translator) ptrVarOf(e cc.ExpressionNode) *ptrVar {
 
 // assignPointer translates p = e, p += i, p -= i (hook of stmt.go).
 func (t *translator) assignPointer(x *cc.AssignmentExpression) {
+	if f := t.fileOf(x.UnaryExpression); f != nil {
+		t.fileAssign(x, f) // libc_file.go
+		return
+	}
+	if t.assignConfig(x) { // api_team_strided.go
+		return
+	}
 	pv := t.ptrVarOf(x.UnaryExpression)
 	if pv == nil {
 		t.refuse(x, "assignment to a pointer that is not a variable (only pointer variables of integer objects are in the subset)")
@@ -318,6 +325,15 @@ func (t *translator) returnPointer(s *cc.JumpStatement) bool {
 // pointers: the truth of a pointer, pointer comparisons and differences;
 // a pointer converted to an integer is refused.
 func (t *translator) pointerValue(e cc.ExpressionNode) (string, bool) {
+	if s, ok := t.envTest(e); ok { // libc_env.go
+		return s, true
+	}
+	if s, ok := t.fileTest(e); ok { // libc_file.go
+		return s, true
+	}
+	if s, ok := t.teamTest(e); ok { // api_team_strided.go
+		return s, true
+	}
 	switch x := e.(type) {
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionCast && isPointer(x.CastExpression.Type()) && !isPointer(x.Type()) {

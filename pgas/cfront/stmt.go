@@ -37,10 +37,12 @@ func (t *translator) function(fd *cc.FunctionDefinition, binds map[*cc.Declarato
 }
 
 func (t *translator) compound(cs *cc.CompoundStatement) {
+	from := len(t.out)
 	for l := cs.BlockItemList; l != nil; l = l.BlockItemList {
 		it := l.BlockItem
 		t.guard(it, func() { t.blockItem(it) })
 	}
+	t.blockEnd(cs, from) // reuse.go
 }
 
 func (t *translator) blockItem(it *cc.BlockItem) {
@@ -159,6 +161,7 @@ func (t *translator) iteration(s *cc.IterationStatement) {
 		cond(s.ExpressionList, true, top)
 	case cc.IterationStatementFor, cc.IterationStatementForDecl:
 		if s.Case == cc.IterationStatementForDecl {
+			defer t.releaseDecls([]*cc.Declaration{s.Declaration}, len(t.out)) // reuse.go
 			t.declaration(s.Declaration, false)
 		} else if s.ExpressionList != nil {
 			t.sequenced(s.ExpressionList)
@@ -349,7 +352,7 @@ func (t *translator) assignTo(x *cc.AssignmentExpression, want bool) string {
 	lv := t.lvalue(x.UnaryExpression)
 	var v string
 	if x.Case == cc.AssignmentExpressionAssign {
-		v = t.value(x.AssignmentExpression)
+		v = t.assignedValue(x, lv) // sizemax_assign.go
 	} else {
 		op, ok := compound[x.Case]
 		if !ok {
@@ -443,7 +446,7 @@ func (t *translator) increment(e cc.ExpressionNode, inc bool, want bool) (before
 func (t *translator) assignStmt(x *cc.AssignmentExpression) {
 	if x.Case == cc.AssignmentExpressionAssign && !isCtxType(x.UnaryExpression.Type()) && !isPtrType(x.UnaryExpression.Type()) {
 		lv := t.lvalue(x.UnaryExpression)
-		t.write(lv, boolConv(x.UnaryExpression.Type(), t.value(x.AssignmentExpression)))
+		t.write(lv, boolConv(x.UnaryExpression.Type(), t.assignedValue(x, lv)))
 		return
 	}
 	t.assignTo(x, false)

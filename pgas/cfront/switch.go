@@ -24,8 +24,9 @@ func (t *translator) switchStmt(s *cc.SelectionStatement) {
 	// the compares follow one another with nothing in between: v, an
 	// expression over registers its loads were made into, keeps its value
 	v := t.value(s.ExpressionList)
+	kv, isConst := constValue(s.ExpressionList) // only its case is a target: the others are dead code (prune.go)
 	end := t.label()
-	dflt := end
+	dflt, match := end, ""
 	seen := map[int64]bool{}
 	for _, l := range labels {
 		lab := t.label()
@@ -42,7 +43,14 @@ func (t *translator) switchStmt(s *cc.SelectionStatement) {
 			t.refuse(l, "duplicate case value %d", k)
 		}
 		seen[k] = true
-		t.emit("if %s == %s goto %s", v, caseConst(k), lab)
+		if isConst && k == kv {
+			match = lab
+		} else if !isConst {
+			t.emit("if %s == %s goto %s", v, caseConst(k), lab)
+		}
+	}
+	if match != "" {
+		dflt = match
 	}
 	t.emit("goto %s", dflt)
 	t.cur = old

@@ -47,6 +47,7 @@ const (
 	kCtx               // a shmem_ctx_t global: a context
 	kPtr               // a pointer parameter of an inlined function: an address term
 	kArgv              // main's argv: strings known to the translation (libc_args.go)
+	kFile              // a FILE * local: a register, NULL or open (libc_file.go)
 )
 
 // entity is what a C declarator denotes in the translation.
@@ -122,8 +123,9 @@ type translator struct {
 	getoptOpts string                  // getopt's option string, once called
 	// zeroTest: the memcmp about to be translated is compared with 0
 	zeroTest  bool
-	wantValue bool // the library call being translated is used for its value
-	argvCrash bool // argv[k] beyond argc stops the PE (a string routine reads it)
+	wantValue bool      // the library call being translated is used for its value
+	argvCrash bool      // argv[k] beyond argc stops the PE (a string routine reads it)
+	pool      reusePool // storage of ended blocks (reuse.go)
 
 	buf *bufPlan // buffers shrunk by the collapse law (buffer_plan.go)
 }
@@ -206,7 +208,7 @@ func (t *translator) label() string {
 // emit appends a line of .pgas whose origin is the current C construct.
 func (t *translator) emit(format string, args ...any) {
 	t.tick()
-	if len(t.out) > maxLines {
+	if len(t.out) > maxEmitted { // prune.go: the live lines are held to maxLines
 		panic(refusal{t.cur.Pos, fmt.Sprintf("the program is too large for the checker (more than %d generated lines)", maxLines)})
 	}
 	t.out = append(t.out, "    "+fmt.Sprintf(format, args...))
@@ -360,6 +362,9 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 		t.guard(main, func() { t.runMain(main) })
 	}
 	t.apiFinish()
+	if len(t.errs) == 0 {
+		t.prune() // prune.go
+	}
 	if len(t.errs) > 0 && t.buf != nil && len(t.buf.perN) > 0 {
 		t.needN = true // one N may shrink the buffers below the limits
 	}
