@@ -62,6 +62,19 @@ func (p *Program) CommuteClass(e Event) int {
 	return 0
 }
 
+// HasCommuting reports whether some event of p has a commuting class.
+// Without one, cf_c relates exactly the pairs in the transitive closure of
+// the paper's cf on each cell, so both relations have the same cycles and
+// the procedures may use the paper's (HappensBeforeCommuting).
+func (p *Program) HasCommuting() bool {
+	for t := range p.Trans {
+		if p.CommuteClass(Event{Kind: KPopb, Trans: t}) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // OperandRange bounds the value an OpSend delivers: its Val, evaluated at
 // issue and checked to lie in DOM, or the value of its Local cell, a value
 // of DOM. For Val it is an interval evaluation of the compiled code with

@@ -150,6 +150,17 @@ func commuteClass(p *pgas.Program) func(pgas.Event) int {
 	}
 }
 
+// hasCommuting: some send of p has a commuting class.
+func hasCommuting(p *pgas.Program) bool {
+	cls := commuteClass(p)
+	for t := range p.Trans {
+		if cls(pgas.Event{Kind: pgas.KPopb, Trans: t}) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // newCommSummary is the empty summary for cf_c.
 func newCommSummary(p *pgas.Program, n int) *summary {
 	nadr := len(p.Addrs)
