@@ -48,7 +48,8 @@ func (j *job) raceEach(done func(raceOutcome)) []raceOutcome {
 	var all []raceOutcome
 	for n := j.lo; n <= j.hi; n++ {
 		start := time.Now()
-		res := race.Decide(j.progFor(n), n, race.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, Timeout: j.opt.Timeout, Context: ctx})
+		p, res := raceWidened(j.progFor(n), n, race.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, Timeout: j.opt.Timeout, Context: ctx})
+		j.setProg(n, p)
 		o := raceOutcome{N: n, Res: res, Code: raceCode(res.Verdict), Elapsed: time.Since(start)}
 		if w := res.Witness; w != nil {
 			if err := raceoracle.Certify(j.progFor(n), n, w.Events, w.I, w.J); err != nil {
