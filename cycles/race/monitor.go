@@ -101,13 +101,14 @@ func cloneLists(l [][]uint8) [][]uint8 {
 	return c
 }
 
-// key is the product state's identity: X's key and the places in X's
-// order of items (issue indices are not part of it, as in XState.Key).
-func (m *mon) key(s *pstate) string {
-	b := s.x.AppendKey(nil)
+// appendKey appends the product state's identity to b: X's key and the
+// places in X's order of items (issue indices are not part of it, as in
+// XState.Key).
+func (m *mon) appendKey(b []byte, s *pstate) []byte {
+	b = s.x.AppendKey(b)
 	b = append(b, '|', s.phase)
 	if s.phase == 0 {
-		return string(b)
+		return b
 	}
 	e := s.e1
 	b = append(b, byte(e.cell.Rank), byte(e.cell.Addr), byte(e.cell.Addr>>8), flags(e.write, e.rma, e.atomic))
@@ -143,7 +144,7 @@ func (m *mon) key(s *pstate) string {
 			b = append(b, s.fb[i]...)
 		}
 	}
-	return string(b)
+	return b
 }
 
 func flags(xs ...bool) byte {
