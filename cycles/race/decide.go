@@ -131,7 +131,7 @@ func (s *system) moves(ps *pstate, at uint64) []move {
 			ns.phase = 2
 		}
 		out = append(out, move{events: st.Events, next: ns})
-		if ps.phase == 0 && classify(s.mon.p, accessEvent(st.Events)).ok {
+		if ps.phase == 0 && s.mon.mayRace(classify(s.mon.p, accessEvent(st.Events))) {
 			gs, _ := s.mon.after(ps, st, true)
 			out = append(out, move{events: st.Events, guess: true, next: gs})
 		}

@@ -43,19 +43,52 @@ type mon struct {
 	n          int
 	nq, na     int
 	queueConst []int // per transition: the constant queue of a context command, else -1
+	// rmaAddr[a]: some RMA access (a pop or a fetching atomic) may touch
+	// address a, on some rank: a's address is the Local or Remote of a
+	// remote operation, or one of them is not a constant.
+	rmaAddr []bool
 }
 
 func newMon(p *pgas.Program, n int) *mon {
-	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans))}
+	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans)), rmaAddr: make([]bool, len(p.Addrs))}
 	for t := range p.Trans {
 		m.queueConst[t] = -1
-		if c := p.Trans[t].Cmd; c.Op.IsCtxOp() && c.Queue != nil {
+		c := p.Trans[t].Cmd
+		if c.Op.IsCtxOp() && c.Queue != nil {
 			if v, ok := c.Queue.Const(); ok {
 				m.queueConst[t] = int(v)
 			}
 		}
+		switch c.Op {
+		case pgas.OpRead, pgas.OpWrite, pgas.OpSend, pgas.OpRecv, pgas.OpAtomic:
+			m.markRMA(c.Local)
+			m.markRMA(c.Remote)
+		}
 	}
 	return m
+}
+
+// markRMA records that the address e names may be touched by an RMA
+// access: every address when e is not a constant.
+func (m *mon) markRMA(e *pgas.Expr) {
+	if e == nil {
+		return
+	}
+	if v, ok := e.Const(); ok && v >= 0 && int(v) < len(m.rmaAddr) {
+		m.rmaAddr[v] = true
+		return
+	}
+	for a := range m.rmaAddr {
+		m.rmaAddr[a] = true
+	}
+}
+
+// mayRace reports whether access a can be the first of a race: a race
+// needs an RMA access among its two (conflict), so a plain access to a
+// cell no RMA access can touch races with nothing, and guessing it
+// would only grow the product.
+func (m *mon) mayRace(a access) bool {
+	return a.ok && (a.rma || m.rmaAddr[a.cell.Addr])
 }
 
 func (m *mon) rq(r, q int) int         { return (r-1)*m.nq + q }
