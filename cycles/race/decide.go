@@ -130,10 +130,13 @@ func (s *system) moves(ps *pstate, at uint64) []move {
 		if h != nil {
 			ns.phase = 2
 		}
-		out = append(out, move{events: st.Events, next: ns})
+		if !s.mon.done(ns) {
+			out = append(out, move{events: st.Events, next: ns})
+		}
 		if ps.phase == 0 && s.mon.mayRace(classify(s.mon.p, accessEvent(st.Events))) {
-			gs, _ := s.mon.after(ps, st, true)
-			out = append(out, move{events: st.Events, guess: true, next: gs})
+			if gs, _ := s.mon.after(ps, st, true); !s.mon.done(gs) {
+				out = append(out, move{events: st.Events, guess: true, next: gs})
+			}
 		}
 	}
 	return out

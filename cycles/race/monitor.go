@@ -189,3 +189,34 @@ func flags(xs ...bool) byte {
 	}
 	return v
 }
+
+// done reports whether a phase-1 state can no longer reach a race: every
+// rank's next event is marked, and so is every pending pop (the popa and
+// popb of each context item, the popa of each FIFO request and the popb
+// of each transfer). Marks only spread (an event is marked when one of
+// its direct api_hb predecessors' places is), a marked rank issues marked
+// items, and a race needs an unmarked access after e1; so no computation
+// from such a state has one, and the search need not go on from it.
+func (m *mon) done(s *pstate) bool {
+	if s.phase != 1 || slices.Contains(s.rank, false) {
+		return false
+	}
+	for i := range s.ci {
+		for _, b := range s.ci[i] {
+			if b != bitPopa|bitPopb {
+				return false
+			}
+		}
+		for _, b := range s.fa[i] {
+			if b&bitPopa == 0 && !s.faM[i] {
+				return false
+			}
+		}
+		for _, b := range s.fb[i] {
+			if b&bitPopb == 0 && !s.fbM[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
