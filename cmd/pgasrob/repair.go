@@ -41,6 +41,11 @@ went). The repaired program is decided again from its text and explored by
 the brute-force oracle before it is shown. It is printed as a diff against
 the input; --write F writes it.
 
+--criterion race asks instead for the cheapest set of the same insertions
+after which the program is race-free (docs/criteria.md): the sets are
+decided cheapest first (up to --proof-sets of them), and the result is
+decided again and enumerated by the race oracle before it is shown.
+
 Exit codes: 0 repaired (or already robust: nothing to insert), 3 no repair
 within the budgets or the vocabulary (the reason says which), 2 usage or
 input error or a reachable run-time error, 4 internal error (the repaired
