@@ -28,6 +28,10 @@ func TestCommutingLitmus(t *testing.T) {
 		{"signal-adds.pgas", false, true},
 		{"two-xors.pgas", false, true},
 		{"xor-values3.pgas", false, false},
+		{"signed-counter.pgas", false, true},
+		{"signed-down.pgas", false, true},
+		{"mixed-signs.pgas", false, false},
+		{"signed-register.pgas", false, false},
 	}
 	for _, c := range cases {
 		f := filepath.Join("../examples/commuting", c.file)
@@ -59,7 +63,8 @@ func TestCommutingLitmus(t *testing.T) {
 
 // TestCommutingDifferential compares Decide with the oracle under cf_c on
 // random OpenSHMEM programs whose statements are often non-fetching atomics
-// on one cell (gen.Config.Atomics), at N = 2 and 3, with both explorations.
+// on one cell (gen.Config.Atomics), at N = 2 and 3, with both explorations;
+// a third of them on a signed window (-3..2 or -1..1337).
 func TestCommutingDifferential(t *testing.T) {
 	count := *commDiffCount
 	if count == 0 {
@@ -73,6 +78,11 @@ func TestCommutingDifferential(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 37))
 		cfg := gen.Config{Addrs: 2 + r.IntN(2), Values: []int{2, 3, 4}[r.IntN(3)], Regs: 1 + r.IntN(2), Queues: 1, Cmds: 3 + r.IntN(3),
 			Loops: r.IntN(6) == 0, Shmem: true, Atomics: true}
+		if seed%3 == 2 {
+			// A signed window: adds of both signs, two commuting classes
+			// of adds, and wraps at both ends (entry 14).
+			cfg.Wide, cfg.Window = true, gen.Windows[r.IntN(2)]
+		}
 		src := gen.Generate(r, cfg).String()
 		p, err := pgas.Compile("comm.pgas", []byte(src))
 		if err != nil {

@@ -114,6 +114,7 @@ var ErrInternal = errors.New("internal error")
 // type, whether Y^M(P,N) × Z^cyc accepts something.
 func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	start := time.Now()
+	opt = opt.relation(p)
 	y, err := normalform.New(p, n)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pgasrob/pgasrob/automata/shard"
+	"github.com/pgasrob/pgasrob/pgas"
 )
 
 // Options configure Decide. Zero values mean: all cores, no state or time
@@ -164,4 +165,15 @@ func ParseProcedure(s string) (Procedure, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown procedure %q (want auto, automata or oracle)", s)
+}
+
+// relation turns Commuting off for a program without commuting updates
+// (pgas.Program.HasCommuting): both relations then have the same cycles,
+// and the paper's trackers keep the searches, their memo and their
+// figures as they were.
+func (o Options) relation(p *pgas.Program) Options {
+	if o.Commuting && !p.HasCommuting() {
+		o.Commuting = false
+	}
+	return o
 }

@@ -87,6 +87,7 @@ type Part struct {
 // when every cycle type is covered. Every witness is certified again
 // against the plain semantics: a shard's file is not trusted.
 func Merge(p *pgas.Program, n int, opt Options, count int, parts []Part) (*Result, error) {
+	opt = opt.relation(p)
 	pl := makePlan(opt, n)
 	res := &Result{N: n, Note: pl.note}
 	var missing []string

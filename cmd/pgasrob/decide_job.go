@@ -44,7 +44,8 @@ type budgetFlags struct {
 	noSymmetry *bool
 	depthFirst *bool
 	stateCache *bool
-	commuting  *bool
+	strict     *bool
+	commuting  *bool // the no-op alias --commuting-atomics
 	explore    *cycles.Exploration
 	shard      *shardFlags
 	lang       *string
@@ -61,7 +62,8 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched, and each without the renamings that keep it"),
 		depthFirst: fs.Bool("depth-first", false, "search each cycle type depth-first, stopping at its first violation (decide without --all; the witness is shortened and certified as usual)"),
 		stateCache: fs.Bool("state-cache", false, "when a search's visited states would pass its part of --max-memory, go on depth-first with the states of its path kept and the others in a bounded cache, explored again when evicted: an answer instead of UNKNOWN, at the cost of time (docs/design.md, \"Searching beyond the memory budget\")"),
-		commuting:  fs.Bool("commuting-atomics", false, commutingFlagHelp),
+		strict:     fs.Bool("strict-conflicts", false, strictFlagHelp),
+		commuting:  fs.Bool("commuting-atomics", false, commutingAliasHelp),
 		explore:    ptr(cycles.Shared),
 		shard:      addShardFlags(fs, true),
 		lang:       fs.String("lang", "", langFlagHelp),
@@ -73,16 +75,29 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 
 func (b *budgetFlags) options() cycles.Options {
 	return cycles.Options{Jobs: *b.jobs, MaxStates: *b.maxStates, Timeout: *b.timeout, NoSymmetry: *b.noSymmetry, DepthFirst: *b.depthFirst, Exploration: *b.explore,
-		StateCache: *b.stateCache, Commuting: *b.commuting, MaxBytes: searchBytes(*b.maxMemory), BudgetBytes: *b.maxMemory << 20}
+		StateCache: *b.stateCache, Commuting: !*b.strict, MaxBytes: searchBytes(*b.maxMemory), BudgetBytes: *b.maxMemory << 20}
 }
 
 // The flags decide, cycles and repair share, which each of their modes
 // reads unless the table says otherwise.
-const budgetFlagNames = "n max-states timeout jobs max-memory no-symmetry exploration state-cache commuting-atomics json lang"
+const budgetFlagNames = "n max-states timeout jobs max-memory no-symmetry exploration state-cache strict-conflicts commuting-atomics json lang"
 
-// commutingFlagHelp is the help of --commuting-atomics (decide, cycles,
-// repair, difftest).
-const commutingFlagHelp = "robustness modulo commuting updates: two non-fetching atomics of one kind on one cell (adds, incs and signal adds; ands; ors; xors) do not conflict (docs/deviations.md, entry 14); without it, the paper's conflict relation"
+// strictFlagHelp is the help of --strict-conflicts (decide, cycles,
+// repair, merge, difftest); commutingAliasHelp that of the alias kept
+// from when the commuting relation was opt-in.
+const (
+	strictFlagHelp     = "the paper's conflict relation: every two accesses to one cell, one a write, conflict, two non-fetching atomic adds to a counter included; without it, robustness is taken modulo commuting updates: non-fetching atomics of one kind on one cell (adds and incs of one sign, signal adds; ands; ors; xors) do not conflict (docs/deviations.md, entry 14)"
+	commutingAliasHelp = "the default (robustness modulo commuting updates); accepted and without effect, kept from when it was not the default; an error with --strict-conflicts"
+)
+
+// conflictFlagsError is the usage error of --strict-conflicts given with
+// --commuting-atomics, which asks for the other relation; nil otherwise.
+func conflictFlagsError(strict, commuting bool) error {
+	if strict && commuting {
+		return fmt.Errorf("--strict-conflicts and --commuting-atomics ask for two conflict relations: give one (--commuting-atomics is the default)")
+	}
+	return nil
+}
 
 // job is a checked request: the program and the Ns to decide.
 type job struct {
@@ -155,6 +170,8 @@ func prepare(cmd string, fs *pflag.FlagSet, b *budgetFlags, modes modeTable, arg
 		return usageErr("--max-memory must be in 1..1048576 (MiB)")
 	case *b.maxStates < 0 || *b.timeout < 0:
 		return usageErr("--max-states and --timeout must not be negative")
+	case *b.strict && *b.commuting:
+		return usageErr("%v", conflictFlagsError(true, true))
 	}
 	m, err := modes.resolve(fs)
 	if err != nil {

@@ -65,7 +65,7 @@ func (o *outputFlags) fixer(j *job) func([]outcome) *repair.Result {
 		var res *repair.Result
 		var err error
 		if cfront.IsC(j.file) {
-			res, err = repairC(j.file, j.src, ns, j.copt, opt)
+			res, err = repairC(j.file, j.src, ns, j.copt, opt, false)
 		} else {
 			res, err = repair.Repair(j.file, j.src, ns, opt)
 		}

@@ -146,10 +146,8 @@ func runDecideProject(args, paths []string, stdout, stderr io.Writer) int {
 	if done, code := parseFlags(c.fs, args); done {
 		return code
 	}
-	if *c.crit != "robustness" {
-		// each file's decision is robustness's (fileRun.decide): another
-		// criterion would be answered by the wrong one
-		return usageError(stderr, "decide", fmt.Errorf("--criterion %s goes with one FILE; a project decides robustness", *c.crit))
+	if *c.crit != "robustness" && *c.crit != "race" && *c.crit != "all" {
+		return usageError(stderr, "decide", fmt.Errorf("--criterion must be robustness, race or all, not %q", *c.crit))
 	}
 	for _, f := range []string{"shard", "via"} {
 		if given(c.fs.Lookup(f)) {
@@ -247,6 +245,9 @@ func finishProject(c *decideCmd, runs []*fileRun, stdout, stderr io.Writer, prog
 	}
 	_, _ = stderr.Write(htmlErr.Bytes())
 	out.Verdict, out.ExitCode = projectVerdict(code, files), code
+	if *c.crit == "race" && out.Verdict != "input error" {
+		out.Verdict = raceOverallVerdict(code)
+	}
 	if *c.asJSON {
 		writeJSON(stdout, out)
 		return code
@@ -271,6 +272,11 @@ func projectVerdict(code int, files []report.File) string {
 	}
 	for _, f := range files {
 		for _, o := range f.Outcomes {
+			if o.Code == exitUsage {
+				return overallVerdict(code)
+			}
+		}
+		for _, o := range f.Races {
 			if o.Code == exitUsage {
 				return overallVerdict(code)
 			}
@@ -310,6 +316,10 @@ func (r *fileRun) decide(path string, common []string, jobs int, of *outputFlags
 		r.file.Errors = errorsToJSON(j.file, ie)
 		r.json = decideJSON{Schema: decideSchema, File: j.file, NArg: *c.b.n, Results: []nResultJSON{}, Verdict: "input error", ExitCode: exitUsage, Errors: r.file.Errors}
 		r.inputText(errs.Bytes(), gcc)
+		return
+	}
+	if j.mode == "race" || j.mode == "all" {
+		r.decideCriteria(j, c, of)
 		return
 	}
 	if code := c.exactOptions(j, &r.text); code != 0 {

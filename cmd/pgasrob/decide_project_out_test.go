@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -158,11 +159,36 @@ func TestMirrorName(t *testing.T) {
 	}
 }
 
-// A project decides robustness only: --criterion race on several files is
-// refused, not answered by robustness (mp-quiet.c is robust but racy).
+// TestDecideProjectCriterion: a project decides the criterion asked for,
+// each file as decide FILE would. mp-quiet.c is robust (the quiet orders
+// the data before the flag) but racy (its flag is a put, which the wait
+// does not synchronise with); mp-signal.c is robust and race-free (the
+// signal is delivered after the data, and the wait observes it).
+// --criterion race: exit 1, the most severe; the summary has a race row
+// per file. --criterion all: exit 0 (both verdicts given, as for one
+// file), a robustness and a race row per file. A bad criterion is a
+// usage error.
 func TestDecideProjectCriterion(t *testing.T) {
-	code, out, errs := runCmd("decide", "../../examples/shmem/mp-quiet.c", "../../examples/shmem/mp-signal.c", "-n", "2", "--criterion", "race")
-	if code != exitUsage || !strings.Contains(errs, "--criterion race goes with one FILE") {
-		t.Errorf("exit %d\n%s%s", code, out, errs)
+	files := []string{"../../examples/shmem/mp-quiet.c", "../../examples/shmem/mp-signal.c"}
+	code, out, errs := runCmd(append([]string{"decide"}, append(files, "-n", "2", "--criterion", "race")...)...)
+	if code != exitNotRobust || !strings.Contains(out, "RACE on flag@PE1") || !regexp.MustCompile(`mp-quiet.c +2 +RACE `).MatchString(out) ||
+		!regexp.MustCompile(`mp-signal.c +2 +RACE-FREE `).MatchString(out) || strings.Contains(out, "ROBUST") {
+		t.Errorf("race: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = runCmd(append([]string{"decide"}, append(files, "-n", "2", "--criterion", "race", "--json")...)...)
+	var pj projectJSON
+	if err := json.Unmarshal([]byte(out), &pj); err != nil || code != exitNotRobust || pj.Verdict != "race" || len(pj.Files) != 2 ||
+		len(pj.Files[0].Race) != 1 || pj.Files[0].Race[0].Verdict != "race" || pj.Files[1].Race[0].Verdict != "race-free" ||
+		len(pj.Summary) != 2 || pj.Summary[0].Criterion != "race" {
+		t.Errorf("race --json: exit %d, %v\n%s", code, err, out)
+	}
+	code, out, errs = runCmd(append([]string{"decide"}, append(files, "-n", "2", "--criterion", "all")...)...)
+	if code != exitRobust || !regexp.MustCompile(`mp-quiet.c +2 +ROBUST `).MatchString(out) || !regexp.MustCompile(`mp-quiet.c +2 +RACE `).MatchString(out) ||
+		!regexp.MustCompile(`mp-signal.c +2 +RACE-FREE `).MatchString(out) {
+		t.Errorf("all: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCmd(append([]string{"decide"}, append(files, "-n", "2", "--criterion", "races")...)...)
+	if code != exitUsage || !strings.Contains(errs, "robustness, race or all") {
+		t.Errorf("bad criterion: exit %d\n%s%s", code, out, errs)
 	}
 }

@@ -48,7 +48,8 @@ func (j *job) raceEach(done func(raceOutcome)) []raceOutcome {
 	var all []raceOutcome
 	for n := j.lo; n <= j.hi; n++ {
 		start := time.Now()
-		res := race.Decide(j.progFor(n), n, race.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, Timeout: j.opt.Timeout, Context: ctx})
+		p, res := raceWidened(j.progFor(n), n, race.Options{MaxStates: j.opt.MaxStates, MaxBytes: j.opt.MaxBytes, Timeout: j.opt.Timeout, Context: ctx})
+		j.setProg(n, p)
 		o := raceOutcome{N: n, Res: res, Code: raceCode(res.Verdict), Elapsed: time.Since(start)}
 		if w := res.Witness; w != nil {
 			if err := raceoracle.Certify(j.progFor(n), n, w.Events, w.I, w.J); err != nil {
@@ -108,6 +109,13 @@ func runDecideRace(j *job, c *decideCmd, stdout, stderr io.Writer) int {
 // criteria). Exit codes: 0 every verdict given (whatever it is), 2 a
 // run-time error, 3 some verdict UNKNOWN, 4 an internal error.
 func runDecideAll(j *job, pr *decidePrinter, asJSON bool, stdout, stderr io.Writer) int {
+	code, _ := decideAll(j, pr, asJSON, stdout, stderr)
+	return code
+}
+
+// decideAll is runDecideAll, which also returns the race outcomes (the
+// robustness ones are in pr.outs): a project reports them per file.
+func decideAll(j *job, pr *decidePrinter, asJSON bool, stdout, stderr io.Writer) (int, []raceOutcome) {
 	all := report.AllJSON{Schema: allSchema, File: j.file, Program: j.prog.Name, Criteria: []string{"robustness", "race"}}
 	if !asJSON {
 		fmt.Fprintf(stdout, "robustness:\n")
@@ -124,7 +132,7 @@ func runDecideAll(j *job, pr *decidePrinter, asJSON bool, stdout, stderr io.Writ
 	if !asJSON {
 		fmt.Fprintf(stdout, "race freedom:\n")
 	}
-	j.raceEach(func(o raceOutcome) {
+	races := j.raceEach(func(o raceOutcome) {
 		codes = append(codes, o.Code)
 		if o.Err != nil {
 			fmt.Fprintf(stderr, "pgasrob decide: N = %d: %v\n", o.N, o.Err)
@@ -150,7 +158,7 @@ func runDecideAll(j *job, pr *decidePrinter, asJSON bool, stdout, stderr io.Writ
 		all.ExitCode = code
 		writeJSON(stdout, all)
 	}
-	return code
+	return code, races
 }
 
 // raceOverallVerdict names the overall exit code of --criterion race.

@@ -102,7 +102,7 @@ type difftestCmd struct {
 	dir, out, criterion                   *string
 	loops, shmem, wide, noSym, depthFirst *bool
 	tso, instr, reduceOracle              *bool
-	commuting, atomics                    *bool
+	strict, commuting, atomics            *bool
 	asJSON                                *bool
 	states, nodes, maxMem                 *int64
 	timeout                               *time.Duration
@@ -127,7 +127,8 @@ func newDifftestCmd(stderr io.Writer) *difftestCmd {
 	c.timeout = fs.Duration("timeout", cycles.DefaultCompareBudget.DecideTime, "per side and program")
 	c.reduceOracle = fs.Bool("reduce-oracle", false, "oracle: with its partial-order reduction (the one the portfolio of decide uses), to check it against the decision procedure")
 	c.noSym = fs.Bool("no-symmetry", false, "decision procedure: search every cycle type, without rank symmetry")
-	c.commuting = fs.Bool("commuting-atomics", false, "both sides: "+commutingFlagHelp)
+	c.strict = fs.Bool("strict-conflicts", false, "both sides: "+strictFlagHelp)
+	c.commuting = fs.Bool("commuting-atomics", false, commutingAliasHelp)
 	c.atomics = fs.Bool("atomics", false, "with --shmem: make most OpenSHMEM statements non-fetching atomics on one cell, so that commuting updates are common (pgas/gen Config.Atomics)")
 	fs.Var(c.explore, "exploration", "decision procedure: shared (the default of decide) or per-type")
 	c.depthFirst = fs.Bool("depth-first", false, "decision procedure: search each cycle type depth-first (decide --depth-first)")
@@ -156,7 +157,7 @@ var difftestModes = modeTable{
 			ignores: flagList("no-symmetry exploration depth-first workers")},
 		{key: "tso", when: "tso", name: "--tso", uses: flagList("tso criterion", difftestCommon),
 			ignores: flagList("ranks loops wide no-symmetry exploration depth-first workers")},
-		{key: "pgas", name: "difftest", uses: flagList("ranks loops shmem wide atomics commuting-atomics no-symmetry exploration depth-first workers reduce-oracle", difftestCommon)},
+		{key: "pgas", name: "difftest", uses: flagList("ranks loops shmem wide atomics strict-conflicts commuting-atomics no-symmetry exploration depth-first workers reduce-oracle", difftestCommon)},
 	},
 }
 
@@ -169,6 +170,9 @@ func (c *difftestCmd) resolve() (mode string, crits []tso.Criterion, err error) 
 	}
 	if c.fs.NArg() != 0 || *c.count < 1 || *c.maxMem < 1 || *c.ranks < 1 || *c.ranks > maxDecideRanks || *c.states < 0 || *c.nodes < 0 || *c.timeout < 0 {
 		return "", nil, fmt.Errorf("bad arguments (need --count >= 1, 1 <= --ranks <= %d, non-negative budgets, no positional arguments)", maxDecideRanks)
+	}
+	if err := conflictFlagsError(*c.strict, *c.commuting); err != nil {
+		return "", nil, err
 	}
 	crits = tso.Criteria()
 	if m.key == "tso" && *c.criterion != "all" {
@@ -226,7 +230,7 @@ func runDifftest(args []string, stdout, stderr io.Writer) int {
 		DecideStates: *c.states, DecideTime: *c.timeout,
 		Oracle:     oracle.Bounds{MaxQueue: 4, MaxNodes: *c.nodes, Timeout: *c.timeout, Reduce: *c.reduceOracle},
 		NoSymmetry: *c.noSym, Exploration: *c.explore, DepthFirst: *c.depthFirst, Workers: *c.workers,
-		Commuting: *c.commuting,
+		Commuting: !*c.strict,
 	}), stdout, stderr)
 }
 

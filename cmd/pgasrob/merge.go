@@ -233,7 +233,7 @@ func mergeDecide(h *shardJSON, shards []*shardJSON, empty []string, asJSON bool,
 			}
 			parts[i].Result = r
 		}
-		opt := cycles.Options{NoSymmetry: *b.noSymmetry, All: all, Commuting: *b.commuting}
+		opt := cycles.Options{NoSymmetry: *b.noSymmetry, All: all, Commuting: !*b.strict}
 		if onlyFor != nil {
 			opt.Only = onlyFor(n)
 		}

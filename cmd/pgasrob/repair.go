@@ -41,6 +41,11 @@ went). The repaired program is decided again from its text and explored by
 the brute-force oracle before it is shown. It is printed as a diff against
 the input; --write F writes it.
 
+--criterion race asks instead for the cheapest set of the same insertions
+after which the program is race-free (docs/criteria.md): the sets are
+decided cheapest first (up to --proof-sets of them), and the result is
+decided again and enumerated by the race oracle before it is shown.
+
 Exit codes: 0 repaired (or already robust: nothing to insert), 3 no repair
 within the budgets or the vocabulary (the reason says which), 2 usage or
 input error or a reachable run-time error, 4 internal error (the repaired
@@ -60,7 +65,7 @@ var repairModes = modeTable{
 	cmd:     "repair",
 	needs:   map[string]string{"shard-costs": "shard"},
 	choices: []string{"exploration"},
-	modes: []mode{{key: "repair", name: "repair", uses: flagList("depth-first write cost proof-sets oracle-nodes", formatFlagNames, budgetFlagNames, cFlagNames),
+	modes: []mode{{key: "repair", name: "repair", uses: flagList("criterion depth-first write cost proof-sets oracle-nodes", formatFlagNames, budgetFlagNames, cFlagNames),
 		hints: map[string]string{"shard": "it decides many programs in turn: there are no parts to shard"}}},
 }
 
@@ -72,6 +77,7 @@ type repairCmd struct {
 	write, costFile *string
 	proofSets       *int
 	oracleNodes     *int64
+	criterion       *string
 	out             *outputFlags // --format, --sarif (report_flags.go)
 }
 
@@ -87,6 +93,7 @@ func newRepairCmd(stderr io.Writer) *repairCmd {
 	c.proofSets = fs.Int("proof-sets", 500, "cheaper sets of insertions to decide for the minimality proof")
 	c.out = addFormatFlags(fs, "repair")
 	c.oracleNodes = fs.Int64("oracle-nodes", oracle.DefaultMaxNodes, "states the oracle may explore per N in the final check")
+	c.criterion = fs.String("criterion", "robustness", "what the repair must achieve: robustness, or race (no data race, docs/criteria.md: the cheapest set of the same insertions after which decide --criterion race answers RACE-FREE, found by deciding the sets cheapest first)")
 	return c
 }
 
@@ -121,6 +128,10 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	if *proofSets < 0 || *oracleNodes < 1 {
 		return usageError(stderr, "repair", fmt.Errorf("--proof-sets must not be negative, --oracle-nodes positive"))
 	}
+	races := *c.criterion == "race"
+	if !races && *c.criterion != "robustness" {
+		return usageError(stderr, "repair", fmt.Errorf("--criterion %q: want robustness or race", *c.criterion))
+	}
 	costs := repair.DefaultCosts()
 	if *costFile != "" {
 		src, err := pgas.ReadSource(*costFile)
@@ -154,9 +165,12 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 	opt.Decide.Jobs = *b.jobs
 	var res *repair.Result
 	var err error
-	if j.prog.Dialect == "c" { // a .c file, --lang c, or C on standard input
-		res, err = repairC(j.file, j.src, ns, j.copt, opt)
-	} else {
+	switch {
+	case j.prog.Dialect == "c": // a .c file, --lang c, or C on standard input
+		res, err = repairC(j.file, j.src, ns, j.copt, opt, races)
+	case races:
+		res, err = repair.RepairRace(j.file, j.src, ns, opt)
+	default:
 		res, err = repair.Repair(j.file, j.src, ns, opt)
 	}
 	prog.clear()

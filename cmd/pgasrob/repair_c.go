@@ -23,16 +23,25 @@ import (
 // translated again and must be robust for every N (and pass the oracle)
 // before it is returned as res.Source; otherwise the repair is reported
 // as one that cannot be written in C.
-func repairC(file string, src []byte, ns []int, copt cfront.Options, opt repair.Options) (*repair.Result, error) {
+func repairC(file string, src []byte, ns []int, copt cfront.Options, opt repair.Options, races bool) (*repair.Result, error) {
 	window, err := windowFor(file, src, ns, copt, opt.Decide)
 	if err != nil {
 		return nil, err
+	}
+	if races {
+		if window, err = raceWindowFor(file, src, ns, window, opt); err != nil {
+			return nil, err
+		}
 	}
 	tr, err := cfront.Translate(file, src, window)
 	if err != nil {
 		return nil, err
 	}
-	res, err := repair.Repair(file, tr.Source, ns, opt)
+	fix := repair.Repair
+	if races {
+		fix = repair.RepairRace
+	}
+	res, err := fix(file, tr.Source, ns, opt)
 	if err != nil || res.Verdict != repair.Repaired {
 		return res, err
 	}
@@ -61,7 +70,10 @@ func repairC(file string, src []byte, ns []int, copt cfront.Options, opt repair.
 	if err != nil {
 		return res, fmt.Errorf("%w: the repaired C does not compile: %v", repair.ErrInternal, err)
 	}
-	res.After, res.Oracle = nil, nil
+	res.After, res.Oracle, res.RaceAfter = nil, nil, nil
+	if races {
+		return res, recheckRaceC(res, p, ns, fixed, texts, opt)
+	}
 	for _, n := range ns {
 		r, err := cycles.Decide(p, n, opt.Decide)
 		if err != nil || r.Verdict != cycles.Robust {

@@ -33,9 +33,10 @@ func TestJSONSchemasDocumented(t *testing.T) {
 			{"decide", oneToOne, "-n", "2", "--json", "--via", "instrumentation"},
 			{"decide", oneToOne, "-n", "12", "--json", "--procedure", "automata"}, // streamed: note, listing
 			{"decide", oneToOneFixed, "-n", "2", "--json", "--via", "instrumentation"},
-			{"decide", "../../examples/shmem/mp-none.c", "-n", "2", "--json"}, // a C program: pe, cycle_pes, cell text
-			{"decide", "-r", oneToOne, bad, "-n", "2", "--json"},              // a project: files, summary
-			{"decide", silent, "-n", "2", "--json"},                           // warnings, assumptions
+			{"decide", "../../examples/shmem/mp-none.c", "-n", "2", "--json"},                               // a C program: pe, cycle_pes, cell text
+			{"decide", "-r", oneToOne, bad, "-n", "2", "--json"},                                            // a project: files, summary
+			{"decide", silent, "-n", "2", "--json"},                                                         // warnings, assumptions
+			{"decide", "-r", "../../examples/shmem/mp-quiet.c", "-n", "2", "--criterion", "race", "--json"}, // a project's race rows
 		},
 		"translate": {{"translate", oneToOne, "-n", "2", "--json"}},
 		"cycles": {
@@ -63,7 +64,8 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		"difftest": {{"difftest", "--count", "30", "--json"}, {"difftest", "--tso", "--count", "5", "--json"},
 			{"difftest", "--instrumentation", "--count", "30", "--json"}, {"difftest", "--instrumentation", "--shmem", "--count", "5", "--json"}},
 		"repair": {{"repair", oneToOne, "-n", "2..3", "--json", "--write", t.TempDir() + "/r.pgas"}, {"repair", oneToOneFixed, "-n", "2", "--json"},
-			{"repair", bad, "-n", "2", "--json"}, {"repair", "../../examples/mp-unsync.pgas", "-n", "2", "--json", "--cost", writeFile(t, "c", "wait 9\n")}},
+			{"repair", bad, "-n", "2", "--json"}, {"repair", "../../examples/mp-unsync.pgas", "-n", "2", "--json", "--cost", writeFile(t, "c", "wait 9\n")},
+			{"repair", "../../examples/shmem/mp-quiet.c", "-n", "2", "--json", "--criterion", "race"}},
 	}
 	// Documented fields that only appear in situations these runs do not
 	// reach, with the situation.

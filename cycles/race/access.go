@@ -30,8 +30,9 @@ func hidden(p *pgas.Program, a int) bool {
 }
 
 // atomicSend reports whether transition t is a send whose delivery is an
-// atomic update: a non-fetching atomic (amo_add, amo_inc, amo_set) or the
-// signal of a put-with-signal (the send After its data).
+// atomic update: a non-fetching atomic (amo_add, amo_inc, amo_set, and the
+// bitwise amo_and, amo_or, amo_xor) or the signal of a put-with-signal
+// (the send After its data).
 func atomicSend(p *pgas.Program, t int) bool {
 	if t < 0 || t >= len(p.Trans) {
 		return false
@@ -41,7 +42,7 @@ func atomicSend(p *pgas.Program, t int) bool {
 		return false
 	}
 	switch tr.Sugar {
-	case "amo_add", "amo_inc", "amo_set":
+	case "amo_add", "amo_inc", "amo_set", "amo_and", "amo_or", "amo_xor":
 		return true
 	}
 	return tr.Cmd.After
@@ -66,7 +67,8 @@ func classify(p *pgas.Program, e pgas.Event) access {
 		a.write, a.rma = true, true
 		if atomicSend(p, e.Trans) {
 			a.atomic = true
-			a.rmw = p.Trans[e.Trans].Cmd.Amo == pgas.AmoAdd
+			amo := p.Trans[e.Trans].Cmd.Amo
+			a.rmw = amo == pgas.AmoAdd || amo.Bitwise()
 		}
 	case pgas.KAmo:
 		a.write, a.rma, a.atomic, a.observe, a.rmw = true, true, true, true, true

@@ -13,7 +13,7 @@ import (
 
 // benchPrograms are the repository's examples the comparison runs on:
 // the C message-passing and ordering tests at N = 2 and 3.
-func benchPrograms(b *testing.B) []*pgas.Program {
+func benchPrograms(b testing.TB) []*pgas.Program {
 	fs, _ := filepath.Glob("../../examples/shmem/*.c")
 	var ps []*pgas.Program
 	for _, f := range fs {

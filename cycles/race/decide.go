@@ -56,6 +56,7 @@ type system struct {
 	m      *pgas.Machine
 	mon    *mon
 	index  map[string]uint64
+	kbuf   []byte // intern's key buffer
 	states []*pstate
 	bytes  int64
 	max    int64
@@ -69,10 +70,13 @@ type system struct {
 func (s *system) Width() int { return 1 }
 
 func (s *system) intern(ps *pstate) uint64 {
-	k := s.mon.key(ps)
-	if i, ok := s.index[k]; ok {
+	// The key is built in a buffer reused from state to state: a state
+	// seen before (most successors) then costs no string.
+	s.kbuf = s.mon.appendKey(s.kbuf[:0], ps)
+	if i, ok := s.index[string(s.kbuf)]; ok {
 		return i
 	}
+	k := string(s.kbuf)
 	i := uint64(len(s.states))
 	s.index[k] = i
 	s.states = append(s.states, ps)
@@ -126,10 +130,13 @@ func (s *system) moves(ps *pstate, at uint64) []move {
 		if h != nil {
 			ns.phase = 2
 		}
-		out = append(out, move{events: st.Events, next: ns})
-		if ps.phase == 0 && classify(s.mon.p, accessEvent(st.Events)).ok {
-			gs, _ := s.mon.after(ps, st, true)
-			out = append(out, move{events: st.Events, guess: true, next: gs})
+		if !s.mon.done(ns) {
+			out = append(out, move{events: st.Events, next: ns})
+		}
+		if ps.phase == 0 && s.mon.mayRace(classify(s.mon.p, accessEvent(st.Events))) {
+			if gs, _ := s.mon.after(ps, st, true); !s.mon.done(gs) {
+				out = append(out, move{events: st.Events, guess: true, next: gs})
+			}
 		}
 	}
 	return out

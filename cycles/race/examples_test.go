@@ -58,6 +58,31 @@ if rank == 1 {
  s <- mem[cnt]
 }
 `, race.RaceFree, "the increments are atomics (they do not race with each other); quiet + barrier orders both before the load"},
+	{"xor-two-pes", `values 4
+address bits
+register s
+context c
+if rank <= 2 {
+ amo_xor(rank, 1, bits, c)
+}
+quiet c
+barrier
+if rank == 1 {
+ s <- mem[bits]
+}
+`, race.RaceFree, "the xors are atomics, as adds are (OpenSHMEM's bitwise AMOs are atomic operations): they do not race with each other; quiet + barrier orders both before the load"},
+	{"and-or-no-quiet", `values 4
+address bits
+register s
+context c
+if rank == 1 {
+ amo_and(1, 2, bits, c)
+}
+if rank == 2 {
+ amo_or(2, 2, bits, c)
+ s <- mem[bits]
+}
+`, race.Race, "the and and the or do not race with each other, but rank 2's plain load races with rank 1's and, which nothing orders"},
 	{"counter-no-quiet", `values 4
 address cnt
 register s

@@ -43,19 +43,52 @@ type mon struct {
 	n          int
 	nq, na     int
 	queueConst []int // per transition: the constant queue of a context command, else -1
+	// rmaAddr[a]: some RMA access (a pop or a fetching atomic) may touch
+	// address a, on some rank: a's address is the Local or Remote of a
+	// remote operation, or one of them is not a constant.
+	rmaAddr []bool
 }
 
 func newMon(p *pgas.Program, n int) *mon {
-	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans))}
+	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans)), rmaAddr: make([]bool, len(p.Addrs))}
 	for t := range p.Trans {
 		m.queueConst[t] = -1
-		if c := p.Trans[t].Cmd; c.Op.IsCtxOp() && c.Queue != nil {
+		c := p.Trans[t].Cmd
+		if c.Op.IsCtxOp() && c.Queue != nil {
 			if v, ok := c.Queue.Const(); ok {
 				m.queueConst[t] = int(v)
 			}
 		}
+		switch c.Op {
+		case pgas.OpRead, pgas.OpWrite, pgas.OpSend, pgas.OpRecv, pgas.OpAtomic:
+			m.markRMA(c.Local)
+			m.markRMA(c.Remote)
+		}
 	}
 	return m
+}
+
+// markRMA records that the address e names may be touched by an RMA
+// access: every address when e is not a constant.
+func (m *mon) markRMA(e *pgas.Expr) {
+	if e == nil {
+		return
+	}
+	if v, ok := e.Const(); ok && v >= 0 && int(v) < len(m.rmaAddr) {
+		m.rmaAddr[v] = true
+		return
+	}
+	for a := range m.rmaAddr {
+		m.rmaAddr[a] = true
+	}
+}
+
+// mayRace reports whether access a can be the first of a race: a race
+// needs an RMA access among its two (conflict), so a plain access to a
+// cell no RMA access can touch races with nothing, and guessing it
+// would only grow the product.
+func (m *mon) mayRace(a access) bool {
+	return a.ok && (a.rma || m.rmaAddr[a.cell.Addr])
 }
 
 func (m *mon) rq(r, q int) int         { return (r-1)*m.nq + q }
@@ -101,13 +134,14 @@ func cloneLists(l [][]uint8) [][]uint8 {
 	return c
 }
 
-// key is the product state's identity: X's key and the places in X's
-// order of items (issue indices are not part of it, as in XState.Key).
-func (m *mon) key(s *pstate) string {
-	b := s.x.AppendKey(nil)
+// appendKey appends the product state's identity to b: X's key and the
+// places in X's order of items (issue indices are not part of it, as in
+// XState.Key).
+func (m *mon) appendKey(b []byte, s *pstate) []byte {
+	b = s.x.AppendKey(b)
 	b = append(b, '|', s.phase)
 	if s.phase == 0 {
-		return string(b)
+		return b
 	}
 	e := s.e1
 	b = append(b, byte(e.cell.Rank), byte(e.cell.Addr), byte(e.cell.Addr>>8), flags(e.write, e.rma, e.atomic))
@@ -143,7 +177,7 @@ func (m *mon) key(s *pstate) string {
 			b = append(b, s.fb[i]...)
 		}
 	}
-	return string(b)
+	return b
 }
 
 func flags(xs ...bool) byte {
@@ -154,4 +188,35 @@ func flags(xs ...bool) byte {
 		}
 	}
 	return v
+}
+
+// done reports whether a phase-1 state can no longer reach a race: every
+// rank's next event is marked, and so is every pending pop (the popa and
+// popb of each context item, the popa of each FIFO request and the popb
+// of each transfer). Marks only spread (an event is marked when one of
+// its direct api_hb predecessors' places is), a marked rank issues marked
+// items, and a race needs an unmarked access after e1; so no computation
+// from such a state has one, and the search need not go on from it.
+func (m *mon) done(s *pstate) bool {
+	if s.phase != 1 || slices.Contains(s.rank, false) {
+		return false
+	}
+	for i := range s.ci {
+		for _, b := range s.ci[i] {
+			if b != bitPopa|bitPopb {
+				return false
+			}
+		}
+		for _, b := range s.fa[i] {
+			if b&bitPopa == 0 && !s.faM[i] {
+				return false
+			}
+		}
+		for _, b := range s.fb[i] {
+			if b&bitPopb == 0 && !s.fbM[i] {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -16,6 +16,12 @@
 // and explored by the brute-force oracle (pgas/oracle) before it is
 // returned.
 //
-// Imports: pgas, pgas/oracle, cycles, automata, automata/hitting and the
-// standard library. cmd/pgasrob uses it for "pgasrob repair".
+// RepairRace (race.go) repairs for the race criterion (docs/criteria.md)
+// with the same vocabulary: it decides the sets of insertions cheapest
+// first with package race, so the first race-free set is a cheapest one,
+// and checks it with the race oracle (cycles/race/oracle).
+//
+// Imports: pgas, pgas/oracle, cycles, cycles/race, cycles/race/oracle,
+// automata, automata/hitting and the standard library. cmd/pgasrob uses
+// it for "pgasrob repair".
 package repair

@@ -113,10 +113,9 @@ func allRobust(d []*cycles.Result, n int) bool {
 	return true
 }
 
-// finish writes the repaired program, decides it again from its text for
-// every N and explores it with the oracle: a repair is shown only if all
-// of that holds.
-func (r *repairer) finish(res *Result, set []int, after []*cycles.Result) error {
+// describeInsertions applies set to the source and fills res with the
+// insertions, their texts and costs, and the repaired source.
+func (r *repairer) describeInsertions(res *Result, set []int) error {
 	chosen := r.pick(set)
 	ed, err := r.a.apply(r.src, chosen)
 	if err != nil {
@@ -159,7 +158,17 @@ func (r *repairer) finish(res *Result, set []int, after []*cycles.Result) error 
 		res.Cost += ins.Cost
 	}
 	res.Verdict, res.Source = Repaired, ed.src
-	p, err := pgas.Compile(r.file, ed.src)
+	return nil
+}
+
+// finish writes the repaired program, decides it again from its text for
+// every N and explores it with the oracle: a repair is shown only if all
+// of that holds.
+func (r *repairer) finish(res *Result, set []int, after []*cycles.Result) error {
+	if err := r.describeInsertions(res, set); err != nil {
+		return err
+	}
+	p, err := pgas.Compile(r.file, res.Source)
 	if err != nil {
 		return fmt.Errorf("%w: the repaired program does not compile: %v", ErrInternal, err)
 	}

@@ -122,6 +122,11 @@ type Result struct {
 	Rounds     int
 	Candidates int // insertions of the vocabulary that apply to the input
 	Elapsed    time.Duration
+	// Criterion is "" for robustness (Repair), CriterionRace for
+	// RepairRace, whose decisions are RaceBefore and RaceAfter (Before and
+	// After stay empty) and whose Oracle is the race oracle's.
+	Criterion             string
+	RaceBefore, RaceAfter []RaceN
 }
 
 // ErrInternal marks a repaired program that the oracle or a re-decision
@@ -197,6 +202,8 @@ type repairer struct {
 	a     *analysis
 	cands []Candidate
 	memo  map[string][]*cycles.Result // decisions by candidate set
+	// raceMemo: the race decisions by candidate set (RepairRace)
+	raceMemo map[string][]RaceN
 }
 
 // universe lists the candidates that apply: each alone must compile and

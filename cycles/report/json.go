@@ -22,6 +22,7 @@ type DecideJSON struct {
 	Program     string           `json:"program"`
 	NArg        string           `json:"n"`
 	Results     []NResultJSON    `json:"results"`
+	Race        []RaceResultJSON `json:"race,omitempty"` // a project's file under --criterion race or all
 	Verdict     string           `json:"verdict"`
 	ExitCode    int              `json:"exit_code"`
 	Errors      []ErrorJSON      `json:"errors,omitempty"`

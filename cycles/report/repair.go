@@ -20,7 +20,8 @@ type RepairJSON struct {
 	Schema     string            `json:"schema"`
 	File       string            `json:"file"`
 	NArg       string            `json:"n"`
-	Verdict    string            `json:"verdict"` // repaired, already robust, no repair, run-time error, input error
+	Criterion  string            `json:"criterion,omitempty"` // "race" for repair --criterion race; absent for robustness
+	Verdict    string            `json:"verdict"`             // repaired, already robust (already race-free), no repair, run-time error, input error
 	Reason     string            `json:"reason,omitempty"`
 	Before     []RepairNJSON     `json:"before"`
 	Insertions []InsertionJSON   `json:"insertions"`
@@ -102,6 +103,12 @@ func FillRepairJSON(out *RepairJSON, file string, src []byte, res *repair.Result
 		out.Verdict, out.Reason = res.Verdict.String(), res.Reason
 	}
 	out.Before, out.After = nResults(res.Before), nResults(res.After)
+	if res.Criterion == repair.CriterionRace {
+		out.Criterion, out.Before, out.After = res.Criterion, raceNResults(res.RaceBefore), raceNResults(res.RaceAfter)
+		if err == nil && res.Verdict == repair.AlreadyRobust {
+			out.Verdict = "already race-free"
+		}
+	}
 	out.Cost, out.Rounds, out.Candidates, out.ElapsedMS = res.Cost, res.Rounds, res.Candidates, res.Elapsed.Milliseconds()
 	for _, in := range res.Insertions {
 		ij := InsertionJSON{Kind: in.Kind.String(), Line: in.At.Line, Queue: in.Queue, Cost: in.Cost, Text: in.Text}
@@ -137,6 +144,10 @@ func WriteRepairText(w io.Writer, file string, src []byte, res *repair.Result, e
 		}
 		fmt.Fprintln(w)
 	}
+	races := res.Criterion == repair.CriterionRace
+	for _, b := range res.RaceBefore {
+		fmt.Fprintf(w, "%s, N = %d: %s\n", file, b.N, RaceVerdictWord(RaceOutcome{N: b.N, Res: b.Res}))
+	}
 	switch res.Verdict {
 	case repair.AlreadyRobust:
 		fmt.Fprintln(w, "nothing to repair")
@@ -156,18 +167,33 @@ func WriteRepairText(w io.Writer, file string, src []byte, res *repair.Result, e
 	if len(res.Insertions) != 1 {
 		fmt.Fprint(w, "s")
 	}
-	fmt.Fprintf(w, ", %d rounds, %d candidate insertions, %v):\n", res.Rounds, res.Candidates, res.Elapsed.Round(time.Millisecond))
+	rounds := "rounds"
+	if races {
+		rounds = "sets decided"
+	}
+	fmt.Fprintf(w, ", %d %s, %d candidate insertions, %v):\n", res.Rounds, rounds, res.Candidates, res.Elapsed.Round(time.Millisecond))
 	for _, in := range res.Insertions {
 		fmt.Fprintf(w, "  %s  [%s, cost %d]\n", in.Text, in.Kind, in.Cost)
 	}
 	m := res.Minimality
+	bad := "a violation"
+	if races {
+		bad = "a race"
+	}
 	switch {
 	case m.Proven:
-		fmt.Fprintf(w, "minimal: every cheaper set of insertions (%d) was decided and leaves a violation\n", m.Checked)
+		fmt.Fprintf(w, "minimal: every cheaper set of insertions (%d) was decided and leaves %s\n", m.Checked, bad)
 	default:
-		fmt.Fprintf(w, "minimality not proven: %s (%d cheaper sets decided, all with a violation)\n", m.Reason, m.Checked)
+		fmt.Fprintf(w, "minimality not proven: %s (%d cheaper sets decided, all with %s)\n", m.Reason, m.Checked, bad)
 	}
 	fmt.Fprint(w, indentDiff(repair.Diff(file, src, res.Source)))
+	if races {
+		writeRaceAfter(w, res)
+		if written != "" {
+			fmt.Fprintf(w, "written to %s\n", written)
+		}
+		return
+	}
 	var ns, states []string
 	for _, a := range res.After {
 		ns = append(ns, fmt.Sprint(a.N))
@@ -192,4 +218,30 @@ func indentDiff(d string) string {
 		b.WriteString("  " + l + "\n")
 	}
 	return b.String()
+}
+
+func raceNResults(rs []repair.RaceN) []RepairNJSON {
+	out := []RepairNJSON{}
+	for _, r := range rs {
+		out = append(out, RepairNJSON{N: r.N, Verdict: RaceVerdictWord(RaceOutcome{N: r.N, Res: r.Res}), States: r.Res.Stats.States})
+	}
+	return out
+}
+
+// writeRaceAfter prints the checks of a race repair: the re-decision of
+// the repaired program and the race oracle's enumeration.
+func writeRaceAfter(w io.Writer, res *repair.Result) {
+	var ns, states []string
+	for _, a := range res.RaceAfter {
+		ns = append(ns, fmt.Sprint(a.N))
+		states = append(states, fmt.Sprint(a.Res.Stats.States))
+	}
+	fmt.Fprintf(w, "repaired program: RACE-FREE for N = %s (decided again from its text: %s states)\n", strings.Join(ns, ", "), strings.Join(states, ", "))
+	for _, o := range res.Oracle {
+		if o.Complete {
+			fmt.Fprintf(w, "race oracle, N = %d: no race in any computation (%d steps)\n", o.N, o.Explored)
+		} else {
+			fmt.Fprintf(w, "race oracle, N = %d: no race within its bound (%s; %d steps)\n", o.N, o.Truncated, o.Explored)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/cycles"
+	"github.com/pgasrob/pgasrob/cycles/race"
 	"github.com/pgasrob/pgasrob/cycles/repair"
 	"github.com/pgasrob/pgasrob/pgas"
 )
@@ -38,7 +39,21 @@ func violatedNs(res *repair.Result) string {
 			ns = append(ns, fmt.Sprint(b.N))
 		}
 	}
+	for _, b := range res.RaceBefore {
+		if b.Res.Verdict == race.Race {
+			ns = append(ns, fmt.Sprint(b.N))
+		}
+	}
 	return strings.Join(ns, ", ")
+}
+
+// repairRule is the rule of a repair's findings, and what they say is
+// wrong: a data race for repair --criterion race, else not robust.
+func repairRule(res *repair.Result) (rule, what string) {
+	if res.Criterion == repair.CriterionRace {
+		return RuleRace, "racy"
+	}
+	return RuleNotRobust, "not robust"
 }
 
 func posIn(file string, pos pgas.Pos) string {
@@ -62,14 +77,16 @@ func WriteRepairGCC(w io.Writer, file string, res *repair.Result, err error) {
 		}
 		fmt.Fprintf(w, "%s: error: %s [%s]\n", file, msg, RuleInternal)
 	case res.Verdict == repair.Repaired:
+		rule, what := repairRule(res)
 		for i, in := range res.Insertions {
-			fmt.Fprintf(w, "%s: error: not robust for N = %s: %s (%s, cost %d; insertion %d of %d of a cheapest repair, cost %d) [%s]\n",
-				posIn(file, insertionPos(in)), violatedNs(res), in.Text, in.Kind, in.Cost, i+1, len(res.Insertions), res.Cost, RuleNotRobust)
+			fmt.Fprintf(w, "%s: error: %s for N = %s: %s (%s, cost %d; insertion %d of %d of a cheapest repair, cost %d) [%s]\n",
+				posIn(file, insertionPos(in)), what, violatedNs(res), in.Text, in.Kind, in.Cost, i+1, len(res.Insertions), res.Cost, rule)
 		}
 	case res.Verdict == repair.RunError:
 		fmt.Fprintf(w, "%s: error: run-time error: %s (pgasrob decide shows the computation) [%s]\n", file, res.Reason, RuleRunError)
 	case res.Verdict == repair.NoRepair:
-		fmt.Fprintf(w, "%s: error: not robust for N = %s, and no repair: %s [%s]\n", file, violatedNs(res), res.Reason, RuleNotRobust)
+		rule, what := repairRule(res)
+		fmt.Fprintf(w, "%s: error: %s for N = %s, and no repair: %s [%s]\n", file, what, violatedNs(res), res.Reason, rule)
 	}
 }
 
@@ -84,7 +101,8 @@ func (b *sarifRun) addRepair(f File) {
 		for _, in := range res.Insertions {
 			texts = append(texts, in.Text)
 		}
-		r := newResult(b.run, RuleNotRobust, "error", fmt.Sprintf("Not robust for N = %s; a cheapest repair (cost %d): %s.", violatedNs(res), res.Cost, strings.Join(texts, "; ")))
+		rule, what := repairRule(res)
+		r := newResult(b.run, rule, "error", fmt.Sprintf("%s for N = %s; a cheapest repair (cost %d): %s.", upper(what), violatedNs(res), res.Cost, strings.Join(texts, "; ")))
 		for i, in := range res.Insertions {
 			pos := insertionPos(in)
 			msg := fmt.Sprintf("%s (%s, cost %d)", in.Text, in.Kind, in.Cost)
@@ -99,7 +117,8 @@ func (b *sarifRun) addRepair(f File) {
 	case repair.RunError:
 		newResult(b.run, RuleRunError, "error", fmt.Sprintf("Run-time error: %s.", res.Reason)).AddLocation(b.physical(f.Path, 0, 0, ""))
 	case repair.NoRepair:
-		newResult(b.run, RuleNotRobust, "error", fmt.Sprintf("Not robust for N = %s, and no repair: %s.", violatedNs(res), res.Reason)).AddLocation(b.physical(f.Path, 0, 0, ""))
+		rule, what := repairRule(res)
+		newResult(b.run, rule, "error", fmt.Sprintf("%s for N = %s, and no repair: %s.", upper(what), violatedNs(res), res.Reason)).AddLocation(b.physical(f.Path, 0, 0, ""))
 	}
 }
 

@@ -13,7 +13,8 @@ import (
 // SummaryJSON is one row of the summary.
 type SummaryJSON struct {
 	File      string  `json:"file"`
-	N         int     `json:"n"` // 0 when the file could not be decided at all
+	N         int     `json:"n"`                   // 0 when the file could not be decided at all
+	Criterion string  `json:"criterion,omitempty"` // "race" for a row of the race criterion
 	Verdict   string  `json:"verdict"`
 	ExitCode  int     `json:"exit_code"`
 	ElapsedMS float64 `json:"elapsed_ms"`
@@ -24,7 +25,7 @@ type SummaryJSON struct {
 func Summary(files []File) []SummaryJSON {
 	rows := []SummaryJSON{}
 	for _, f := range files {
-		if len(f.Outcomes) == 0 {
+		if len(f.Outcomes) == 0 && len(f.Races) == 0 {
 			v := "input error"
 			if len(f.Errors) == 0 {
 				v = "not decided"
@@ -36,6 +37,13 @@ func Summary(files []File) []SummaryJSON {
 			row := SummaryJSON{File: f.Path, N: o.N, Verdict: VerdictWord(o), ExitCode: o.Code}
 			if o.Res != nil {
 				row.ElapsedMS = float64(o.Res.Elapsed.Microseconds()) / 1000
+				row.States = o.Res.Stats.States
+			}
+			rows = append(rows, row)
+		}
+		for _, o := range f.Races {
+			row := SummaryJSON{File: f.Path, N: o.N, Criterion: "race", Verdict: RaceVerdictWord(o), ExitCode: o.Code, ElapsedMS: float64(o.Elapsed.Microseconds()) / 1000}
+			if o.Res != nil {
 				row.States = o.Res.Stats.States
 			}
 			rows = append(rows, row)

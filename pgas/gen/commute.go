@@ -24,7 +24,7 @@ func (g *generator) commutingStmt(ctx *Expr) *Stmt {
 		case 'k':
 			args = append(args, g.rankExpr())
 		case 'e':
-			args = append(args, g.valueExpr())
+			args = append(args, g.operand())
 		case 'm', 's':
 			args = append(args, hot())
 		default:
@@ -32,4 +32,15 @@ func (g *generator) commutingStmt(ctx *Expr) *Stmt {
 		}
 	}
 	return &Stmt{Kind: SShmem, Call: c.call, Args: append(args, ctx)}
+}
+
+// operand is the value of a commuting call: with a signed window (Wide)
+// often a small constant of either sign, the counters' idiom, whose sign
+// decides the add's commuting class (docs/deviations.md, entry 14).
+func (g *generator) operand() *Expr {
+	if g.c.Wide && g.p.Lo < 0 && g.r.IntN(2) == 0 {
+		v := []int64{1, 1, 2, -1, -2}[g.r.IntN(5)]
+		return numv(max(v, g.p.Lo)) // -1 when the window stops there
+	}
+	return g.valueExpr()
 }

@@ -26,6 +26,10 @@ func TestCommutingLitmus(t *testing.T) {
 		{"signal-adds.pgas", false, true},
 		{"two-xors.pgas", false, true},
 		{"xor-values3.pgas", false, false},
+		{"signed-counter.pgas", false, true},
+		{"signed-down.pgas", false, true},
+		{"mixed-signs.pgas", false, false},
+		{"signed-register.pgas", false, false},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"math/big"
 	"math/bits"
 
 	"github.com/pgasrob/pgasrob/pgas"
@@ -108,31 +109,56 @@ func (w *work) eventComm(e pgas.Event, c int) {
 
 // commuteClass is the oracle's own reading of the independence of entry
 // 14 (it shares no code with pgas.Program.CommuteClass, which the
-// procedure uses): a popb of a send that adds, with values from 0; or
-// that ands, ors or xors, with values 0..2^b-1. Equal non-zero results
-// commute.
+// procedure uses): a popb of a send that adds an operand that is never
+// negative, or one that is never positive (two classes: adds of opposite
+// signs do not commute with respect to wraps); or that ands, ors or
+// xors, with values 0..2^b-1. Equal non-zero results commute. The class
+// of each transition is computed once, here.
 func commuteClass(p *pgas.Program) func(pgas.Event) int {
-	return func(e pgas.Event) int {
-		if e.Kind != pgas.KPopb || e.Trans < 0 || e.Trans >= len(p.Trans) || p.Lo != 0 {
-			return 0
-		}
-		cmd := &p.Trans[e.Trans].Cmd
-		if cmd.Op != pgas.OpSend {
-			return 0
-		}
-		pow2 := bits.OnesCount64(uint64(p.Values)) == 1
+	pow2 := p.Lo == 0 && bits.OnesCount64(uint64(p.Values)) == 1
+	dlo, dhi := big.NewInt(p.Lo), big.NewInt(p.Lo+int64(p.Values)-1)
+	byTrans := make([]int, len(p.Trans))
+	for t := range p.Trans {
+		cmd := &p.Trans[t].Cmd
 		switch {
+		case cmd.Op != pgas.OpSend:
 		case cmd.Amo == pgas.AmoAdd:
-			return 10
+			lo, hi := dlo, dhi
+			if cmd.Local == nil && cmd.Val != nil {
+				if l, h, ok := bigRange(cmd.Val.Code, dlo, dhi); ok {
+					lo, hi = maxBig(l, dlo), minBig(h, dhi)
+				}
+			}
+			if lo.Sign() >= 0 {
+				byTrans[t] = 10
+			} else if hi.Sign() <= 0 {
+				byTrans[t] = 14
+			}
 		case cmd.Amo == pgas.AmoAnd && pow2:
-			return 11
+			byTrans[t] = 11
 		case cmd.Amo == pgas.AmoOr && pow2:
-			return 12
+			byTrans[t] = 12
 		case cmd.Amo == pgas.AmoXor && pow2:
-			return 13
+			byTrans[t] = 13
 		}
-		return 0
 	}
+	return func(e pgas.Event) int {
+		if e.Kind != pgas.KPopb || e.Trans < 0 || e.Trans >= len(byTrans) {
+			return 0
+		}
+		return byTrans[e.Trans]
+	}
+}
+
+// hasCommuting: some send of p has a commuting class.
+func hasCommuting(p *pgas.Program) bool {
+	cls := commuteClass(p)
+	for t := range p.Trans {
+		if cls(pgas.Event{Kind: pgas.KPopb, Trans: t}) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // newCommSummary is the empty summary for cf_c.

@@ -209,7 +209,8 @@ func (g *apiHB) observing(e ev) bool {
 	return false
 }
 
-// deliversAtomic: the popb of amo_add, amo_inc, amo_set, or of a signal.
+// deliversAtomic: the popb of amo_add, amo_inc, amo_set, amo_and, amo_or,
+// amo_xor, or of a signal.
 func (g *apiHB) deliversAtomic(e ev) bool {
 	if e.Kind != pgas.KPopb {
 		return false
@@ -218,7 +219,11 @@ func (g *apiHB) deliversAtomic(e ev) bool {
 	if t.Cmd.Op != pgas.OpSend {
 		return false
 	}
-	return t.Sugar == "amo_add" || t.Sugar == "amo_inc" || t.Sugar == "amo_set" || t.Cmd.After
+	switch t.Sugar {
+	case "amo_add", "amo_inc", "amo_set", "amo_and", "amo_or", "amo_xor":
+		return true
+	}
+	return t.Cmd.After
 }
 
 func (g *apiHB) atomicWrite(i int) bool {
@@ -228,7 +233,19 @@ func (g *apiHB) atomicWrite(i int) bool {
 
 func (g *apiHB) rmw(i int) bool {
 	e := g.evs[i]
-	return e.Kind == pgas.KAmo || (g.deliversAtomic(e) && g.p.Trans[e.Trans].Cmd.Amo == pgas.AmoAdd)
+	if e.Kind == pgas.KAmo {
+		return true
+	}
+	// a delivery that reads the cell first: an add or a bitwise update,
+	// not amo_set (AmoNone) nor a signal set
+	if !g.deliversAtomic(e) {
+		return false
+	}
+	switch g.p.Trans[e.Trans].Cmd.Amo {
+	case pgas.AmoAdd, pgas.AmoAnd, pgas.AmoOr, pgas.AmoXor:
+		return true
+	}
+	return false
 }
 
 // isAtomic: an atomic access (the atomics, their deliveries, awaits).
