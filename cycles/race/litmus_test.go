@@ -127,6 +127,8 @@ var updateTable = flag.Bool("race.update-table", false, "rewrite the litmus tabl
 
 var oracleN = flag.Int("race.oracle-n", 0, "TestRaceLitmus: ask the oracle up to this N in every column (0: N = 2, and N = 3 where it is cheap)")
 
+var litmusOracleSteps = flag.Int64("race.litmus-oracle-steps", 0, "TestRaceLitmus: the oracle's step bound per cell (0: the oracle's default, 5,000,000; the signal column at N = 3 needs more)")
+
 // TestRaceLitmus checks every cell of the table with Decide at N = 2..4
 // (short: 2 and 3) and with the oracle at N = 2 (and 3 in the columns
 // whose enumeration is small; -race.oracle-n 3 for all of them: about
@@ -159,7 +161,7 @@ func TestRaceLitmus(t *testing.T) {
 						t.Errorf("%s × %s × %s, N = %d: decide %v, want %v\n%s", a.name, b.name, s.name, n, res.Verdict, want, src)
 					}
 					if n == 2 || (n <= *oracleN) || (n == 3 && cheap[s.name] && !testing.Short()) {
-						or := oracle.Races(p, n, oracle.Options{})
+						or := oracle.Races(p, n, oracle.Options{MaxSteps: *litmusOracleSteps})
 						if or.Verdict.String() != want.String() {
 							t.Errorf("%s × %s × %s, N = %d: oracle %v, want %v\n%s", a.name, b.name, s.name, n, or.Verdict, want, src)
 						}

@@ -117,21 +117,44 @@ func (m *mon) guessed(s *pstate, e1 access) *pstate {
 func (s *pstate) clone() *pstate {
 	c := *s
 	if s.phase == 0 {
-		c.head = slices.Clone(s.head)
-		return &c
+		return &c // head is shared: a step that changes it copies it
 	}
-	c.rank, c.faM, c.fbM, c.quietM = slices.Clone(s.rank), slices.Clone(s.faM), slices.Clone(s.fbM), slices.Clone(s.quietM)
-	c.fm, c.fc, c.chain, c.head, c.rel = slices.Clone(s.fm), slices.Clone(s.fc), slices.Clone(s.chain), slices.Clone(s.head), slices.Clone(s.rel)
-	c.ci, c.fa, c.fb = cloneLists(s.ci), cloneLists(s.fa), cloneLists(s.fb)
+	// One allocation for the eight bool vectors, and the item lists shared
+	// with s until a step writes one (own): a successor differs from its
+	// state in one or two places, and the copies were half of the cost of
+	// a product state.
+	bs := [...]*[]bool{&c.rank, &c.faM, &c.fbM, &c.quietM, &c.fm, &c.fc, &c.chain, &c.rel}
+	total := 0
+	for _, p := range bs {
+		total += len(*p)
+	}
+	buf := make([]bool, 0, total)
+	for _, p := range bs {
+		k := len(buf)
+		buf = append(buf, *p...)
+		*p = buf[k:len(buf):len(buf)]
+	}
+	c.ci, c.fa, c.fb = shareLists(s.ci), shareLists(s.fa), shareLists(s.fb)
 	return &c
 }
 
-func cloneLists(l [][]uint8) [][]uint8 {
+// shareLists copies the outer slice of l; the lists themselves are shared,
+// clipped so that an append makes a copy. A step that writes into a list
+// in place first takes its own copy with own.
+func shareLists(l [][]uint8) [][]uint8 {
 	c := make([][]uint8, len(l))
-	for i := range l {
-		c[i] = slices.Clone(l[i])
+	for i, x := range l {
+		c[i] = x[:len(x):len(x)]
 	}
 	return c
+}
+
+// own replaces l[i] by a copy of it, before a write in place (|=,
+// slices.Delete): the original may be shared with the state it was cloned
+// from.
+func own(l [][]uint8, i int) []uint8 {
+	l[i] = slices.Clone(l[i])
+	return l[i]
 }
 
 // appendKey appends the product state's identity to b: X's key and the
