@@ -116,7 +116,7 @@ func (s *system) moves(ps *pstate, at uint64) []move {
 	if len(errs) > 0 && s.runErr == nil {
 		s.runErr, s.runErrAt = errs[0], at
 	}
-	var out []move
+	out := make([]move, 0, len(steps)+1)
 	for _, st := range steps {
 		if st.Wrap != nil {
 			// the real program computes a value X cannot hold: a

@@ -134,19 +134,23 @@ func (s *pstate) clone() *pstate {
 		buf = append(buf, *p...)
 		*p = buf[k:len(buf):len(buf)]
 	}
-	c.ci, c.fa, c.fb = shareLists(s.ci), shareLists(s.fa), shareLists(s.fb)
+	k := len(s.ci)
+	lists := make([][]uint8, 0, 3*k)
+	c.ci, lists = shareLists(lists, s.ci)
+	c.fa, lists = shareLists(lists, s.fa)
+	c.fb, _ = shareLists(lists, s.fb)
 	return &c
 }
 
-// shareLists copies the outer slice of l; the lists themselves are shared,
-// clipped so that an append makes a copy. A step that writes into a list
-// in place first takes its own copy with own.
-func shareLists(l [][]uint8) [][]uint8 {
-	c := make([][]uint8, len(l))
-	for i, x := range l {
-		c[i] = x[:len(x):len(x)]
+// shareLists appends to buf the lists of l, shared, clipped so that an
+// append makes a copy, and returns them as a slice of buf (and buf). A
+// step that writes into a list in place first takes its own copy with own.
+func shareLists(buf, l [][]uint8) ([][]uint8, [][]uint8) {
+	k := len(buf)
+	for _, x := range l {
+		buf = append(buf, x[:len(x):len(x)])
 	}
-	return c
+	return buf[k:len(buf):len(buf)], buf
 }
 
 // own replaces l[i] by a copy of it, before a write in place (|=,
