@@ -60,9 +60,9 @@ func TestRaceCreatedContext(t *testing.T) {
 					t.Errorf("%q, N = %d: witness: %v", tc.quiet, n, err)
 				}
 			}
-		}
-		if or := oracle.Races(p, 2, oracle.Options{}); or.Verdict.String() != tc.want.String() {
-			t.Errorf("%q, N = 2: oracle %v, want %v (%s)", tc.quiet, or.Verdict, tc.want, tc.why)
+			if or := oracle.Races(p, n, oracle.Options{}); or.Verdict.String() != tc.want.String() {
+				t.Errorf("%q, N = %d: oracle %v, want %v (%s)", tc.quiet, n, or.Verdict, tc.want, tc.why)
+			}
 		}
 	}
 }
