@@ -47,10 +47,11 @@ type mon struct {
 	// address a, on some rank: a's address is the Local or Remote of a
 	// remote operation, or one of them is not a constant.
 	rmaAddr []bool
+	localQ  []bool // per control state: reduce.go
 }
 
 func newMon(p *pgas.Program, n int) *mon {
-	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans)), rmaAddr: make([]bool, len(p.Addrs))}
+	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans)), rmaAddr: make([]bool, len(p.Addrs)), localQ: localStates(p)}
 	for t := range p.Trans {
 		m.queueConst[t] = -1
 		c := p.Trans[t].Cmd

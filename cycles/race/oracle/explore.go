@@ -22,6 +22,10 @@ func (v Verdict) String() string {
 type Options struct {
 	MaxDepth int   // longest computation followed (0: 200 events)
 	MaxSteps int64 // steps of X taken in all (0: 5,000,000)
+	// Full follows every step, without the reduction of ample: the
+	// plainest enumeration, for the difftests of a procedure that itself
+	// reduces by commuting steps (race.Decide does).
+	Full bool
 }
 
 // Result is the oracle's answer; for Race, Events is a computation whose
@@ -173,6 +177,9 @@ func localStates(p *pgas.Program) []bool {
 // keeps the happens-before graph and the races. The same holds for
 // maximal computations, the leaves where races are looked for.
 func (x *explorer) ample(s *pgas.XState, steps []pgas.Step) []pgas.Step {
+	if x.opt.Full {
+		return steps
+	}
 	for r := 1; r <= x.m.N(); r++ {
 		if !x.local[s.Control(r)] {
 			continue
