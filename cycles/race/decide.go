@@ -116,7 +116,14 @@ func (s *system) moves(ps *pstate, at uint64) []move {
 	if len(errs) > 0 && s.runErr == nil {
 		s.runErr, s.runErrAt = errs[0], at
 	}
-	var out []move
+	for _, st := range steps {
+		// the steps the reduction postpones report their errors here too
+		if st.Wrap != nil && s.runErr == nil {
+			s.runErr, s.runErrAt = st.Wrap, at
+		}
+	}
+	steps = s.mon.persistent(ps.x, steps)
+	out := make([]move, 0, len(steps)+1)
 	for _, st := range steps {
 		if st.Wrap != nil {
 			// the real program computes a value X cannot hold: a

@@ -41,7 +41,7 @@ func TestRaceDifferential(t *testing.T) {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
 		n := 2 + int(seed%4/3)
-		or := oracle.Races(p, n, oracle.Options{MaxSteps: *diffOracleSteps})
+		or := oracle.Races(p, n, oracle.Options{MaxSteps: *diffOracleSteps, Full: true})
 		if or.Verdict == oracle.Unknown {
 			stats["oracle bound"]++
 			continue

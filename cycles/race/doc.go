@@ -22,7 +22,9 @@
 // computation, so that bit is computed when the event happens, from bits
 // already there: the monitor is exact by construction. The product is
 // searched by automata.Search (one search engine); a budget that runs out
-// gives Unknown. The search is finite when X(P,N) has finitely many
+// gives Unknown. The search follows, where a rank has only register steps
+// to take, that rank's steps alone (a persistent set: reduce.go); they
+// commute with every other step and change no place of the monitor. The search is finite when X(P,N) has finitely many
 // reachable states (queues bounded in every run), which is the case for
 // every program without a loop that issues operations without completing
 // them; otherwise a budget ends it.

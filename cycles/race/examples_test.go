@@ -12,7 +12,7 @@ import (
 )
 
 // Hand-argued programs: each verdict is argued next to it and checked
-// with Decide and the oracle at N = 2 and 3.
+// with Decide and the oracle at N = 2, 3 and 4.
 var argued = []struct {
 	name, src string
 	want      race.Verdict
@@ -131,7 +131,7 @@ func TestRaceArgued(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		for n := 2; n <= 3; n++ {
+		for n := 2; n <= 4; n++ {
 			res := race.Decide(p, n, race.Options{})
 			if res.Verdict != tc.want {
 				t.Errorf("%s, N = %d: decide %v, want %v (%s)", tc.name, n, res.Verdict, tc.want, tc.why)

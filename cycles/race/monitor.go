@@ -47,10 +47,11 @@ type mon struct {
 	// address a, on some rank: a's address is the Local or Remote of a
 	// remote operation, or one of them is not a constant.
 	rmaAddr []bool
+	localQ  []bool // per control state: reduce.go
 }
 
 func newMon(p *pgas.Program, n int) *mon {
-	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans)), rmaAddr: make([]bool, len(p.Addrs))}
+	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans)), rmaAddr: make([]bool, len(p.Addrs)), localQ: localStates(p)}
 	for t := range p.Trans {
 		m.queueConst[t] = -1
 		c := p.Trans[t].Cmd
@@ -117,21 +118,48 @@ func (m *mon) guessed(s *pstate, e1 access) *pstate {
 func (s *pstate) clone() *pstate {
 	c := *s
 	if s.phase == 0 {
-		c.head = slices.Clone(s.head)
-		return &c
+		return &c // head is shared: a step that changes it copies it
 	}
-	c.rank, c.faM, c.fbM, c.quietM = slices.Clone(s.rank), slices.Clone(s.faM), slices.Clone(s.fbM), slices.Clone(s.quietM)
-	c.fm, c.fc, c.chain, c.head, c.rel = slices.Clone(s.fm), slices.Clone(s.fc), slices.Clone(s.chain), slices.Clone(s.head), slices.Clone(s.rel)
-	c.ci, c.fa, c.fb = cloneLists(s.ci), cloneLists(s.fa), cloneLists(s.fb)
+	// One allocation for the eight bool vectors, and the item lists shared
+	// with s until a step writes one (own): a successor differs from its
+	// state in one or two places, and the copies were half of the cost of
+	// a product state.
+	bs := [...]*[]bool{&c.rank, &c.faM, &c.fbM, &c.quietM, &c.fm, &c.fc, &c.chain, &c.rel}
+	total := 0
+	for _, p := range bs {
+		total += len(*p)
+	}
+	buf := make([]bool, 0, total)
+	for _, p := range bs {
+		k := len(buf)
+		buf = append(buf, *p...)
+		*p = buf[k:len(buf):len(buf)]
+	}
+	k := len(s.ci)
+	lists := make([][]uint8, 0, 3*k)
+	c.ci, lists = shareLists(lists, s.ci)
+	c.fa, lists = shareLists(lists, s.fa)
+	c.fb, _ = shareLists(lists, s.fb)
 	return &c
 }
 
-func cloneLists(l [][]uint8) [][]uint8 {
-	c := make([][]uint8, len(l))
-	for i := range l {
-		c[i] = slices.Clone(l[i])
+// shareLists appends to buf the lists of l, shared, clipped so that an
+// append makes a copy, and returns them as a slice of buf (and buf). A
+// step that writes into a list in place first takes its own copy with own.
+func shareLists(buf, l [][]uint8) ([][]uint8, [][]uint8) {
+	k := len(buf)
+	for _, x := range l {
+		buf = append(buf, x[:len(x):len(x)])
 	}
-	return c
+	return buf[k:len(buf):len(buf)], buf
+}
+
+// own replaces l[i] by a copy of it, before a write in place (|=,
+// slices.Delete): the original may be shared with the state it was cloned
+// from.
+func own(l [][]uint8, i int) []uint8 {
+	l[i] = slices.Clone(l[i])
+	return l[i]
 }
 
 // appendKey appends the product state's identity to b: X's key and the

@@ -147,6 +147,7 @@ func (m *mon) command(ns *pstate, prev *pgas.XState, st pgas.Step, guess bool) (
 				bits |= bitPopb
 			}
 			if it.Head == it.Issue {
+				ns.head = slices.Clone(ns.head) // shared with the state before
 				ns.head[r-1] = it.Issue
 				if ns.phase == 1 {
 					ns.chain[r-1] = false
@@ -205,7 +206,7 @@ func (m *mon) pop(ns *pstate, prev *pgas.XState, st pgas.Step, guess bool) (*pst
 		marked := bits&bitPopa != 0 || guess
 		h := m.check(ns, ev, marked)
 		if ns.phase == 1 && marked {
-			ns.ci[i][j] |= bitPopb
+			own(ns.ci, i)[j] |= bitPopb
 			ns.quietM[i] = true
 		}
 		return ns, h
@@ -216,7 +217,7 @@ func (m *mon) pop(ns *pstate, prev *pgas.XState, st pgas.Step, guess bool) (*pst
 	if ns.phase != 1 {
 		return ns, h
 	}
-	ns.ci[i] = slices.Delete(ns.ci[i], j, j+1)
+	ns.ci[i] = slices.Delete(own(ns.ci, i), j, j+1)
 	if !marked {
 		return ns, h
 	}
@@ -226,8 +227,13 @@ func (m *mon) pop(ns *pstate, prev *pgas.XState, st pgas.Step, guess bool) (*pst
 	}
 	// fence order: later-epoch sends of (r, q) to the same rank
 	k := it.Dst.Rank
+	owned := false
 	for jj, o := range ns.x.Items(r, q) {
 		if !o.Recv && o.Dst.Rank == k && o.Epoch > it.Epoch {
+			if !owned {
+				own(ns.ci, i)
+				owned = true
+			}
 			ns.ci[i][jj] |= bitPopb
 		}
 	}
@@ -238,8 +244,13 @@ func (m *mon) pop(ns *pstate, prev *pgas.XState, st pgas.Step, guess bool) (*pst
 	}
 	// put-with-signal: the signals that follow this send's chain
 	for qq := 0; qq < m.nq; qq++ {
+		owned := false
 		for jj, o := range ns.x.Items(r, qq) {
 			if !o.Recv && o.After == it.Head {
+				if !owned {
+					own(ns.ci, m.rq(r, qq))
+					owned = true
+				}
 				ns.ci[m.rq(r, qq)][jj] |= bitPopb
 			}
 		}

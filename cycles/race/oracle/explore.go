@@ -22,6 +22,10 @@ func (v Verdict) String() string {
 type Options struct {
 	MaxDepth int   // longest computation followed (0: 200 events)
 	MaxSteps int64 // steps of X taken in all (0: 5,000,000)
+	// Full follows every step, without the reduction of ample: the
+	// plainest enumeration, for the difftests of a procedure that itself
+	// reduces by commuting steps (race.Decide does).
+	Full bool
 }
 
 // Result is the oracle's answer; for Race, Events is a computation whose
@@ -37,6 +41,7 @@ type Result struct {
 type explorer struct {
 	p      *pgas.Program
 	m      *pgas.Machine
+	local  []bool // per control state: every transition from it is an assign or an assume
 	opt    Options
 	path   []ev
 	nsteps int
@@ -54,7 +59,7 @@ func Races(p *pgas.Program, n int, opt Options) Result {
 	if opt.MaxSteps == 0 {
 		opt.MaxSteps = 5_000_000
 	}
-	x := &explorer{p: p, m: pgas.NewMachine(p, n), opt: opt}
+	x := &explorer{p: p, m: pgas.NewMachine(p, n), opt: opt, local: localStates(p)}
 	x.dfs(x.m.Initial())
 	// a race anywhere wins (a run-time error does not stop the other
 	// computations); a bound reached hides races, so it comes next
@@ -77,7 +82,7 @@ func (x *explorer) dfs(s *pgas.XState) {
 		x.res.RunErr = errs[0]
 	}
 	leaf := true
-	for _, st := range steps {
+	for _, st := range x.ample(s, steps) {
 		if st.Wrap != nil {
 			if x.res.RunErr == nil {
 				x.res.RunErr = st.Wrap
@@ -140,4 +145,54 @@ func (x *explorer) check() {
 			x.res.Events = append(x.res.Events, e.Event)
 		}
 	}
+}
+
+// localStates marks the control states all of whose transitions are
+// assigns or assumes: commands that read and write only their rank's
+// registers and control state.
+func localStates(p *pgas.Program) []bool {
+	local := make([]bool, len(p.Labels))
+	for q := range local {
+		local[q] = true
+	}
+	for _, t := range p.Trans {
+		if op := t.Cmd.Op; op != pgas.OpAssign && op != pgas.OpAssume {
+			local[t.From] = false
+		}
+	}
+	return local
+}
+
+// ample returns the steps to follow from s: when some rank r is in a
+// local control state and can move, its steps only (the first such rank);
+// otherwise all of them. This loses no race. Such a step touches only
+// r's registers and control state, which no step of another rank and no
+// pop reads or writes, and no barrier involves r while it is in that
+// state; so it commutes with every step any other rank or queue takes,
+// and stays enabled until r takes it. Every computation from s is
+// therefore a reordering, by swaps of adjacent commuting steps, of one
+// that starts with one of r's steps from s; a swap keeps each event's
+// rank, program order and its order against every event it can be
+// related to (a local event is related only by program order), so it
+// keeps the happens-before graph and the races. The same holds for
+// maximal computations, the leaves where races are looked for.
+func (x *explorer) ample(s *pgas.XState, steps []pgas.Step) []pgas.Step {
+	if x.opt.Full {
+		return steps
+	}
+	for r := 1; r <= x.m.N(); r++ {
+		if !x.local[s.Control(r)] {
+			continue
+		}
+		var own []pgas.Step
+		for _, st := range steps {
+			if st.Move.Kind == pgas.MoveCmd && st.Move.Rank == r {
+				own = append(own, st)
+			}
+		}
+		if len(own) > 0 {
+			return own
+		}
+	}
+	return steps
 }

@@ -1,0 +1,77 @@
+package race
+
+import "github.com/pgasrob/pgasrob/pgas"
+
+// Steps that commute with everything. A rank whose control state has only
+// assigns and assumes leaving it reads and writes nothing but its own
+// registers and control state: no step of another rank and no pop reads
+// or writes those, no barrier can involve the rank there, and the
+// monitor leaves its places as they are (no access, the rank's bit
+// unchanged). Its steps from such a state commute with every other step
+// and stay enabled until taken, so the search may follow them alone: any
+// computation is a reordering by swaps of adjacent commuting steps of one
+// that takes them first, with the same events, the same api_hb and so the
+// same races (partial-order reduction with a persistent set). The states
+// on a cycle of such transitions are left out, so that no cycle of the
+// reduced search postpones the other ranks for ever.
+
+// localStates marks the control states where the reduction applies.
+func localStates(p *pgas.Program) []bool {
+	nq := len(p.Labels)
+	local := make([]bool, nq)
+	for q := range local {
+		local[q] = len(p.Out[q]) > 0
+		for _, t := range p.Out[q] {
+			if op := p.Trans[t].Cmd.Op; op != pgas.OpAssign && op != pgas.OpAssume {
+				local[q] = false
+			}
+		}
+	}
+	// drop the states on a cycle of local states
+	onCycle := make([]bool, nq)
+	for q := range local {
+		if !local[q] {
+			continue
+		}
+		seen := make([]bool, nq)
+		stack := []int{q}
+		for len(stack) > 0 && !onCycle[q] {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, t := range p.Out[u] {
+				v := p.Trans[t].To
+				if v == q {
+					onCycle[q] = true
+				}
+				if local[v] && !seen[v] {
+					seen[v] = true
+					stack = append(stack, v)
+				}
+			}
+		}
+	}
+	for q := range local {
+		local[q] = local[q] && !onCycle[q]
+	}
+	return local
+}
+
+// persistent returns the steps the search follows from x: the commands of
+// the first rank in a local control state that has one, else all steps.
+func (m *mon) persistent(x *pgas.XState, steps []pgas.Step) []pgas.Step {
+	for r := 1; r <= m.n; r++ {
+		if !m.localQ[x.Control(r)] {
+			continue
+		}
+		k := 0
+		for _, st := range steps {
+			if st.Move.Kind == pgas.MoveCmd && st.Move.Rank == r {
+				steps[k], k = st, k+1
+			}
+		}
+		if k > 0 {
+			return steps[:k]
+		}
+	}
+	return steps
+}
