@@ -403,7 +403,8 @@ func (t *translator) rankOnly(e cc.ExpressionNode) bool {
 	case *cc.AndExpression:
 		return t.rankBits(x.AndExpression, x.EqualityExpression)
 	case *cc.ShiftExpression:
-		return t.rankBits(x.ShiftExpression, x.AdditiveExpression)
+		// a shift's amount may be computed: shiftrank.go spells it per PE
+		return t.rankPair(x.ShiftExpression, x.AdditiveExpression)
 	}
 	return false
 }
