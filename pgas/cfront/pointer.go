@@ -334,6 +334,7 @@ func (t *translator) pointerValue(e cc.ExpressionNode) (string, bool) {
 	if s, ok := t.teamTest(e); ok { // api_team_strided.go
 		return s, true
 	}
+	t.ctxCompare(e) // api_session.go
 	switch x := e.(type) {
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionCast && isPointer(x.CastExpression.Type()) && !isPointer(x.Type()) {
