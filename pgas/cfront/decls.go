@@ -77,6 +77,10 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 		t.fileVar(d, init, global || d.IsStatic()) // libc_file.go
 		return
 	}
+	if t.strPtrs[d] && !global {
+		t.strVar(d, init) // libc_strptr.go
+		return
+	}
 	if ty.Kind() == cc.Ptr {
 		t.pointerVar(d, init, global || d.IsStatic()) // pointer.go
 		return

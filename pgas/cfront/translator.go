@@ -48,6 +48,7 @@ const (
 	kPtr               // a pointer parameter of an inlined function: an address term
 	kArgv              // main's argv: strings known to the translation (libc_args.go)
 	kFile              // a FILE * local: a register, NULL or open (libc_file.go)
+	kStr               // a char * local into constant strings: a register (libc_strptr.go)
 )
 
 // entity is what a C declarator denotes in the translation.
@@ -79,32 +80,35 @@ type frame struct {
 type loop struct{ brk, cont string }
 
 type translator struct {
-	needN   bool // a size or count needed N, which Options.N left open (ErrNeedsN)
-	file    string
-	src     []byte
-	lines   []int // byte offset of each line start of src
-	opt     Options
-	out     []string
-	orig    []Origin
-	cur     Origin
-	used    map[string]bool
-	names   map[string]string
-	global  map[*cc.Declarator]*entity
-	funcs   map[string]*cc.FunctionDefinition
-	frames  []*frame
-	addrs   []string // declarations of the address line
-	regs    []string
-	ctxs    []string
-	init    []initStore
-	nlabel  int
-	ntemp   int // temps in use (a stack: released per statement)
-	temps   []string
-	maxc    int64 // largest constant in a value position
-	minc    int64 // least constant in a value position
-	wide    bool  // an object or constant outside C's int (domain.go)
-	gcell   string
-	getctx  string
-	lockctx string
+	needN    bool                    // a size or count needed N, which Options.N left open (ErrNeedsN)
+	strPtrs  map[*cc.Declarator]bool // the char * locals into constant strings (libc_strptr.go)
+	strs     strTable                // their strings
+	strNeeds map[*cc.Declarator]bool // given more than literals (libc_strptr.go)
+	file     string
+	src      []byte
+	lines    []int // byte offset of each line start of src
+	opt      Options
+	out      []string
+	orig     []Origin
+	cur      Origin
+	used     map[string]bool
+	names    map[string]string
+	global   map[*cc.Declarator]*entity
+	funcs    map[string]*cc.FunctionDefinition
+	frames   []*frame
+	addrs    []string // declarations of the address line
+	regs     []string
+	ctxs     []string
+	init     []initStore
+	nlabel   int
+	ntemp    int // temps in use (a stack: released per statement)
+	temps    []string
+	maxc     int64 // largest constant in a value position
+	minc     int64 // least constant in a value position
+	wide     bool  // an object or constant outside C's int (domain.go)
+	gcell    string
+	getctx   string
+	lockctx  string
 	apiExt
 	novalue    int      // > 0: constants met are not data values (offsets, counts, PEs)
 	arrays     []string // .pgas names of arrays, for naming their cells
@@ -352,6 +356,7 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	t.defctx = t.fresh("ctx_default", "SHMEM_CTX_DEFAULT")
 	t.ctxs = append(t.ctxs, t.defctx)
 	t.movedPointers(ast)
+	t.stringSources(ast) // libc_strptr.go
 	t.globals(ast)
 	main := t.funcs["main"]
 	if main == nil && len(t.errs) == 0 {
