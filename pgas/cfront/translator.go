@@ -80,35 +80,32 @@ type frame struct {
 type loop struct{ brk, cont string }
 
 type translator struct {
-	needN    bool                    // a size or count needed N, which Options.N left open (ErrNeedsN)
-	strPtrs  map[*cc.Declarator]bool // the char * locals into constant strings (libc_strptr.go)
-	strs     strTable                // their strings
-	strNeeds map[*cc.Declarator]bool // given more than literals (libc_strptr.go)
-	file     string
-	src      []byte
-	lines    []int // byte offset of each line start of src
-	opt      Options
-	out      []string
-	orig     []Origin
-	cur      Origin
-	used     map[string]bool
-	names    map[string]string
-	global   map[*cc.Declarator]*entity
-	funcs    map[string]*cc.FunctionDefinition
-	frames   []*frame
-	addrs    []string // declarations of the address line
-	regs     []string
-	ctxs     []string
-	init     []initStore
-	nlabel   int
-	ntemp    int // temps in use (a stack: released per statement)
-	temps    []string
-	maxc     int64 // largest constant in a value position
-	minc     int64 // least constant in a value position
-	wide     bool  // an object or constant outside C's int (domain.go)
-	gcell    string
-	getctx   string
-	lockctx  string
+	needN   bool // a size or count needed N, which Options.N left open (ErrNeedsN)
+	file    string
+	src     []byte
+	lines   []int // byte offset of each line start of src
+	opt     Options
+	out     []string
+	orig    []Origin
+	cur     Origin
+	used    map[string]bool
+	names   map[string]string
+	global  map[*cc.Declarator]*entity
+	funcs   map[string]*cc.FunctionDefinition
+	frames  []*frame
+	addrs   []string // declarations of the address line
+	regs    []string
+	ctxs    []string
+	init    []initStore
+	nlabel  int
+	ntemp   int // temps in use (a stack: released per statement)
+	temps   []string
+	maxc    int64 // largest constant in a value position
+	minc    int64 // least constant in a value position
+	wide    bool  // an object or constant outside C's int (domain.go)
+	gcell   string
+	getctx  string
+	lockctx string
 	apiExt
 	novalue    int      // > 0: constants met are not data values (offsets, counts, PEs)
 	arrays     []string // .pgas names of arrays, for naming their cells
@@ -132,6 +129,11 @@ type translator struct {
 	pool      reusePool // storage of ended blocks (reuse.go)
 
 	buf *bufPlan // buffers shrunk by the collapse law (buffer_plan.go)
+
+	// the char * locals into constant strings, those given more than
+	// literals, and their strings (libc_strptr.go)
+	strPtrs, strNeeds map[*cc.Declarator]bool
+	strs              strTable
 }
 
 type initStore struct {
