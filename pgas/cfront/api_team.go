@@ -28,6 +28,8 @@ func (t *translator) apiFamilies(x *cc.PostfixExpression, name string, args []cc
 		"shmem_team_split_2d", "shmem_team_destroy", "shmem_team_get_config", "shmem_team_create_ctx",
 		"shmem_ctx_get_team", "shmem_team_ptr":
 		return t.team(x, name, args), true
+	case "shmem_ctx_session_start", "shmem_ctx_session_stop":
+		return t.session(x, name, args), true // api_session.go
 	case "shmem_pcontrol":
 		// profiling control: no effect on the program's semantics
 		for _, a := range args {

@@ -98,12 +98,13 @@ func (t *translator) shift(n cc.Node, x, op string, k int64) string {
 }
 
 // bitwise translates a & b, a | b, a ^ b, a << b, a >> b, one operand a
-// constant (the right one, for shifts).
+// constant (the right one, for shifts, or an amount known on each PE:
+// shiftrank.go).
 func (t *translator) bitwise(e cc.ExpressionNode, a cc.ExpressionNode, op string, b cc.ExpressionNode) string {
 	if op == "<<" || op == ">>" {
 		k, ok := constValue(b)
 		if !ok {
-			t.refuse(e, "shift by a computed amount (%s): the calculus has no shift; shift by a constant", op)
+			return t.rankShift(e, a, op, b) // shiftrank.go
 		}
 		return t.shift(e, t.value(a), op, k)
 	}
@@ -115,7 +116,10 @@ func (t *translator) bitwise(e cc.ExpressionNode, a cc.ExpressionNode, op string
 		t.unsignedMask(e, e.Type(), op, k)
 		return t.bitop(e, t.value(b), op, k)
 	}
-	t.refuse(e, "bitwise operator %s between two computed values: the calculus has no bitwise arithmetic, and the translation spells out a constant's bits only", op)
+	if v, ok := t.rankBitop(e, a, op, b); ok { // shiftrank.go
+		return v
+	}
+	t.refuse(e, "bitwise operator %s between two computed values: the calculus has no bitwise arithmetic, and the translation spells out a constant's bits only (or those of a value known on each PE once N is: shmem_my_pe(), shmem_n_pes() and constants)", op)
 	return ""
 }
 

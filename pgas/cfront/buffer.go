@@ -172,7 +172,7 @@ func (a *bufAnalysis) walk(n cc.Node) {
 	}
 	a.seen[n] = true
 	if e, ok := n.(cc.ExpressionNode); ok {
-		if _, ok := constValue(e); ok {
+		if _, ok := constValue(e); ok && !effects(e) {
 			return // sizeof a: cc's value, which the shrinking leaves alone
 		}
 	}
@@ -366,4 +366,32 @@ func callArgs(x *cc.PostfixExpression) []cc.ExpressionNode {
 		args = append(args, l.AssignmentExpression)
 	}
 	return args
+}
+
+// effects reports whether e, outside the operands of sizeof and
+// _Alignof, assigns, increments or calls: cc gives a value to
+// "a[k] = 1" (its right side's) and to "(a[k] = 1, 2)", and such a node
+// must be walked, or a buffer it names is shrunk unseen.
+func effects(n cc.Node) bool {
+	switch x := n.(type) {
+	case *cc.AssignmentExpression:
+		if x.Case != cc.AssignmentExpressionCond {
+			return true
+		}
+	case *cc.PostfixExpression:
+		switch x.Case {
+		case cc.PostfixExpressionCall, cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+			return true
+		}
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+			return true
+		case cc.UnaryExpressionSizeofExpr, cc.UnaryExpressionSizeofType, cc.UnaryExpressionAlignofExpr, cc.UnaryExpressionAlignofType:
+			return false // not evaluated
+		}
+	}
+	found := false
+	bufChildren(n, func(c cc.Node) { found = found || effects(c) })
+	return found
 }

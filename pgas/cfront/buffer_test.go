@@ -152,6 +152,12 @@ func TestBufferNotShrunk(t *testing.T) {
 		{"value from memory", "static long dest[40]; static long x;", `for (int i = 0; i < 40; i++) dest[i] = x;`},
 		{"wait on an element", "static long dest[40];", `shmem_long_wait_until(&dest[0], SHMEM_CMP_EQ, 0);`},
 		{"put from a scalar", "static long dest[40]; static long x;", `shmem_long_put(dest, &x, 1, 0);`},
+		// cc gives "dest[k] = 1" the value 1: the store must still be seen
+		// (shrunk to 2 elements, dest[2 * 1] would be a false run-time error)
+		{"store at a variable index", "static long dest[40];", `shmem_long_put(dest, dest, 40, 0);
+  dest[2 * shmem_my_pe()] = 1;`},
+		{"store inside a comma", "static long dest[40]; static long x;", `shmem_long_put(dest, dest, 40, 0);
+  x = (dest[2 * shmem_my_pe()] = 1, 2);`},
 	} {
 		src := "#include <stdio.h>\n" + wrap(c.globals, c.body)
 		_, err := Translate("b.c", []byte(src), Options{N: 2})
@@ -261,5 +267,21 @@ func TestBufferShrinkHeap(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "of 100 elements: at most 32") {
 			t.Errorf("%s: want the size refused, got %v", c.name, err)
 		}
+	}
+}
+
+// A private buffer stored at a computed index is kept at its size: in
+// C, chk[2 * me] = 1 with chk[3] is fine on PE 1; shrunk to chk[0..1], it
+// was a run-time error of the translation (cc gives the assignment the
+// value 1, and the analysis took it for a constant such as sizeof).
+func TestBufferStoreComputedIndex(t *testing.T) {
+	src := wrap("", `long chk[3] = {0};
+  chk[2 * shmem_my_pe()] = 1;`)
+	r, err := Translate("b.c", []byte(src), Options{N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasAssumption(r, "buffer-collapse") {
+		t.Errorf("chk shrunk although stored at a computed index:\n%s", r.Source)
 	}
 }

@@ -77,6 +77,10 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 		t.fileVar(d, init, global || d.IsStatic()) // libc_file.go
 		return
 	}
+	if t.strPtrs[d] && !global {
+		t.strVar(d, init) // libc_strptr.go
+		return
+	}
 	if ty.Kind() == cc.Ptr {
 		t.pointerVar(d, init, global || d.IsStatic()) // pointer.go
 		return
@@ -403,7 +407,8 @@ func (t *translator) rankOnly(e cc.ExpressionNode) bool {
 	case *cc.AndExpression:
 		return t.rankBits(x.AndExpression, x.EqualityExpression)
 	case *cc.ShiftExpression:
-		return t.rankBits(x.ShiftExpression, x.AdditiveExpression)
+		// a shift's amount may be computed: shiftrank.go spells it per PE
+		return t.rankPair(x.ShiftExpression, x.AdditiveExpression)
 	}
 	return false
 }

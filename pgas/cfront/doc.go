@@ -25,6 +25,7 @@
 //   - warnings.go: the warnings of a program or PE that communicates
 //     nothing, and the modelling choices a program exercises.
 //   - translator.go, decls.go, stmt.go, switch.go, expr.go, bitwise.go,
+//     shiftrank.go (shifts and masks known on each PE once N is),
 //     lowbound.go, lowbound_reg.go, sequence.go, inline.go: the
 //     translation of declarations, statements and expressions
 //     (unsequenced side effects refused); calls of the file's own
@@ -43,9 +44,10 @@
 //     at their real size (docs/deviations.md, entry 15): the buffers the collapse law
 //     applies to, and what of them the translation for one N keeps.
 //   - libc.go and libc_*.go: the model of the C library, routine by
-//     routine (io, mem, args, time, env for getenv, file for fopen).
+//     routine (io, mem, args, time, env for getenv, file for fopen,
+//     strptr for char * locals into constant strings).
 //   - api.go and api_*.go: the OpenSHMEM API, one family per file (rma,
-//     amo, amo_nbi, signal, wait, waitmany, lock, ctx, team,
+//     amo, amo_nbi, signal, wait, waitmany, lock, ctx, session, team,
 //     team_strided, coll, coll_var); headers_api.go
 //     declares the teams, collectives, strided and signal routines.
 //

@@ -210,6 +210,9 @@ func (t *translator) ident(x *cc.PrimaryExpression) *entity {
 	if d.Name() == "__cfront_ctx_default" {
 		return &entity{kind: kCtx, name: t.defctx}
 	}
+	if d.Name() == "__cfront_ctx_invalid" {
+		t.ctxInvalid(x) // api_session.go
+	}
 	if d.Name() == "__cfront_team_world" {
 		t.refuse(x, "teams (SHMEM_TEAM_WORLD)")
 	}

@@ -69,6 +69,12 @@ int main(int argc, char **argv) {
 		"#include <stdio.h>\n" + wrap("long x;", "FILE *fp; if ((fp = fopen(\"a\", \"r\")) == NULL) exit(1); fclose(fp); fp = NULL; if (!fp) x = 1;"),
 		wrap("long x; enum { OP = 1 };", "do { static long r; long o; shmem_long_get_nbi(&o, &r, 1, 0); } while (0); { long w = 1; switch (OP) { case 0: x = w; case 1: break; } } exit(0); x = 3;"),
 		wrap("int d[8], s[4];", "int me = shmem_my_pe(); size_t i; i = shmem_int_test_any(s, 2, NULL, SHMEM_CMP_EQ, 1); if (i != SIZE_MAX) shmem_int_collect(SHMEM_TEAM_WORLD, d, s, me + 1);"),
+		// shifts and masks of the PE, sessions, string pointers, stores at
+		// a computed index (branch h4-sos)
+		wrap("long x;", "int me = shmem_my_pe(); x = (1L << me) & 3; x = x >> me; x = (x & (1 << me)) | (2 << shmem_n_pes()); x = 1 << (40 * me);"),
+		wrap("long x; shmem_ctx_t c; shmem_ctx_session_config_t cf;", "shmem_ctx_create(0, &c); shmem_ctx_session_start(c, SHMEM_CTX_SESSION_BATCH, &cf, 0); shmem_ctx_session_stop(c); if (c == SHMEM_CTX_INVALID) x = 1;"),
+		"#include <shmem.h>\n#include <stdio.h>\n#include <string.h>\nint main(int argc, char **argv) {\n  char *pgm, *q = \"ab\";\n  if ((pgm = strrchr(argv[0], '/'))) pgm++; else pgm = argv[0];\n  q++; q++; q++; printf(\"%s %s\\n\", pgm, q);\n  char *r = \"ab\"; r += 2; return pgm == NULL;\n}\n",
+		wrap("", "long chk[3] = {0}; chk[2 * shmem_my_pe()] = 1; long y = (chk[shmem_my_pe()] = 1, 2); (void)y;"),
 	} {
 		f.Add([]byte(s))
 	}

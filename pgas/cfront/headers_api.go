@@ -117,6 +117,7 @@ var reduceOps = []string{"and", "or", "xor", "max", "min", "sum", "prod"}
 func apiH(b *strings.Builder) {
 	b.WriteString(apiConstants)
 	b.WriteString(apiPlain)
+	b.WriteString(apiSession) // api_session.go
 	for _, bits := range []string{"8", "16", "32", "64", "128"} {
 		b.WriteString(strings.ReplaceAll(apiSized, "BITS", bits))
 	}

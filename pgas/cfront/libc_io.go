@@ -99,6 +99,10 @@ func (t *translator) printArg(a cc.ExpressionNode, conv byte) {
 		if isOptarg(a) {
 			return // a word of the command line (or NULL, which glibc prints as "(null)"): nothing of memory
 		}
+		if p := t.strOf(a); p != nil {
+			t.strPrint(p) // libc_strptr.go
+			return
+		}
 		if _, ok := t.stringOf(a); !ok {
 			t.refuse(a, "%%s of a string that is not a constant of the program (a string literal or an element of argv): its characters would be loads in no fixed order")
 		}

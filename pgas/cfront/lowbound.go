@@ -58,6 +58,8 @@ func (t *translator) lowBoundIn(e cc.ExpressionNode, visiting map[*cc.Declarator
 		if k, ok := constValue(x.MultiplicativeExpression); ok && x.Case == cc.AdditiveExpressionSub {
 			return a - k, okA
 		}
+	case *cc.ShiftExpression:
+		return t.shiftLowBound(x, visiting) // shiftrank.go
 	case *cc.MultiplicativeExpression:
 		if x.Case == cc.MultiplicativeExpressionCast {
 			return t.lowBoundIn(x.CastExpression, visiting)

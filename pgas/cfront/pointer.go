@@ -157,8 +157,14 @@ func (t *translator) bind(n cc.Node, pv *ptrVar, a addrTerm, cond string, fresh 
 			t.refuse(n, "pointer %s set to %s in a loop or a branch, where it designated %s: the translation fixes the object a pointer designates; index one object, or use one pointer per object", pv.cname, t.cname(a.ent), t.cname(pv.at.ent))
 		}
 	}
+	if a.ent == stringObject && (pv.reg != "" || a.off != "" && a.off != "0") {
+		// a moved pointer variable has an offset register, and a string
+		// has no cells to offset (a char * given strings and stepped is
+		// libc_strptr.go's)
+		t.refuse(n, "pointer %s set to a string and moved: a char * is in the subset as a pointer into constant strings when every value it is given is NULL, a string literal, argv[k] or strrchr/strchr of one (then it may be tested, stepped with ++ and printed with %%s)", pv.cname)
+	}
 	pv.set, pv.cond = true, cond
-	if a.ent == nil || isConstOff(a.off) && pv.reg == "" {
+	if a.ent == nil || a.ent == stringObject || isConstOff(a.off) && pv.reg == "" {
 		pv.at = a
 		return
 	}
@@ -212,6 +218,10 @@ func (t *translator) assignPointer(x *cc.AssignmentExpression) {
 		t.fileAssign(x, f) // libc_file.go
 		return
 	}
+	if p := t.strOf(x.UnaryExpression); p != nil {
+		t.strAssign(x, p) // libc_strptr.go
+		return
+	}
 	if t.assignConfig(x) { // api_team_strided.go
 		return
 	}
@@ -237,6 +247,10 @@ func (t *translator) assignPointer(x *cc.AssignmentExpression) {
 
 // stepPointer translates p++ and p-- (hook of stmt.go).
 func (t *translator) stepPointer(e cc.ExpressionNode, inc bool) {
+	if p := t.strOf(e); p != nil {
+		t.strStep(e, p, inc) // libc_strptr.go
+		return
+	}
 	pv := t.ptrVarOf(e)
 	if pv == nil {
 		t.refuse(e, "++ or -- on a pointer that is not a variable")
@@ -331,9 +345,13 @@ func (t *translator) pointerValue(e cc.ExpressionNode) (string, bool) {
 	if s, ok := t.fileTest(e); ok { // libc_file.go
 		return s, true
 	}
+	if s, ok := t.strTest(e); ok { // libc_strptr.go
+		return s, true
+	}
 	if s, ok := t.teamTest(e); ok { // api_team_strided.go
 		return s, true
 	}
+	t.ctxCompare(e) // api_session.go
 	switch x := e.(type) {
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionCast && isPointer(x.CastExpression.Type()) && !isPointer(x.Type()) {

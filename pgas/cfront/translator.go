@@ -48,6 +48,7 @@ const (
 	kPtr               // a pointer parameter of an inlined function: an address term
 	kArgv              // main's argv: strings known to the translation (libc_args.go)
 	kFile              // a FILE * local: a register, NULL or open (libc_file.go)
+	kStr               // a char * local into constant strings: a register (libc_strptr.go)
 )
 
 // entity is what a C declarator denotes in the translation.
@@ -128,6 +129,11 @@ type translator struct {
 	pool      reusePool // storage of ended blocks (reuse.go)
 
 	buf *bufPlan // buffers shrunk by the collapse law (buffer_plan.go)
+
+	// the char * locals into constant strings, those given more than
+	// literals, and their strings (libc_strptr.go)
+	strPtrs, strNeeds map[*cc.Declarator]bool
+	strs              strTable
 }
 
 type initStore struct {
@@ -352,6 +358,7 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	t.defctx = t.fresh("ctx_default", "SHMEM_CTX_DEFAULT")
 	t.ctxs = append(t.ctxs, t.defctx)
 	t.movedPointers(ast)
+	t.stringSources(ast) // libc_strptr.go
 	t.globals(ast)
 	main := t.funcs["main"]
 	if main == nil && len(t.errs) == 0 {
