@@ -240,6 +240,12 @@ func (e *explorer) ample(x *pgas.XState, sum *summary, d int, steps []pgas.Step)
 		return steps
 	}
 	for _, st := range amp {
+		if st.Wrap != nil {
+			// The exploration does not take a wrapping step (a run-time
+			// error finding), so alone it would cut every computation
+			// that postpones it.
+			return steps
+		}
 		s2, cyclic := sum.apply(x, st.Move, st.Events)
 		if cyclic {
 			return steps // the loop below records the violation
