@@ -103,3 +103,44 @@ func TestReduceCtxLoops(t *testing.T) {
 		t.Errorf("the sample does not exercise both verdicts")
 	}
 }
+
+// TestReduceCtxHand runs the reduced exploration, with both conflict
+// relations, on hand-analysed context programs at N = 2 (shmem_test.go)
+// and on message passing whose consumer loads the flag without waiting:
+// rank 1 puts one to data and then to flag of rank 2 on one context,
+// rank 2 loads flag, then data. Without a fence it is NOT ROBUST:
+// popb_f -cf-> load_f -po-> load_d -cf-> popb_d ↔ put_d -po-> put_f ↔
+// popb_f, when flag is read as 1 and data as 0; that needs flag's popb
+// before rank 2's first load, so a reduction that took rank 2's loads
+// alone while the popbs to its cells are pending would miss it. With a
+// fence, data's popb precedes flag's, so load_f after popb_f and load_d
+// before popb_d cannot both hold: ROBUST.
+func TestReduceCtxHand(t *testing.T) {
+	mpLoad := func(name string, fence bool) *pgas.Program {
+		b := shmemBuilder(name)
+		prod := []pgas.Cmd{b.Store("one", "1"), b.PutNbi("one", "2", "data", "c")}
+		if fence {
+			prod = append(prod, b.Fence("c"))
+		}
+		prod = append(prod, b.PutNbi("one", "2", "flag", "c"))
+		return roles(b, prod, []pgas.Cmd{b.Load("r", "flag"), b.Load("r", "data")})
+	}
+	for _, c := range []struct {
+		p      *pgas.Program
+		robust bool
+	}{
+		{mpLoad("mp-load", false), false}, {mpLoad("mp-load-fence", true), true},
+		{shmemMP("mp", false), false}, {shmemMP("mp-fence", true), true},
+		{fenceOtherPE("fence-pe", false), false}, {fenceOtherPE("quiet-pe", true), true},
+	} {
+		for _, comm := range []bool{false, true} {
+			res := oracle.Explore(c.p, 2, oracle.Bounds{Timeout: 20 * time.Second, Reduce: true, Commuting: comm})
+			if res.Err != nil || !res.Complete && res.Violation == nil {
+				t.Fatalf("%s: %v (%s)", c.p.Name, res.Err, res.Truncated)
+			}
+			if (res.Violation == nil) != c.robust {
+				t.Errorf("%s (commuting %v): robust %v, want %v", c.p.Name, comm, res.Violation == nil, c.robust)
+			}
+		}
+	}
+}
