@@ -21,7 +21,8 @@
 // rests on a value the real program does not compute.
 //
 // With Bounds.Reduce it explores an ample set instead of every step
-// where one exists (reduce.go): a pop, or one rank's commands, that
+// where one exists (reduce.go, and reduce_ctx.go for the OpenSHMEM
+// commands, docs/deviations.md entry 17): a pop, or one rank's commands, that
 // nothing able to run before it conflicts with. Equivalent computations
 // have the same happens-before graph, so the verdict is kept; the
 // portfolio of package cycles uses it, difftest's reference does not

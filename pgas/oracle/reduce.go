@@ -58,14 +58,12 @@ type future struct {
 }
 
 // newReducer returns nil when the reduction does not apply: programs with
-// the OpenSHMEM commands, whose events this file does not model.
+// a command this file and reduce_ctx.go do not model.
 func newReducer(p *pgas.Program, n int) *reducer {
-	if p.HasCtx() {
-		return nil
-	}
 	for _, t := range p.Trans {
 		switch t.Cmd.Op {
 		case pgas.OpLoad, pgas.OpStore, pgas.OpAssign, pgas.OpAssume, pgas.OpRead, pgas.OpWrite, pgas.OpBarrier:
+		case pgas.OpSend, pgas.OpRecv, pgas.OpFence, pgas.OpQuiet, pgas.OpAtomic:
 		default:
 			return nil
 		}
@@ -76,6 +74,9 @@ func newReducer(p *pgas.Program, n int) *reducer {
 		rd.await[r-1] = make([]int, len(p.Trans))
 		for i := range p.Trans {
 			rd.await[r-1][i] = rd.awaitQueue(r, i)
+			if q := rd.quietQueue(r, i); q >= 0 {
+				rd.await[r-1][i] = q
+			}
 		}
 	}
 	return rd
@@ -90,7 +91,8 @@ func (rd *reducer) awaitQueue(r, i int) int {
 	p := rd.p
 	t := p.Trans[i]
 	sigma, ok := constAddr(t.Cmd.Addr)
-	if t.Cmd.Op != pgas.OpLoad || t.Cmd.Guard == nil || !ok || p.Addrs[sigma] != "$sync" || !p.Shadow[sigma] {
+	if t.Cmd.Op != pgas.OpLoad || t.Cmd.Guard == nil || !ok || sigma < 0 || sigma >= len(p.Addrs) || sigma >= len(p.Shadow) ||
+		p.Addrs[sigma] != "$sync" || !p.Shadow[sigma] {
 		return -1
 	}
 	rt, ok := rd.onlyWayIn(t.From)
@@ -203,6 +205,8 @@ func (rd *reducer) accesses(r int, c pgas.Cmd, f *future) {
 	case pgas.OpWrite: // popa reads (r, l), popb writes (k, m)
 		rd.mark(f.rd, r, true, c.Local, nil)
 		rd.mark(f.wr, r, false, c.Remote, c.Rank)
+	default:
+		rd.ctxAccesses(r, c, f)
 	}
 }
 
@@ -264,6 +268,11 @@ func (rd *reducer) localRank(x *pgas.XState, r int) bool {
 		switch c.Op {
 		case pgas.OpBarrier:
 			return false
+		case pgas.OpSend, pgas.OpRecv, pgas.OpFence, pgas.OpQuiet, pgas.OpAtomic:
+			var ok bool
+			if rdc, wrc, ok = rd.ctxCommand(x, r, c, rdc, wrc); !ok {
+				return false
+			}
 		case pgas.OpLoad, pgas.OpStore:
 			regs := make([]int64, len(rd.p.Regs))
 			for k := range regs {
@@ -308,6 +317,13 @@ func (rd *reducer) localRank(x *pgas.XState, r int) bool {
 					return false
 				}
 			}
+			for _, it := range x.Items(r2, q2) {
+				src, dst := rd.cell(it.Src), rd.cell(it.Dst)
+				popa := !it.Read
+				if hit(func(ci uint) bool { return popa && ci == src }, func(ci uint) bool { return ci == dst }) {
+					return false
+				}
+			}
 		}
 		if r2 == r {
 			continue
@@ -326,13 +342,19 @@ func (rd *reducer) safe(x *pgas.XState, mv pgas.Move) bool {
 	r, q := mv.Rank, mv.Queue
 	var c pgas.Cell
 	write := mv.Kind == pgas.MovePopb
-	if write {
+	switch {
+	case rd.p.IsCtx(q):
+		c = rd.ctxPopCell(x, mv)
+	case write:
 		c = x.FB(r, q)[0].Dst
-	} else {
+	default:
 		c = x.FA(r, q)[0].Src
 	}
 	ci := rd.cell(c)
 	clash := func(rdc, wrc bool) bool { return wrc || (write && rdc) }
+	if !rd.ctxPendingSafe(x, mv, ci, clash) {
+		return false
+	}
 	// The pops of every other pending request.
 	for r2 := 1; r2 <= rd.n; r2++ {
 		for q2 := range rd.p.Queues {
