@@ -3,8 +3,6 @@ package cycles
 import (
 	"flag"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/pgasrob/pgasrob/pgas"
@@ -18,28 +16,8 @@ var commDiffCount = flag.Int("comm.count", 0, "programs for TestCommutingDiffere
 // under both conflict relations, with both explorations, against the
 // verdicts argued in their headers (docs/deviations.md, entry 14).
 func TestCommutingLitmus(t *testing.T) {
-	cases := []struct {
-		file                 string
-		strictRobust, robust bool
-	}{
-		{"two-adds.pgas", false, true},
-		{"add-read-between.pgas", false, false},
-		{"add-and.pgas", false, false},
-		{"signal-adds.pgas", false, true},
-		{"two-xors.pgas", false, true},
-		{"xor-values3.pgas", false, false},
-		{"signed-counter.pgas", false, true},
-		{"signed-down.pgas", false, true},
-		{"mixed-signs.pgas", false, false},
-		{"signed-register.pgas", false, false},
-	}
-	for _, c := range cases {
-		f := filepath.Join("../examples/commuting", c.file)
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := pgas.Compile(f, src)
+	for _, c := range commuteLitmusFiles(t, "../examples/commuting") {
+		p, err := pgas.Compile(c.file, c.src)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package oracle_test
 
 import (
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -16,29 +15,9 @@ import (
 // the litmus programs of examples/commuting, whose headers argue each
 // verdict by hand (docs/deviations.md, entry 14).
 func TestCommutingLitmus(t *testing.T) {
-	cases := []struct {
-		file                 string
-		strictRobust, robust bool
-	}{
-		{"two-adds.pgas", false, true},
-		{"add-read-between.pgas", false, false},
-		{"add-and.pgas", false, false},
-		{"signal-adds.pgas", false, true},
-		{"two-xors.pgas", false, true},
-		{"xor-values3.pgas", false, false},
-		{"signed-counter.pgas", false, true},
-		{"signed-down.pgas", false, true},
-		{"mixed-signs.pgas", false, false},
-		{"signed-register.pgas", false, false},
-	}
-	for _, c := range cases {
-		t.Run(c.file, func(t *testing.T) {
-			f := filepath.Join("../../examples/commuting", c.file)
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := pgas.Compile(f, src)
+	for _, c := range commuteLitmusFiles(t, "../../examples/commuting") {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			p, err := pgas.Compile(c.file, c.src)
 			if err != nil {
 				t.Fatal(err)
 			}
