@@ -21,7 +21,9 @@ import (
 // search run, on those attacks, with a budget of four times the states
 // the pre-pass spent (at least 4,096, at most CombinedStates), before the
 // per-attack searches of those attacks without the cap; in rounds of
-// growing caps (prepassRounds, below).
+// growing caps (prepassRounds, below). A probe runs before the first
+// round (probe.go): it settles the attacks before the first one that
+// costs more than a few states per transition and tries P_* there.
 //
 // The answer and the witness are those of the per-attack order: an
 // attack settled in the pre-pass was searched to the end (its outcome is
