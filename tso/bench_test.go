@@ -151,12 +151,14 @@ func BenchmarkPrivate(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("N=%d/reduction=%v", n, !off), func(b *testing.B) {
 				var r *Result
+				start := cpuTime()
 				for i := 0; i < b.N; i++ {
 					r = check(p, prog.TSO, Options{Jobs: 1, NoReduction: off})
 					if r.Verdict != prog.Robust {
 						b.Fatalf("private %d: %v (%s)", n, r.Verdict, r.Reason)
 					}
 				}
+				reportCPU(b, start)
 				reportSearch(b, r)
 			})
 		}

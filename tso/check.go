@@ -254,6 +254,14 @@ func check(p *prog.Program, m prog.Model, opt Options) *Result {
 // end within a millisecond, and starting threads for them would cost
 // more than their searches. The other workers join after helpDelay.
 func searchAttacks(ctx context.Context, res *Result, todo []int, own []bool, jobs int, opt *Options, search func(ctx context.Context, i int) AttackResult) {
+	searchUntil(ctx, res, todo, own, jobs, opt, search, func(ar *AttackResult) bool {
+		return ar.Outcome == Feasible && !opt.All
+	})
+}
+
+// searchUntil is searchAttacks with its own rule for the result that
+// ends the searches of later attacks (the probe's: a capped search).
+func searchUntil(ctx context.Context, res *Result, todo []int, own []bool, jobs int, opt *Options, search func(ctx context.Context, i int) AttackResult, stop func(*AttackResult) bool) {
 	var ks []int // the positions in todo of this shard's attacks
 	for k := range todo {
 		if own[k] {
@@ -277,7 +285,7 @@ func searchAttacks(ctx context.Context, res *Result, todo []int, own []bool, job
 		if opt.Progress != nil {
 			opt.Progress(done, len(todo), states)
 		}
-		return ar.Outcome == Feasible && !opt.All
+		return stop(&ar)
 	})
 }
 

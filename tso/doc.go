@@ -76,8 +76,11 @@
 //     goal-directed order (automata.EnterFirst). A goal found only ends
 //     the check once its path has replayed as a witness with a
 //     happens-before cycle; otherwise the per-attack searches decide.
-//     Before it, a pre-pass of capped per-attack searches, in rounds of
-//     growing caps each followed by the combined search (prepass.go).
+//     Before it, a probe (probe.go: the attacks in order, each capped at
+//     4 states per transition, a small combined search at the first one
+//     the cap stops) and a pre-pass of capped per-attack searches, in
+//     rounds of growing caps each followed by the combined search
+//     (prepass.go).
 //   - Thread symmetry (symmetry.go; issue 35): threads with the same code
 //     are interchangeable, so every robustness search stores one state
 //     per orbit (the twins sorted) and unfolds a goal's path into one of

@@ -21,7 +21,9 @@ import (
 // search run, on those attacks, with a budget of four times the states
 // the pre-pass spent (at least 4,096, at most CombinedStates), before the
 // per-attack searches of those attacks without the cap; in rounds of
-// growing caps (prepassRounds, below).
+// growing caps (prepassRounds, below). A probe runs before the first
+// round (probe.go): it settles the attacks before the first one that
+// costs more than a few states per transition and tries P_* there.
 //
 // The answer and the witness are those of the per-attack order: an
 // attack settled in the pre-pass was searched to the end (its outcome is
@@ -114,8 +116,16 @@ const (
 // (found -1: none) and the states spent on capped and combined searches
 // whose work was redone or in vain.
 func (res *Result) prepassRounds(ctx context.Context, p *prog.Program, todo []int, own []bool, jobs int, opt Options, cap, maxBytes int64, search func(ctx context.Context, i int, opt *Options) AttackResult) ([]int, combinedRun, automata.Stats) {
-	pre := combinedRun{found: -1}
-	var spent automata.Stats
+	// The probe first (probe.go): it settles the cheap attacks and, at the
+	// first dear one, gives P_* a small budget.
+	todo, pre, spent := res.probeRound(ctx, p, todo, jobs, opt, probeCap(p, cap), maxBytes, search)
+	if pre.found >= 0 || len(todo) <= 1 || ctx.Err() != nil {
+		return todo, pre, spent
+	}
+	own = make([]bool, len(todo))
+	for k := range own {
+		own[k] = true
+	}
 	ceiling, share := combinedBudget(opt), int64(4)
 	for {
 		rest, round := res.prepass(ctx, todo, own, jobs, opt, cap, search)

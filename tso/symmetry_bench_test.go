@@ -27,6 +27,7 @@ func BenchmarkQueueThieves(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("%s/T=%d", f.name, th), func(b *testing.B) {
 				var r *Result
+				start := cpuTime()
 				for i := 0; i < b.N; i++ {
 					r = check(p, prog.TSO, Options{Jobs: 1, Timeout: 10 * time.Second})
 					if r.Verdict != prog.Unknown && (r.Verdict != f.verdict || r.WitnessErr != nil) {
@@ -37,6 +38,7 @@ func BenchmarkQueueThieves(b *testing.B) {
 				if r.Verdict != prog.Unknown {
 					decided = 1
 				}
+				reportCPU(b, start)
 				b.ReportMetric(float64(r.Stats.States), "states/op")
 				b.ReportMetric(decided, "decided/op")
 			})
