@@ -19,11 +19,11 @@ func TestDoneNeedsEveryPlace(t *testing.T) {
 		t.Fatal("a state with every place marked is not done")
 	}
 	for name, spoil := range map[string]func(s *pstate){
-		"a rank":              func(s *pstate) { s.rank[1] = false },
-		"an item's popb":      func(s *pstate) { s.ci[0][0] = bitPopa },
-		"an item's popa":      func(s *pstate) { s.ci[0][0] = bitPopb },
-		"a FIFO request":      func(s *pstate) { s.fa[1][0] = 0 },
-		"a FIFO transfer":     func(s *pstate) { s.fb[0][0] = 0 },
+		"a rank":          func(s *pstate) { s.rank[1] = false },
+		"an item's popb":  func(s *pstate) { s.ci[0][0] = bitPopa },
+		"an item's popa":  func(s *pstate) { s.ci[0][0] = bitPopb },
+		"a FIFO request":  func(s *pstate) { s.fa[1][0] = 0 },
+		"a FIFO transfer": func(s *pstate) { s.fb[0][0] = 0 },
 	} {
 		s := full()
 		spoil(s)

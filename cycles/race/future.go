@@ -20,9 +20,10 @@ import "github.com/pgasrob/pgasrob/pgas"
 // conflicts with e1 (one cell, a write among them, an RMA access among
 // them, not both atomic) accepts on no path, and the search may drop it.
 // The control-flow graph over-approximates what a rank can still do
-// (guards and assumes are ignored, addresses and ranks that depend on a
-// register may be any), so the rule only drops states that cannot reach
-// a race. Applied to the state right after a guess, it also drops the
+// (guards are ignored, and assumes unless their condition reads no
+// register and is false for the rank: a branch "if rank == 2" is dead for
+// rank 1; addresses and ranks that depend on a register may be any), so
+// the rule only drops states that cannot reach a race. Applied to the state right after a guess, it also drops the
 // guesses of accesses that nothing left can race with.
 
 // tmpl is an access a transition may make, before evaluation: the cell's
@@ -124,6 +125,13 @@ func (m *mon) rankMayRace(r, q int, e1 access) bool {
 		u := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, t := range m.p.Out[u] {
+			if c := &m.p.Trans[t].Cmd; c.Op == pgas.OpAssume {
+				// a condition on the rank and N alone (if rank == 2)
+				// is false for rank r for ever: the branch is dead
+				if v, ok := staticVal(c.Val, r, m.n); ok && v == 0 {
+					continue
+				}
+			}
 			for _, tp := range m.tmpls[t] {
 				if m.mayConflict(e1, tp, r) {
 					res = true
