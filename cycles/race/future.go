@@ -187,3 +187,42 @@ func (m *mon) pendingMayRace(s *pstate) bool {
 	}
 	return false
 }
+
+// guessUseless reports, before the guessed state is built, that guessing
+// the access of step st as e1 can lead to no race: the rule above with
+// every place unmarked but the guessing rank's after a command (the
+// guess marks it). Places that the guess also marks (the step's own
+// item, fence and chain successors of a guessed delivery) count as
+// unmarked here, which can only keep a guess: the full rule then decides.
+func (m *mon) guessUseless(st pgas.Step, e1 access) bool {
+	x := st.Next
+	for r := 1; r <= m.n; r++ {
+		if st.Move.Kind == pgas.MoveCmd && st.Move.Rank == r {
+			continue
+		}
+		if m.rankMayRace(r, x.Control(r), e1) {
+			return false
+		}
+	}
+	for r := 1; r <= m.n; r++ {
+		for q := 0; q < m.nq; q++ {
+			for _, it := range x.Items(r, q) {
+				if !it.Read && conflict(e1, m.popAccess(it.Src, false, false)) ||
+					conflict(e1, m.popAccess(it.Dst, true, atomicSend(m.p, it.Trans))) {
+					return false
+				}
+			}
+			for _, rq := range x.FA(r, q) {
+				if conflict(e1, m.popAccess(rq.Src, false, false)) || conflict(e1, m.popAccess(rq.Dst, true, false)) {
+					return false
+				}
+			}
+			for _, tr := range x.FB(r, q) {
+				if conflict(e1, m.popAccess(tr.Dst, true, false)) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
