@@ -65,8 +65,11 @@ func templates(p *pgas.Program, t int) []tmpl {
 		w := remote(true)
 		w.atomic = true
 		return []tmpl{w}
+	case pgas.OpAssign, pgas.OpAssume, pgas.OpBarrier, pgas.OpFence, pgas.OpQuiet:
+		return nil
 	}
-	return nil
+	// a command this file does not know: any access to any cell
+	return []tmpl{{write: true, rma: true}}
 }
 
 // staticVal is the value of e for rank r of n when it reads no register.

@@ -133,3 +133,16 @@ func TestDonePendingDelivery(t *testing.T) {
 		t.Error("every pending pop marked, rank 2 has nothing left on x@1: state kept")
 	}
 }
+
+// TestTemplatesUnknownOp: a command future.go does not know (one added to
+// pgas later) may access any cell in any way: the stopping rule must not
+// drop a state because of it.
+func TestTemplatesUnknownOp(t *testing.T) {
+	p := &pgas.Program{Trans: []pgas.Trans{{Cmd: pgas.Cmd{Op: pgas.OpAtomic + 1}}}}
+	m := &mon{p: p, n: 2}
+	e1 := access{ok: true, cell: pgas.Cell{Rank: 2, Addr: 3}, atomic: true}
+	tp := templates(p, 0)
+	if len(tp) != 1 || !m.mayConflict(e1, tp[0], 1) {
+		t.Fatalf("unknown command: templates %+v, no conflict with an atomic read of a cell on another rank", tp)
+	}
+}
