@@ -23,8 +23,9 @@ import "github.com/pgasrob/pgasrob/pgas"
 // (guards are ignored, and assumes unless their condition reads no
 // register and is false for the rank: a branch "if rank == 2" is dead for
 // rank 1; addresses and ranks that depend on a register may be any), so
-// the rule only drops states that cannot reach a race. Applied to the state right after a guess, it also drops the
-// guesses of accesses that nothing left can race with.
+// the rule only drops states that cannot reach a race. Applied to the
+// state right after a guess, it also drops the guesses of accesses that
+// nothing left can race with.
 
 // tmpl is an access a transition may make, before evaluation: the cell's
 // rank is the executing rank (own) or the value of rank; the address is
