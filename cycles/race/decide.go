@@ -112,17 +112,10 @@ func (s *system) moves(ps *pstate, at uint64) []move {
 	if ps.phase == 2 {
 		return nil
 	}
-	steps, errs := s.m.Steps(ps.x)
+	steps, errs := s.steps(ps.x)
 	if len(errs) > 0 && s.runErr == nil {
 		s.runErr, s.runErrAt = errs[0], at
 	}
-	for _, st := range steps {
-		// the steps the reduction postpones report their errors here too
-		if st.Wrap != nil && s.runErr == nil {
-			s.runErr, s.runErrAt = st.Wrap, at
-		}
-	}
-	steps = s.mon.persistent(ps.x, steps)
 	out := make([]move, 0, len(steps)+1)
 	for _, st := range steps {
 		if st.Wrap != nil {
@@ -140,7 +133,10 @@ func (s *system) moves(ps *pstate, at uint64) []move {
 		if !s.mon.done(ns) {
 			out = append(out, move{events: st.Events, next: ns})
 		}
-		if ps.phase == 0 && s.mon.mayRace(classify(s.mon.p, accessEvent(st.Events))) {
+		if ps.phase != 0 {
+			continue
+		}
+		if e1 := classify(s.mon.p, accessEvent(st.Events)); s.mon.mayRace(e1) && !s.mon.guessUseless(st, e1) {
 			if gs, _ := s.mon.after(ps, st, true); !s.mon.done(gs) {
 				out = append(out, move{events: st.Events, guess: true, next: gs})
 			}

@@ -24,10 +24,13 @@
 // searched by automata.Search (one search engine); a budget that runs out
 // gives Unknown. The search follows, where a rank has only register steps
 // to take, that rank's steps alone (a persistent set: reduce.go); they
-// commute with every other step and change no place of the monitor. The search is finite when X(P,N) has finitely many
-// reachable states (queues bounded in every run), which is the case for
-// every program without a loop that issues operations without completing
-// them; otherwise a budget ends it.
+// commute with every other step and change no place of the monitor. It
+// gives up a guessed state from which nothing left unmarked can conflict
+// with the guessed access (future.go), which also drops at once the
+// guesses nothing can race with. The search is finite when X(P,N) has
+// finitely many reachable states (queues bounded in every run), which is
+// the case for every program without a loop that issues operations
+// without completing them; otherwise a budget ends it.
 //
 // Imports: pgas, automata and the standard library.
 package race

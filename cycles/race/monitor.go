@@ -47,12 +47,16 @@ type mon struct {
 	// address a, on some rank: a's address is the Local or Remote of a
 	// remote operation, or one of them is not a constant.
 	rmaAddr []bool
-	localQ  []bool // per control state: reduce.go
+	localQ  []bool          // per control state: reduce.go
+	tmpls   [][]tmpl        // per transition: the accesses it may make (future.go)
+	fut     map[futKey]bool // rankMayRace's memo
 }
 
 func newMon(p *pgas.Program, n int) *mon {
-	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans)), rmaAddr: make([]bool, len(p.Addrs)), localQ: localStates(p)}
+	m := &mon{p: p, n: n, nq: len(p.Queues), na: len(p.Addrs), queueConst: make([]int, len(p.Trans)), rmaAddr: make([]bool, len(p.Addrs)), localQ: localStates(p),
+		tmpls: make([][]tmpl, len(p.Trans)), fut: map[futKey]bool{}}
 	for t := range p.Trans {
+		m.tmpls[t] = templates(p, t)
 		m.queueConst[t] = -1
 		c := p.Trans[t].Cmd
 		if c.Op.IsCtxOp() && c.Queue != nil {
@@ -218,15 +222,14 @@ func flags(xs ...bool) byte {
 	return v
 }
 
-// done reports whether a phase-1 state can no longer reach a race: every
-// rank's next event is marked, and so is every pending pop (the popa and
-// popb of each context item, the popa of each FIFO request and the popb
-// of each transfer). Marks only spread (an event is marked when one of
-// its direct api_hb predecessors' places is), a marked rank issues marked
-// items, and a race needs an unmarked access after e1; so no computation
-// from such a state has one, and the search need not go on from it.
-func (m *mon) done(s *pstate) bool {
-	if s.phase != 1 || slices.Contains(s.rank, false) {
+// allMarked reports whether every rank's next event is marked, and so is
+// every pending pop (the popa and popb of each context item, the popa of
+// each FIFO request and the popb of each transfer). Marks only spread (an
+// event is marked when one of its direct api_hb predecessors' places is),
+// a marked rank issues marked items, and a race needs an unmarked access
+// after e1; so no computation from such a state has one.
+func (m *mon) allMarked(s *pstate) bool {
+	if slices.Contains(s.rank, false) {
 		return false
 	}
 	for i := range s.ci {
@@ -247,4 +250,23 @@ func (m *mon) done(s *pstate) bool {
 		}
 	}
 	return true
+}
+
+// done reports whether a phase-1 state can no longer reach a race, and
+// the search need not go on from it: every place is marked (allMarked),
+// or no unmarked rank or pending pop can still make an access that
+// conflicts with e1 (future.go).
+func (m *mon) done(s *pstate) bool {
+	if s.phase != 1 {
+		return false
+	}
+	if m.allMarked(s) {
+		return true
+	}
+	for r := 1; r <= m.n; r++ {
+		if !s.rank[r-1] && m.rankMayRace(r, s.x.Control(r), s.e1) {
+			return false
+		}
+	}
+	return !m.pendingMayRace(s)
 }

@@ -56,22 +56,42 @@ func localStates(p *pgas.Program) []bool {
 	return local
 }
 
-// persistent returns the steps the search follows from x: the commands of
-// the first rank in a local control state that has one, else all steps.
-func (m *mon) persistent(x *pgas.XState, steps []pgas.Step) []pgas.Step {
-	for r := 1; r <= m.n; r++ {
-		if !m.localQ[x.Control(r)] {
+// steps returns the steps the search follows from x, and the run-time
+// errors met: the commands of the first rank in a local control state
+// that has one (only those are built), else every step of X. The steps
+// postponed so report their errors later: they stay enabled, and what
+// they evaluate (another rank's registers and cells, a pending pop's
+// cell) is what the local steps do not change, so they fail the same way
+// in the state the local steps lead to, which the search reaches (the
+// local states are on no cycle). A step of x that wraps (Step.Wrap) is
+// an error of x too.
+func (s *system) steps(x *pgas.XState) ([]pgas.Step, []error) {
+	var errs []error
+	for r := 1; r <= s.m.N(); r++ {
+		if !s.mon.localQ[x.Control(r)] {
 			continue
 		}
-		k := 0
-		for _, st := range steps {
-			if st.Move.Kind == pgas.MoveCmd && st.Move.Rank == r {
-				steps[k], k = st, k+1
-			}
+		steps, es := s.m.RankSteps(x, r)
+		for _, e := range es {
+			errs = append(errs, e)
 		}
-		if k > 0 {
-			return steps[:k]
+		if len(steps) > 0 {
+			return steps, wraps(steps, errs)
 		}
 	}
-	return steps
+	steps, es := s.m.Steps(x)
+	for _, e := range es {
+		errs = append(errs, e)
+	}
+	return steps, wraps(steps, errs)
+}
+
+// wraps appends the wraps of steps to errs.
+func wraps(steps []pgas.Step, errs []error) []error {
+	for _, st := range steps {
+		if st.Wrap != nil {
+			errs = append(errs, st.Wrap)
+		}
+	}
+	return errs
 }
