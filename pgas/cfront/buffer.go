@@ -84,12 +84,16 @@ type bufAnalysis struct {
 	uses    map[*cc.Declarator]int
 	accs    []*bufAccess
 	seen    map[cc.Node]bool
+	dead    *deadPlan // dead checks and assignments: their loads are uses (tailcheck_buf.go)
 }
 
 // analyseBuffers finds the qualifying buffers of the program.
-func analyseBuffers(ast *cc.AST) *bufAnalysis {
+func analyseBuffers(ast *cc.AST) *bufAnalysis { return analyseBuffersWith(ast, nil) }
+
+// analyseBuffersWith is analyseBuffers with the dead checks of dead.
+func analyseBuffersWith(ast *cc.AST, dead *deadPlan) *bufAnalysis {
 	a := &bufAnalysis{cands: map[*cc.Declarator]*bufCand{}, globals: map[*cc.Declarator]bool{},
-		uses: map[*cc.Declarator]int{}, seen: map[cc.Node]bool{}}
+		uses: map[*cc.Declarator]int{}, seen: map[cc.Node]bool{}, dead: dead}
 	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
 		ed := l.ExternalDeclaration
 		if ed == nil || ours(ed.Position().Filename) {
@@ -191,6 +195,10 @@ func (a *bufAnalysis) walk(n cc.Node) {
 		}
 	case *cc.ExpressionStatement:
 		if x.ExpressionList != nil && a.stmt(single(x.ExpressionList)) {
+			return
+		}
+	case *cc.SelectionStatement:
+		if a.deadStmt(x, nil, nil) { // tailcheck_buf.go
 			return
 		}
 	}
@@ -325,6 +333,9 @@ func (a *bufAnalysis) elemRef(e cc.ExpressionNode) (*bufCand, cc.ExpressionNode)
 // stmt recognises an expression statement: a put or get between
 // buffers, a printf of constant-index elements, a[k] = v.
 func (a *bufAnalysis) stmt(e cc.ExpressionNode) bool {
+	if a.deadStmt(e, nil, nil) { // tailcheck_buf.go
+		return true
+	}
 	switch x := e.(type) {
 	case *cc.PostfixExpression:
 		if x.Case != cc.PostfixExpressionCall {

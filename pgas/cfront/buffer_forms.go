@@ -115,8 +115,14 @@ func (a *bufAnalysis) body(s *cc.Statement, i *cc.Declarator, acc *bufAccess) bo
 		}
 		s = it.Statement
 	}
+	if s != nil && s.Case == cc.StatementSelection && s.SelectionStatement != nil {
+		return a.deadStmt(s.SelectionStatement, i, acc) // tailcheck_buf.go
+	}
 	if s == nil || s.Case != cc.StatementExpr || s.ExpressionStatement == nil || s.ExpressionStatement.ExpressionList == nil {
 		return false
+	}
+	if e := single(s.ExpressionStatement.ExpressionList); a.dead != nil && a.dead.assign[e] {
+		return a.deadStmt(e, i, acc)
 	}
 	switch x := single(s.ExpressionStatement.ExpressionList).(type) {
 	case *cc.AssignmentExpression:
