@@ -311,5 +311,9 @@ func (p *deadPlan) warnings() []pgas.Diag {
 	if p == nil || len(p.used) == 0 {
 		return nil
 	}
-	return []pgas.Diag{{Pos: p.used[0], Msg: fmt.Sprintf("%d checks of received values (this one first) only print, count failures or stop at the end: their loads are kept, their comparisons are not evaluated (dead-check law, docs/deviations.md entry 18)", len(p.used))}}
+	what := "this check of received values only prints, counts failures or stops at the end: its loads are kept, its comparison is not evaluated"
+	if len(p.used) > 1 {
+		what = fmt.Sprintf("%d checks of received values (this one first) only print, count failures or stop at the end: their loads are kept, their comparisons are not evaluated", len(p.used))
+	}
+	return []pgas.Diag{{Pos: p.used[0], Msg: what + " (dead-check law, docs/deviations.md entry 18)"}}
 }
