@@ -181,3 +181,37 @@ func TestDeadCheckOutside(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadCheckMiddle: a check that only prints and counts is inside the
+// law in the middle of a program too (clause (b) and the rest of the proof
+// never use the end; only a stop does). After the checks PE 1 clears the
+// payload between two barriers: the first barrier completes PE 0's put,
+// so the clearing stores add no cycle; the verdicts are those of the
+// message passing before them (NOT ROBUST without the fence, ROBUST with
+// it), and the translation without the law (values compared, at full
+// size with a 3-element payload) gives the same.
+func TestDeadCheckMiddle(t *testing.T) {
+	for _, c := range []struct {
+		fence  string
+		robust bool
+	}{{"", false}, {"shmem_fence();", true}} {
+		src := strings.Replace(mpCheck(c.fence, `if (data[i] != src[i]) { printf("%ld\n", data[i]); failed++; }`),
+			"  shmem_finalize();", "  shmem_barrier_all();\n  for (int k = 0; k < 10; k++) data[k] = 0;\n  shmem_barrier_all();\n  shmem_finalize();", 1)
+		for _, off := range []bool{false, true} {
+			if off {
+				src = strings.ReplaceAll(src, "10", "3")
+			}
+			p, err := cfront.Compile("mid.c", []byte(src), cfront.Options{N: 2, NoDeadChecks: off})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if deadUsed(p) == off {
+				t.Errorf("law off %v: the law used %v", off, deadUsed(p))
+			}
+			r, err := decideWidened(p, 2, cycles.Options{Jobs: 1, Timeout: time.Minute})
+			if err != nil || (r.Verdict == cycles.Robust) != c.robust || (r.Verdict != cycles.Robust && r.Verdict != cycles.NotRobust) {
+				t.Errorf("fence %q, law off %v: got %v %v, want robust = %v", c.fence, off, r.Verdict, err, c.robust)
+			}
+		}
+	}
+}
