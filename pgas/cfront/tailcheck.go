@@ -178,8 +178,8 @@ func (d *deadAnalysis) uses(n cc.Node, dead bool, live map[*cc.Declarator]bool) 
 			return // main's value is not evaluated (stmt.go, jump)
 		}
 	case *cc.PostfixExpression:
-		if x.Case == cc.PostfixExpressionCall && stopCall(calleeName(x)) {
-			return // the status of a stop orders nothing
+		if x.Case == cc.PostfixExpressionCall && stopCall(calleeName(x)) && allNoLoads(callArgs(x)) {
+			return // the status of a stop orders nothing (its loads would: then it is live)
 		}
 	}
 	if v := identDecl(n); v != nil && !dead {
@@ -202,6 +202,15 @@ func (d *deadAnalysis) deadExprUses(e cc.Node, live map[*cc.Declarator]bool) {
 		}
 		return true
 	})
+}
+
+func allNoLoads(es []cc.ExpressionNode) bool {
+	for _, e := range es {
+		if !noLoads(e) {
+			return false
+		}
+	}
+	return true
 }
 
 func stopCall(name string) bool {

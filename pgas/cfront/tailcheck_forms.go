@@ -311,8 +311,10 @@ func quiet(s cc.Node) bool {
 	ok := true
 	walk(s, func(n cc.Node) bool {
 		switch x := n.(type) {
-		case *cc.IterationStatement, *cc.Declaration:
+		case *cc.IterationStatement, *cc.Declaration, *cc.LabeledStatement:
 			ok = false
+		case *cc.JumpStatement:
+			ok = x.Case == cc.JumpStatementReturn // a goto may run earlier code again
 		case *cc.PostfixExpression:
 			switch x.Case {
 			case cc.PostfixExpressionCall:

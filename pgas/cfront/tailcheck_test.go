@@ -169,6 +169,8 @@ func TestDeadCheckOutside(t *testing.T) {
 		{"value reaches an address", `if (data[i] != 1) failed = data[i];`, "data[failed % 10] = 0;"},
 		{"branch reads another shared cell", `if (data[i] != 1) printf("%ld\n", flag);`, ""},
 		{"stop before later loads", `if (data[i] != 1) exit(1);`, ""},
+		{"stop whose status loads by the counter", `if (data[i] != 1) failed = 1;`, "if (failed) shmem_global_exit(data[failed]);"},
+		{"goto after a final stop", `if (data[i] != 1) failed = 1;`, "again: if (failed) abort();\n  if (me == 5) goto again;"},
 	} {
 		src := strings.Replace(mpCheck("", c.check), "  shmem_finalize();", "  "+c.after+"\n  shmem_finalize();", 1)
 		p, err := cfront.Compile("c.c", []byte(src), cfront.Options{N: 2})
