@@ -74,6 +74,7 @@ type bufAccess struct {
 type bufLoop struct {
 	counter *cc.Declarator
 	uses    int
+	stmt    *cc.IterationStatement
 }
 
 // bufAnalysis is the state of the search.
@@ -84,12 +85,17 @@ type bufAnalysis struct {
 	uses    map[*cc.Declarator]int
 	accs    []*bufAccess
 	seen    map[cc.Node]bool
+	dead    *deadPlan                  // dead checks and assignments: their loads are uses (tailcheck_buf.go)
+	allocs  map[cc.ExpressionNode]bool // allocations by assignment (buffer_assign.go)
 }
 
 // analyseBuffers finds the qualifying buffers of the program.
-func analyseBuffers(ast *cc.AST) *bufAnalysis {
+func analyseBuffers(ast *cc.AST) *bufAnalysis { return analyseBuffersWith(ast, nil) }
+
+// analyseBuffersWith is analyseBuffers with the dead checks of dead.
+func analyseBuffersWith(ast *cc.AST, dead *deadPlan) *bufAnalysis {
 	a := &bufAnalysis{cands: map[*cc.Declarator]*bufCand{}, globals: map[*cc.Declarator]bool{},
-		uses: map[*cc.Declarator]int{}, seen: map[cc.Node]bool{}}
+		uses: map[*cc.Declarator]int{}, seen: map[cc.Node]bool{}, dead: dead}
 	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
 		ed := l.ExternalDeclaration
 		if ed == nil || ours(ed.Position().Filename) {
@@ -104,6 +110,7 @@ func analyseBuffers(ast *cc.AST) *bufAnalysis {
 			}
 		}
 	}
+	a.allocs = a.assignedHeap(ast) // buffer_assign.go
 	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
 		if ed := l.ExternalDeclaration; ed != nil && !ours(ed.Position().Filename) {
 			a.walk(ed)
@@ -115,8 +122,9 @@ func analyseBuffers(ast *cc.AST) *bufAnalysis {
 			inLoops[acc.loop.counter] += acc.loop.uses
 		}
 	}
+	other := a.otherLoops(ast) // buffer_assign.go
 	for _, acc := range a.accs {
-		if acc.loop != nil && a.uses[acc.loop.counter] != inLoops[acc.loop.counter] {
+		if acc.loop != nil && a.uses[acc.loop.counter] != inLoops[acc.loop.counter]+other[acc.loop.counter] {
 			for _, b := range acc.bufs {
 				b.bad = true
 			}
@@ -191,6 +199,15 @@ func (a *bufAnalysis) walk(n cc.Node) {
 		}
 	case *cc.ExpressionStatement:
 		if x.ExpressionList != nil && a.stmt(single(x.ExpressionList)) {
+			return
+		}
+	case *cc.SelectionStatement:
+		if a.deadStmt(x, nil, nil) { // tailcheck_buf.go
+			return
+		}
+		if x.Case != cc.SelectionStatementSwitch && a.nullTest(x.ExpressionList) { // buffer_assign.go
+			a.walk(x.Statement)
+			a.walk(x.Statement2)
 			return
 		}
 	}
@@ -325,6 +342,12 @@ func (a *bufAnalysis) elemRef(e cc.ExpressionNode) (*bufCand, cc.ExpressionNode)
 // stmt recognises an expression statement: a put or get between
 // buffers, a printf of constant-index elements, a[k] = v.
 func (a *bufAnalysis) stmt(e cc.ExpressionNode) bool {
+	if a.deadStmt(e, nil, nil) { // tailcheck_buf.go
+		return true
+	}
+	if a.allocs[e] { // buffer_assign.go
+		return true
+	}
 	switch x := e.(type) {
 	case *cc.PostfixExpression:
 		if x.Case != cc.PostfixExpressionCall {

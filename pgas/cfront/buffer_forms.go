@@ -50,7 +50,7 @@ func (a *bufAnalysis) loop(s *cc.IterationStatement) bool {
 	if !ok {
 		return false
 	}
-	acc := &bufAccess{loop: &bufLoop{counter: i}}
+	acc := &bufAccess{loop: &bufLoop{counter: i, stmt: s}}
 	rel, ok := single(cond).(*cc.RelationalExpression)
 	if !ok || identDecl(unparen(rel.RelationalExpression)) != i {
 		return false
@@ -115,8 +115,14 @@ func (a *bufAnalysis) body(s *cc.Statement, i *cc.Declarator, acc *bufAccess) bo
 		}
 		s = it.Statement
 	}
+	if s != nil && s.Case == cc.StatementSelection && s.SelectionStatement != nil {
+		return a.deadStmt(s.SelectionStatement, i, acc) // tailcheck_buf.go
+	}
 	if s == nil || s.Case != cc.StatementExpr || s.ExpressionStatement == nil || s.ExpressionStatement.ExpressionList == nil {
 		return false
+	}
+	if e := single(s.ExpressionStatement.ExpressionList); a.dead != nil && a.dead.assign[e] {
+		return a.deadStmt(e, i, acc)
 	}
 	switch x := single(s.ExpressionStatement.ExpressionList).(type) {
 	case *cc.AssignmentExpression:
@@ -230,7 +236,7 @@ func (a *bufAnalysis) eventFree(e cc.ExpressionNode, i *cc.Declarator) bool {
 func (a *bufAnalysis) transfer(x *cc.PostfixExpression, name string) bool {
 	c := parseShmem(name)
 	switch c.op {
-	case "put", "put_nbi", "get", "get_nbi":
+	case "put", "put_nbi", "get", "get_nbi", "put_signal", "put_signal_nbi":
 	default:
 		return false
 	}
@@ -240,6 +246,10 @@ func (a *bufAnalysis) transfer(x *cc.PostfixExpression, name string) bool {
 			return false
 		}
 		args = args[1:]
+	}
+	var signal []cc.ExpressionNode // a put-with-signal's signal, value, operation: visited
+	if strings.HasPrefix(c.op, "put_signal") && len(args) == 7 {
+		signal, args = args[3:6], append(args[:3:3], args[6])
 	}
 	if len(args) != 4 {
 		return false
@@ -273,6 +283,9 @@ func (a *bufAnalysis) transfer(x *cc.PostfixExpression, name string) bool {
 	a.accs = append(a.accs, acc)
 	if c.ctx {
 		a.walk(callArgs(x)[0])
+	}
+	for _, e := range signal {
+		a.walk(e)
 	}
 	a.walk(args[3])
 	return true

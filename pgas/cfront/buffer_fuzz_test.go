@@ -20,6 +20,10 @@ var bufSeeds = []string{
 	"#include <shmem.h>\nstatic long d[40];\nint main(void) { d[-1] = 2; d[39] = 1; return d[39]; }",
 	"#include <shmem.h>\n#include <stdlib.h>\nint main(void) { long *u = shmem_calloc(50, 4); int *v = (int *) malloc(50 * sizeof(int)); shmem_long_put(u + 1, u + 1, 48, 0); free(v); shmem_free(u); return 0; }",
 	"#include <shmem.h>\n#include <stdlib.h>\nint main(void) { long *u = shmem_align(64, 0); long *w = malloc(3); w[1] = 1; return 0; }",
+	// dead checks (tailcheck.go) and the shapes of buffer_assign.go
+	"#include <shmem.h>\n#include <stdio.h>\nint main(void) { long s[10] = {1}; long *t; int i, failed = 0; t = (long *) shmem_calloc(10, sizeof(long)); if (!t) shmem_global_exit(1); for (i = 0; i < 2; i++) shmem_long_put(t, s, 10, i); for (i = 0; i < 10; i++) if (t[i] != s[i]) { fprintf(stderr, \"%d %ld\\n\", i, t[i]); failed = 1; } shmem_free(t); if (failed) exit(1); return failed; }",
+	"#include <shmem.h>\nstatic long d[12]; static uint64_t g;\nint main(void) { long s[12], sum = 0; int e = 0; shmem_long_put_signal(d, s, 12, &g, 1, SHMEM_SIGNAL_ADD, 0); for (int i = 0; i < 12; i++) sum += d[i]; if (sum / 2 != d[0] || e) e++; return e; }",
+	"#include <shmem.h>\nstatic long d[12];\nint main(void) { int f = 0; if (d[3] != 1 && d[4]) f = d[5]; d[f] = 1; if (d[0] ? d[1] : 2) abort(); return f; }",
 }
 
 // FuzzBuffers: the analysis and the plan never panic, and a translation
@@ -33,7 +37,7 @@ func FuzzBuffers(f *testing.F) {
 		if err != nil {
 			return
 		}
-		planBuffers(analyseBuffers(pr.ast), 3) // no recover here: a panic fails
+		planBuffers(analyseBuffersWith(pr.ast, analyseDead(pr.ast)), 3) // no recover here: a panic fails
 		r, err := Translate("f.c", src, Options{N: 3})
 		var ie *InternalError
 		if errors.As(err, &ie) {

@@ -19,12 +19,20 @@ type bufAlloc struct {
 // heapCand registers d, a pointer declared with initializer init, as a
 // candidate if init is an allocation of a constant size.
 func (a *bufAnalysis) heapCand(d *cc.Declarator, init *cc.Initializer) bool {
-	pt, ok := d.Type().(*cc.PointerType)
-	if !ok || !cc.IsIntegerType(pt.Elem()) || init == nil || init.Case != cc.InitializerExpr ||
-		d.WriteCount() != 1 || d.AddressTaken() || d.IsStatic() || a.globals[d] {
+	if init == nil || init.Case != cc.InitializerExpr {
 		return false
 	}
-	e := unparen(init.AssignmentExpression)
+	return a.heapAlloc(d, init.AssignmentExpression)
+}
+
+// heapAlloc registers d, a pointer written once, by e, as a candidate if
+// e is an allocation of a constant size.
+func (a *bufAnalysis) heapAlloc(d *cc.Declarator, e cc.ExpressionNode) bool {
+	pt, ok := d.Type().(*cc.PointerType)
+	if !ok || !cc.IsIntegerType(pt.Elem()) || d.WriteCount() != 1 || d.AddressTaken() || d.IsStatic() || a.globals[d] {
+		return false
+	}
+	e = unparen(e)
 	for {
 		c, ok := e.(*cc.CastExpression)
 		if !ok || c.Case != cc.CastExpressionCast {

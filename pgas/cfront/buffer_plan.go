@@ -24,6 +24,7 @@ type bufPlan struct {
 	elems map[string][]int64
 	order []*bufKept
 	heap  map[*cc.PostfixExpression]*bufKept // allocations of shrunk heap buffers
+	dead  *deadPlan                          // the dead-check law (tailcheck.go), nil when off
 }
 
 // bufKept is what is kept of one buffer.
@@ -222,7 +223,7 @@ func (t *translator) bufAssumptions() []pgas.Assumption {
 	if t.buf == nil {
 		return nil
 	}
-	var out []pgas.Assumption
+	out := t.buf.dead.assumptions() // tailcheck.go
 	if len(t.buf.order) > 0 {
 		var parts []string
 		for _, k := range t.buf.order {
@@ -271,19 +272,25 @@ func (r *Result) elemSuffix(base, suffix string) string {
 // planFor runs the analysis and the plan; a fault of the analysis leaves
 // every buffer at its size (the translation then reports what it reports
 // today).
-func planFor(ast *cc.AST, n int) (p *bufPlan) {
+func planFor(ast *cc.AST, n int, deadLaw bool) (p *bufPlan) {
 	defer func() {
 		if recover() != nil {
 			p = nil
 		}
 	}()
-	return planBuffers(analyseBuffers(ast), n)
+	var dead *deadPlan
+	if deadLaw {
+		dead = analyseDead(ast)
+	}
+	p = planBuffers(analyseBuffersWith(ast, dead), n)
+	p.dead = dead
+	return p
 }
 
 // warnings are one line per shrunk buffer, at its declaration: what the
 // verdict is about.
 func (p *bufPlan) warnings() []pgas.Diag {
-	var out []pgas.Diag
+	out := p.dead.warnings() // tailcheck.go
 	for _, k := range p.order {
 		out = append(out, pgas.Diag{Pos: k.pos, Msg: fmt.Sprintf("buffer %s: %d elements checked as %d for N = %d, %s (collapse law, docs/deviations.md entry 15; the values stored in it are taken as 0)", k.name, k.size, len(k.old), p.n, k.describe())})
 	}
@@ -294,7 +301,7 @@ func (p *bufPlan) warnings() []pgas.Diag {
 func bufOnly(as []pgas.Assumption) []pgas.Assumption {
 	var out []pgas.Assumption
 	for _, a := range as {
-		if a.ID == assumeCollapse || a.ID == assumeFullSize {
+		if a.ID == assumeCollapse || a.ID == assumeFullSize || a.ID == assumeDeadChecks {
 			out = append(out, a)
 		}
 	}

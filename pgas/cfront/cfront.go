@@ -36,6 +36,9 @@ type Options struct {
 	IncludeDirs []string
 	// Defines are NAME or NAME=VALUE, as cc's -D, in order.
 	Defines []string
+	// NoDeadChecks turns the dead-check law off (tailcheck.go,
+	// docs/deviations.md entry 18): every comparison is evaluated.
+	NoDeadChecks bool
 }
 
 // Origin is where a generated .pgas line comes from in the C file.
@@ -98,7 +101,7 @@ func Translate(name string, src []byte, opt Options) (*Result, error) {
 		opt.Lo, opt.Hi, opt.Declared = pr.domain.lo, pr.domain.hi, true
 	}
 	t := newTranslator(name, src, opt)
-	t.buf = planFor(pr.ast, opt.N)
+	t.buf = planFor(pr.ast, opt.N, !opt.NoDeadChecks)
 	res, err := t.run(pr.ast)
 	if err != nil {
 		return nil, err

@@ -40,9 +40,14 @@
 //     pointer's object need.
 //   - domain.go, sizemax.go, sizemax_assign.go: the value domain the
 //     translation needs.
-//   - buffer.go, buffer_forms.go, buffer_heap.go, buffer_plan.go: buffers
-//     at their real size (docs/deviations.md, entry 15): the buffers the collapse law
-//     applies to, and what of them the translation for one N keeps.
+//   - buffer.go, buffer_forms.go, buffer_heap.go, buffer_assign.go,
+//     buffer_plan.go: buffers at their real size (docs/deviations.md, entry
+//     15): the buffers the collapse law applies to, and what of them the
+//     translation for one N keeps.
+//   - tailcheck.go, tailcheck_forms.go, tailcheck_buf.go: dead checks
+//     (docs/deviations.md, entry 18): comparisons of received values whose
+//     outcome only prints, counts or stops at the end keep their loads and
+//     are not evaluated.
 //   - libc.go and libc_*.go: the model of the C library, routine by
 //     routine (io, mem, args, time, env for getenv, file for fopen,
 //     strptr for char * locals into constant strings).

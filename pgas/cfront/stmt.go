@@ -69,6 +69,9 @@ func (t *translator) statement(s *cc.Statement) {
 	case cc.StatementExpr:
 		if e := s.ExpressionStatement.ExpressionList; e != nil {
 			t.sequenced(e)
+			if t.deadAssign(e) { // tailcheck.go
+				return
+			}
 			old := t.at(e)
 			t.exprStmt(e)
 			t.cur = old
@@ -105,6 +108,9 @@ func (t *translator) userLabel(name string) string {
 
 func (t *translator) selection(s *cc.SelectionStatement) {
 	t.sequenced(s.ExpressionList)
+	if t.deadCheck(s) { // tailcheck.go
+		return
+	}
 	if s.Case == cc.SelectionStatementSwitch {
 		t.switchStmt(s)
 		return

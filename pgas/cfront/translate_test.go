@@ -81,7 +81,7 @@ func TestMapping(t *testing.T) {
 		{"my_pe n_pes substituted", "long x;", "int me = shmem_my_pe(); int n = shmem_n_pes(); shmem_long_p(&x, 1, (me + 1) % n);",
 			[]string{"putval(1, (((((rank - 1)) + 1) % (N)) + 1), x, ctx_default)"}},
 		{"assert loads then stops", "long x;", "assert(x == 1);", []string{"tmp0 <- mem[x]", "if !((tmp0 == 1)) goto END"}},
-		{"if abort", "long x;", "if (x) abort();", []string{"tmp0 <- mem[x]", "if !(tmp0) goto L1", "goto END"}},
+		{"if abort", "long x;", "if (x) abort(); x = 2;", []string{"tmp0 <- mem[x]", "if !(tmp0) goto L1", "goto END"}},
 		{"short circuit loads only when needed", "long x, y; long r;", "if (x == 1 && y == 1) r = 1;",
 			[]string{"tmp0 <- mem[x]", "if !((tmp0 == 1)) goto L1", "tmp1 <- mem[y]", "if !((tmp1 == 1)) goto L1", "mem[r] <- 1"}},
 		{"locks", "long l;", "shmem_set_lock(&l); shmem_clear_lock(&l);",
