@@ -160,6 +160,9 @@ func (t *translator) symmetric(d *cc.Declarator, name string, length int, elem i
 	if e, ok := t.global[d]; ok && e.kind == kSym {
 		return // a static local in a second inlined instance
 	}
+	if length == 0 && t.sharedStatic(d, name, elem) { // statics.go
+		return
+	}
 	e := &entity{kind: kSym, name: t.fresh(name, name), length: length, elem: elem}
 	t.addAddr(e)
 	t.global[d] = e
