@@ -193,7 +193,7 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 		if init.Case != cc.InitializerExpr {
 			t.refuse(init, "brace initialiser of a scalar")
 		}
-		v, ok := constValue(init.AssignmentExpression)
+		v, ok := t.constBits(init.AssignmentExpression) // unsigned_bits.go
 		if !ok {
 			t.refuse(init, "initialiser of %s: a symmetric object needs a constant initialiser", e.name)
 		}
@@ -205,7 +205,7 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 			if l == nil {
 				continue
 			}
-			v, ok := constValue(l)
+			v, ok := t.constBits(l)
 			if !ok {
 				t.refuse(l, "initialiser of %s: not a constant", t.cname(e))
 			}

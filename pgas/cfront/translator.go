@@ -132,6 +132,7 @@ type translator struct {
 
 	sr    *staticPlan // static locals of main sharing cells (statics.go)
 	srOff bool        // the plan was dropped: translate without it
+	bits  bitsState   // unsigned values read as bit patterns (unsigned_bits.go)
 
 	// the char * locals into constant strings, those given more than
 	// literals, and their strings (libc_strptr.go)
@@ -365,6 +366,7 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	t.movedPointers(ast)
 	t.stringSources(ast) // libc_strptr.go
 	t.globals(ast)
+	t.bits.root = ast.TranslationUnit // unsigned_bits.go
 	main := t.funcs["main"]
 	if main == nil && len(t.errs) == 0 {
 		t.refuse(nil, "no function main: the program of every PE starts there")
