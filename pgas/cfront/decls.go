@@ -194,6 +194,7 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 			t.refuse(init, "brace initialiser of a scalar")
 		}
 		v, ok := t.constBits(init.AssignmentExpression) // unsigned_bits.go
+		t.bigConst(init.AssignmentExpression, ok)
 		if !ok {
 			t.refuse(init, "initialiser of %s: a symmetric object needs a constant initialiser", e.name)
 		}
@@ -206,6 +207,7 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 				continue
 			}
 			v, ok := t.constBits(l)
+			t.bigConst(l, ok)
 			if !ok {
 				t.refuse(l, "initialiser of %s: not a constant", t.cname(e))
 			}

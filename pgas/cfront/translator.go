@@ -364,9 +364,9 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	t.defctx = t.fresh("ctx_default", "SHMEM_CTX_DEFAULT")
 	t.ctxs = append(t.ctxs, t.defctx)
 	t.movedPointers(ast)
-	t.stringSources(ast) // libc_strptr.go
-	t.globals(ast)
+	t.stringSources(ast)              // libc_strptr.go
 	t.bits.root = ast.TranslationUnit // unsigned_bits.go
+	t.globals(ast)
 	main := t.funcs["main"]
 	if main == nil && len(t.errs) == 0 {
 		t.refuse(nil, "no function main: the program of every PE starts there")

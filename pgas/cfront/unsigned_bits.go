@@ -48,6 +48,9 @@ func (t *translator) bitsOn() bool {
 	if b.done {
 		return b.on
 	}
+	if b.root == nil {
+		return false // not yet known: the old refusals
+	}
 	b.done = true
 	b.objs = map[*cc.Declarator]bool{}
 	roots := []cc.Node{b.root}
@@ -201,12 +204,24 @@ func (t *translator) bitsConst(e cc.ExpressionNode) (int64, bool) {
 // bitsRefusal is the message for ~ on an unsigned value when patterns
 // are not exact.
 func (t *translator) bitsRefusal() string {
+	return "~ in unsigned arithmetic" + t.bitsWhy()
+}
+
+func (t *translator) bitsWhy() string {
 	b := &t.bits
 	if b.why == "" {
-		return "~ in unsigned arithmetic (C wraps it around, the calculus does not)"
+		return " (C wraps it around, the calculus does not)"
 	}
 	p := t.pos(b.pos)
-	return fmt.Sprintf("~ in unsigned arithmetic: its value is exact as a bit pattern (the negative number with the same bits) only while it meets &, |, ^, ~, == and != and conversions of the same width, and at %d:%d it meets %s; compute in a signed type (~(int64_t)0 is -1) or keep the value away from that operation", p.Line, p.Col, b.why)
+	return fmt.Sprintf(": its value is exact as a bit pattern (the negative number with the same bits) only while it meets &, |, ^, ~, == and != and conversions of the same width, and at %d:%d it meets %s; compute in a signed type (~(int64_t)0 is -1) or keep the value away from that operation", p.Line, p.Col, b.why)
+}
+
+// bigConst refuses, when ok is false, a constant initialiser that is an
+// unsigned value with its top bit set, saying why it is not a pattern.
+func (t *translator) bigConst(e cc.ExpressionNode, ok bool) {
+	if v, big := e.Value().(cc.UInt64Value); !ok && big && e.Type() != nil && bigUnsigned(uint64(v), e.Type()) {
+		t.refuse(e, "the unsigned constant %d (its top bit set)%s", uint64(v), t.bitsWhy())
+	}
 }
 
 func unsignedObj(ty cc.Type) bool {
