@@ -363,9 +363,10 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	}()
 	t.defctx = t.fresh("ctx_default", "SHMEM_CTX_DEFAULT")
 	t.ctxs = append(t.ctxs, t.defctx)
+	// unsigned_bits.go: before the globals' initialisers are read
+	t.bits.root = ast.TranslationUnit
 	t.movedPointers(ast)
-	t.stringSources(ast)              // libc_strptr.go
-	t.bits.root = ast.TranslationUnit // unsigned_bits.go
+	t.stringSources(ast) // libc_strptr.go
 	t.globals(ast)
 	main := t.funcs["main"]
 	if main == nil && len(t.errs) == 0 {
