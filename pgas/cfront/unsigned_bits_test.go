@@ -1,6 +1,8 @@
 package cfront_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +90,67 @@ func TestUnsignedBitPatternsRefused(t *testing.T) {
 	src := strings.Replace(bitsProgram("uint64_t", "*q == 0"), "  shmem_barrier_all();\n", "  shmem_barrier_all();\n  uint64_t *q = &x;\n", 1)
 	if _, err := cfront.Compile("bits.c", []byte(src), cfront.Options{N: 2}); err == nil || !strings.Contains(err.Error(), "address (&x)") {
 		t.Errorf("pointer to x: want the refusal naming &x, got %v", err)
+	}
+}
+
+// TestUnsignedBitPatternsDiff: random programs of bitwise atomics on an
+// unsigned x (all bits set at the start), with tests of x for equality
+// that steer message passing, decided with x unsigned (read as bit
+// patterns) and with x of the signed type of the same width (whose ~,
+// &, |, ^ and == C defines on the same bits, and which the translation
+// had before): the verdicts must agree.
+func TestUnsignedBitPatternsDiff(t *testing.T) {
+	count := 12
+	if testing.Short() {
+		count = 6
+	}
+	ops := []string{"and", "or", "xor"}
+	seen := map[string]int{}
+	for seed := 0; seed < count; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 35))
+		var body strings.Builder
+		for i := 1 + r.IntN(2); i > 0; i-- {
+			fmt.Fprintf(&body, "  shmem_atomic_%s(&x, ~(T)(%dLLU << me), %d);\n", ops[r.IntN(3)], 1+r.IntN(3), r.IntN(2))
+		}
+		cond := fmt.Sprintf("x == ~(T)%d", r.IntN(16))
+		if r.IntN(2) == 0 {
+			cond = fmt.Sprintf("(x & (T)%d) != 0", 1+r.IntN(15))
+		}
+		src := `#include <shmem.h>
+#include <stdint.h>
+#include <stdio.h>
+#define T TYPE
+static T x = ~(T)0;
+static long data, flag;
+int main(void) {
+  shmem_init();
+  int me = shmem_my_pe();
+` + body.String() + `  shmem_barrier_all();
+  if (` + cond + `) {
+    if (me == 0) { shmem_long_p(&data, 1, 1); shmem_long_p(&flag, 1, 1); }
+    if (me == 1) { shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 1); printf("%ld\n", data); }
+  }
+  shmem_barrier_all();
+  return 0;
+}
+`
+		for _, pair := range [][2]string{{"uint64_t", "int64_t"}, {"unsigned int", "int"}} {
+			var verdicts [2]string
+			for k, ty := range pair {
+				p, err := cfront.Compile("bits.c", []byte(strings.Replace(src, "TYPE", ty, 1)), cfront.Options{N: 2})
+				if err != nil {
+					t.Fatalf("seed %d, %s: %v\n%s", seed, ty, err, src)
+				}
+				verdicts[k] = cbufVerdict(decideWidened(p, 2, cycles.Options{Jobs: 1, Timeout: time.Minute}))
+			}
+			if verdicts[0] == "" || verdicts[0] != verdicts[1] {
+				t.Errorf("seed %d: %s %s, %s %s\n%s", seed, pair[0], verdicts[0], pair[1], verdicts[1], src)
+			}
+			seen[verdicts[0]]++
+		}
+	}
+	t.Logf("verdicts %v", seen)
+	if len(seen) < 2 {
+		t.Errorf("one verdict only (%v): the family does not test the values", seen)
 	}
 }
