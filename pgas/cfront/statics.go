@@ -71,6 +71,7 @@ type staticPlan struct {
 	cells   []string                          // the .pgas names of shared cells
 	bad     string                            // why the translation must drop the plan
 	done    bool                              // main is translated: checks end
+	emitted map[int]bool                      // barrier points that emitted their barrier
 }
 
 // staticReset stores val into the cell of slot before a point.
@@ -295,9 +296,17 @@ func (t *translator) staticPoint(it *cc.BlockItem) func() {
 // staticBarrier checks a barrier emitted while main is translated: the
 // plan holds only if every barrier is a barrier_all point.
 func (t *translator) staticBarrier(line string) {
-	if t.sr != nil && !t.sr.done && line == "barrier" && (t.sr.cur < 0 || !t.sr.barrier[t.sr.cur]) {
-		t.sr.bad = "a barrier outside a top-level shmem_barrier_all();"
+	if t.sr == nil || t.sr.done || line != "barrier" {
+		return
 	}
+	if t.sr.cur < 0 || !t.sr.barrier[t.sr.cur] {
+		t.sr.bad = "a barrier outside a top-level shmem_barrier_all();"
+		return
+	}
+	if t.sr.emitted == nil {
+		t.sr.emitted = map[int]bool{}
+	}
+	t.sr.emitted[t.sr.cur] = true
 }
 
 // staticsDone ends the plan's checks once main is translated: no
@@ -308,6 +317,11 @@ func (t *translator) staticsDone() {
 		return
 	}
 	t.sr.done = true
+	for i, b := range t.sr.barrier {
+		if b && !t.sr.emitted[i] && len(t.errs) == 0 {
+			t.sr.bad = "a shmem_barrier_all(); point that is no barrier (a function of the file of that name?)"
+		}
+	}
 	var others []string
 	for _, c := range t.ctxs {
 		if c != t.defctx {

@@ -88,6 +88,12 @@ func TestStaticsNotShared(t *testing.T) {
 			t.Errorf("%s: want 2 cells for the statics, got %v", c.name, p.Addrs)
 		}
 	}
+	// a function of the file named shmem_barrier_all is no barrier (the
+	// plan checks that each of its barrier points emitted one)
+	src := strings.Replace(roundsProgram(2, 0, addRound), "static long flag;", "static long flag;\nvoid shmem_barrier_all(void) { }", 1)
+	if p := compileC(t, src, 2); countPrefix(p.Addrs, "x") != 2 {
+		t.Errorf("user's shmem_barrier_all: want 2 cells for the statics, got %v", p.Addrs)
+	}
 }
 
 // TestStaticsOtherContext: an operation on a context barrier_all does
