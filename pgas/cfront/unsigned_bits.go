@@ -38,6 +38,7 @@ type bitsState struct {
 	done, on bool
 	root     cc.Node // the translation unit
 	objs     map[*cc.Declarator]bool
+	own      map[string]bool // the functions the file defines
 	why      string
 	pos      cc.Node
 }
@@ -53,7 +54,15 @@ func (t *translator) bitsOn() bool {
 	}
 	b.done = true
 	b.objs = map[*cc.Declarator]bool{}
+	b.own = map[string]bool{}
 	roots := []cc.Node{b.root}
+	walk(b.root, func(n cc.Node) bool {
+		if fd, ok := n.(*cc.FunctionDefinition); ok {
+			b.own[fd.Declarator.Name()] = true
+			return false
+		}
+		return true
+	})
 	for changed := true; changed; {
 		changed = false
 		for _, r := range roots {

@@ -135,9 +135,9 @@ func (b *bitsState) callUse(x *cc.PostfixExpression) string {
 	}
 	name := calleeName(x)
 	switch {
-	case name == "printf" || name == "fprintf":
+	case (name == "printf" || name == "fprintf") && !b.own[name]:
 		return ""
-	case !strings.HasPrefix(name, "shmem_") || name == "shmem_ptr":
+	case !strings.HasPrefix(name, "shmem_") || name == "shmem_ptr" || b.own[name]:
 		return "a call of " + name + " in " + opText(x)
 	}
 	for _, w := range []string{"reduce", "to_all", "scan"} {
@@ -190,17 +190,3 @@ func isCallArgs(n cc.Node) bool {
 	return ok
 }
 
-// addrToCall: the address of a pattern object given to a routine that
-// is not OpenSHMEM's or a printing one (it could read the object unseen).
-func (b *bitsState) addrToCall(x *cc.PostfixExpression) string {
-	name := calleeName(x)
-	if (strings.HasPrefix(name, "shmem_") && name != "shmem_ptr") || name == "printf" || name == "fprintf" {
-		return ""
-	}
-	for _, a := range callArgs(x) {
-		if d := objectOf(derefArg(a)); d != nil && b.objs[d] {
-			return "its object's address given to " + opText(x)
-		}
-	}
-	return ""
-}
