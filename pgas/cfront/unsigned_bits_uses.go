@@ -189,4 +189,3 @@ func isCallArgs(n cc.Node) bool {
 	_, ok := n.(*cc.ArgumentExpressionList)
 	return ok
 }
-
