@@ -103,7 +103,7 @@ func (b *bitsState) spread(n cc.Node) bool {
 	}
 	switch x := n.(type) {
 	case *cc.InitDeclarator:
-		if x.Initializer != nil && x.Initializer.Case == cc.InitializerExpr && b.pattern(x.Initializer.AssignmentExpression) {
+		if b.patternInit(x.Initializer) {
 			return mark(x.Declarator)
 		}
 	case *cc.AssignmentExpression:
@@ -332,4 +332,25 @@ func (t *translator) constBits(e cc.ExpressionNode) (int64, bool) {
 		return v, true
 	}
 	return constValue(e)
+}
+
+// patternInit: some element of an initialiser is a pattern.
+func (b *bitsState) patternInit(init *cc.Initializer) bool {
+	found := false
+	walk(init, func(n cc.Node) bool {
+		if i, ok := n.(*cc.Initializer); ok && i.Case == cc.InitializerExpr && b.pattern(i.AssignmentExpression) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// intObj: ty is an integer, or an array of them (an object whose
+// elements the analysis follows; not a struct or union).
+func intObj(ty cc.Type) bool {
+	for ty != nil && ty.Kind() == cc.Array {
+		ty = ty.(*cc.ArrayType).Elem()
+	}
+	return ty != nil && cc.IsIntegerType(ty)
 }

@@ -86,6 +86,11 @@ func TestUnsignedBitPatternsRefused(t *testing.T) {
 			t.Errorf("%s, %s: want ~ refused naming %q, got %v", c.ty, c.cond, c.want, err)
 		}
 	}
+	// a pattern stored into a struct member, whose loads are not followed
+	src0 := strings.Replace(bitsProgram("uint64_t", "s.f > 5"), "  shmem_barrier_all();\n", "  shmem_barrier_all();\n  struct { uint64_t f; } s;\n  s.f = x;\n", 1)
+	if _, err := cfront.Compile("bits.c", []byte(src0), cfront.Options{N: 2}); err == nil || !strings.Contains(err.Error(), "member of a struct") {
+		t.Errorf("struct member: want the refusal naming the store into s.f, got %v", err)
+	}
 	// the address kept in a pointer: loads through it are not followed
 	src := strings.Replace(bitsProgram("uint64_t", "*q == 0"), "  shmem_barrier_all();\n", "  shmem_barrier_all();\n  uint64_t *q = &x;\n", 1)
 	if _, err := cfront.Compile("bits.c", []byte(src), cfront.Options{N: 2}); err == nil || !strings.Contains(err.Error(), "address (&x)") {

@@ -21,6 +21,9 @@ func (b *bitsState) unsafe(n, parent cc.Node) string {
 			return why
 		}
 	}
+	if x, ok := n.(*cc.InitDeclarator); ok && !intObj(x.Declarator.Type()) && b.patternInit(x.Initializer) {
+		return "the initialiser of " + x.Declarator.Name() + ", which is no integer or array of integers"
+	}
 	e, ok := n.(cc.ExpressionNode)
 	if !ok || !b.pattern(e) {
 		return ""
@@ -109,8 +112,10 @@ func (b *bitsState) assignUse(p *cc.AssignmentExpression, e cc.ExpressionNode, s
 	default:
 		return opText(p)
 	}
-	if objectOf(p.UnaryExpression) == nil {
+	if d := objectOf(p.UnaryExpression); d == nil {
 		return "a store through a pointer in " + opText(p)
+	} else if !intObj(d.Type()) {
+		return "a store into a member of a struct or union in " + opText(p)
 	}
 	if p.UnaryExpression.Type() == nil || p.UnaryExpression.Type().Size() != size {
 		return "a conversion to another width in " + opText(p)
@@ -165,8 +170,10 @@ func (b *bitsState) callUse(x *cc.PostfixExpression) string {
 			if !cc.IsIntegerType(el) {
 				continue // a context, a team
 			}
-			if objectOf(derefArg(a)) == nil {
+			if d := objectOf(derefArg(a)); d == nil {
 				return "an OpenSHMEM call on an object named by a pointer variable, " + opText(x)
+			} else if !intObj(d.Type()) {
+				return "an OpenSHMEM call on a member of a struct or union, " + opText(x)
 			}
 			s = el.Size()
 		case b.pattern(a):
