@@ -108,11 +108,11 @@ func (t *translator) bitwise(e cc.ExpressionNode, a cc.ExpressionNode, op string
 		}
 		return t.shift(e, t.value(a), op, k)
 	}
-	if k, ok := constValue(b); ok {
+	if k, ok := t.constBits(b); ok {
 		t.unsignedMask(e, e.Type(), op, k)
 		return t.bitop(e, t.value(a), op, k)
 	}
-	if k, ok := constValue(a); ok {
+	if k, ok := t.constBits(a); ok {
 		t.unsignedMask(e, e.Type(), op, k)
 		return t.bitop(e, t.value(b), op, k)
 	}
@@ -157,15 +157,15 @@ func (t *translator) bitwiseExpr(e cc.ExpressionNode) string {
 // too, where the calculus's would be negative. (x & k is the same in both:
 // k only clears bits of x.)
 func (t *translator) unsignedMask(n cc.Node, ty cc.Type, op string, k int64) {
-	if k < 0 && op != "&" && isUnsigned(ty) {
+	if k < 0 && op != "&" && isUnsigned(ty) && !t.bitsOn() {
 		t.refuse(n, "%s with the negative constant %d in unsigned arithmetic (C converts it to a huge unsigned value)", op, k)
 	}
 }
 
 // complement is ~x = -1 - x.
 func (t *translator) complement(x *cc.UnaryExpression) string {
-	if isUnsigned(x.Type()) {
-		t.refuse(x, "~ in unsigned arithmetic (C wraps it around, the calculus does not)")
+	if isUnsigned(x.Type()) && !t.bitsOn() { // unsigned_bits.go
+		t.refuse(x, "%s", t.bitsRefusal())
 	}
 	return "(-1 - " + t.value(x.CastExpression) + ")"
 }

@@ -103,6 +103,11 @@ func Translate(name string, src []byte, opt Options) (*Result, error) {
 	t := newTranslator(name, src, opt)
 	t.buf = planFor(pr.ast, opt.N, !opt.NoDeadChecks)
 	res, err := t.run(pr.ast)
+	if t.sr != nil && t.sr.bad != "" { // statics.go: the plan does not hold
+		t = newTranslator(name, src, opt)
+		t.buf, t.srOff = planFor(pr.ast, opt.N), true
+		res, err = t.run(pr.ast)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -160,6 +160,9 @@ func (t *translator) symmetric(d *cc.Declarator, name string, length int, elem i
 	if e, ok := t.global[d]; ok && e.kind == kSym {
 		return // a static local in a second inlined instance
 	}
+	if length == 0 && t.sharedStatic(d, name, elem) { // statics.go
+		return
+	}
 	e := &entity{kind: kSym, name: t.fresh(name, name), length: length, elem: elem}
 	t.addAddr(e)
 	t.global[d] = e
@@ -190,7 +193,8 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 		if init.Case != cc.InitializerExpr {
 			t.refuse(init, "brace initialiser of a scalar")
 		}
-		v, ok := constValue(init.AssignmentExpression)
+		v, ok := t.constBits(init.AssignmentExpression) // unsigned_bits.go
+		t.bigConst(init.AssignmentExpression, ok)
 		if !ok {
 			t.refuse(init, "initialiser of %s: a symmetric object needs a constant initialiser", e.name)
 		}
@@ -202,7 +206,8 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 			if l == nil {
 				continue
 			}
-			v, ok := constValue(l)
+			v, ok := t.constBits(l)
+			t.bigConst(l, ok)
 			if !ok {
 				t.refuse(l, "initialiser of %s: not a constant", t.cname(e))
 			}

@@ -30,7 +30,9 @@
 //     translation of declarations, statements and expressions
 //     (unsequenced side effects refused); calls of the file's own
 //     functions are inlined. reuse.go: the storage of ended blocks taken
-//     again; prune.go: dead code left out before the line limit.
+//     again; statics.go, statics_uses.go: static locals of main whose
+//     uses barriers separate share a cell; prune.go: dead code left out
+//     before the line limit.
 //   - memory.go, aggregate.go: the memory layout (objects, their cells,
 //     arrays and structs of cells, pointers into them); pointer.go:
 //     pointer variables, each fixed to one object with a constant or
@@ -39,7 +41,9 @@
 //     where a construct runs once, which allocations and changes of a
 //     pointer's object need.
 //   - domain.go, sizemax.go, sizemax_assign.go: the value domain the
-//     translation needs.
+//     translation needs; unsigned_bits.go, unsigned_bits_uses.go:
+//     unsigned values read as two's complement bit patterns where only
+//     bitwise operations and equality meet them.
 //   - buffer.go, buffer_forms.go, buffer_heap.go, buffer_assign.go,
 //     buffer_plan.go: buffers at their real size (docs/deviations.md, entry
 //     15): the buffers the collapse law applies to, and what of them the

@@ -37,7 +37,7 @@ func (t *translator) value(e cc.ExpressionNode) string {
 	if s, ok := t.pointerValue(e); ok { // pointer.go
 		return s
 	}
-	if v, ok := constValue(e); ok {
+	if v, ok := t.constBits(e); ok { // unsigned_bits.go: constValue, or a bit pattern
 		if t.novalue == 0 {
 			t.constant(e, v)
 		}

@@ -40,7 +40,9 @@ func (t *translator) compound(cs *cc.CompoundStatement) {
 	from := len(t.out)
 	for l := cs.BlockItemList; l != nil; l = l.BlockItemList {
 		it := l.BlockItem
+		done := t.staticPoint(it) // statics.go
 		t.guard(it, func() { t.blockItem(it) })
+		done()
 	}
 	t.blockEnd(cs, from) // reuse.go
 }

@@ -130,6 +130,10 @@ type translator struct {
 
 	buf *bufPlan // buffers shrunk by the collapse law (buffer_plan.go)
 
+	sr    *staticPlan // static locals of main sharing cells (statics.go)
+	srOff bool        // the plan was dropped: translate without it
+	bits  bitsState   // unsigned values read as bit patterns (unsigned_bits.go)
+
 	// the char * locals into constant strings, those given more than
 	// literals, and their strings (libc_strptr.go)
 	strPtrs, strNeeds map[*cc.Declarator]bool
@@ -217,7 +221,9 @@ func (t *translator) emit(format string, args ...any) {
 	if len(t.out) > maxEmitted { // prune.go: the live lines are held to maxLines
 		panic(refusal{t.cur.Pos, fmt.Sprintf("the program is too large for the checker (more than %d generated lines)", maxLines)})
 	}
-	t.out = append(t.out, "    "+fmt.Sprintf(format, args...))
+	line := fmt.Sprintf(format, args...)
+	t.staticBarrier(line) // statics.go
+	t.out = append(t.out, "    "+line)
 	t.orig = append(t.orig, t.cur)
 }
 
@@ -357,6 +363,8 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 	}()
 	t.defctx = t.fresh("ctx_default", "SHMEM_CTX_DEFAULT")
 	t.ctxs = append(t.ctxs, t.defctx)
+	// unsigned_bits.go: before the globals' initialisers are read
+	t.bits.root = ast.TranslationUnit
 	t.movedPointers(ast)
 	t.stringSources(ast) // libc_strptr.go
 	t.globals(ast)
@@ -365,8 +373,12 @@ func (t *translator) run(ast *cc.AST) (res *Result, err error) {
 		t.refuse(nil, "no function main: the program of every PE starts there")
 	}
 	if main != nil {
+		if !t.srOff {
+			t.sr = planStatics(t.funcs) // statics.go
+		}
 		t.end = t.fresh("END", "")
 		t.guard(main, func() { t.runMain(main) })
+		t.staticsDone()
 	}
 	t.apiFinish()
 	if len(t.errs) == 0 {
