@@ -105,7 +105,7 @@ func Translate(name string, src []byte, opt Options) (*Result, error) {
 	res, err := t.run(pr.ast)
 	if t.sr != nil && t.sr.bad != "" { // statics.go: the plan does not hold
 		t = newTranslator(name, src, opt)
-		t.buf, t.srOff = planFor(pr.ast, opt.N), true
+		t.buf, t.srOff = planFor(pr.ast, opt.N, !opt.NoDeadChecks), true
 		res, err = t.run(pr.ast)
 	}
 	if err != nil {
