@@ -96,19 +96,16 @@ func (t *translator) team(x *cc.PostfixExpression, name string, args []cc.Expres
 			return "0"
 		}
 		t.arity(x, name+" (active set)", args, 4)
-		t.activeSetAll(x, name, args[0], args[1], args[2])
-		t.emit("barrier")
+		t.activeSetBarrier(x, name, args[0], args[1], args[2]) // api_team_subset.go
 		return ""
 	case "shmem_sync_deprecated":
 		t.arity(x, name, args, 4)
-		t.activeSetAll(x, name, args[0], args[1], args[2])
-		t.emit("barrier")
+		t.activeSetBarrier(x, name, args[0], args[1], args[2])
 		return ""
 	case "shmem_barrier":
 		t.arity(x, name, args, 4)
-		t.activeSetAll(x, name, args[0], args[1], args[2])
 		t.emit("quiet %s", t.defctx)
-		t.emit("barrier")
+		t.activeSetBarrier(x, name, args[0], args[1], args[2])
 		return ""
 	case "shmem_team_translate_pe":
 		t.arity(x, name, args, 3)
@@ -130,18 +127,6 @@ func (t *translator) team(x *cc.PostfixExpression, name string, args []cc.Expres
 	}
 	t.refuse(x, "%s: teams other than SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are not in the subset (a team of part of the PEs needs a barrier over a set of PEs, which the calculus does not have)", name)
 	return ""
-}
-
-// activeSetAll accepts an active set only when it is every PE: PE_start
-// 0, logPE_stride 0, PE_size N. A barrier of part of the PEs is not
-// expressible: the calculus's barrier is taken by every rank at once.
-func (t *translator) activeSetAll(x cc.Node, name string, start, stride, size cc.ExpressionNode) {
-	s, ok1 := constValue(start)
-	l, ok2 := constValue(stride)
-	n := strings.ReplaceAll(t.index(size), " ", "")
-	if !ok1 || !ok2 || s != 0 || l != 0 || n != "N" && n != "(N)" {
-		t.refuse(x, "%s on an active set that is not every PE: only PE_start 0, logPE_stride 0 and PE_size shmem_n_pes() (or a local set to it) are in the subset, since the calculus's barrier is taken by every PE", name)
-	}
 }
 
 // translatePE is shmem_team_translate_pe between teams of every PE: the
