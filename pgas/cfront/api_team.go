@@ -69,7 +69,7 @@ func (t *translator) teamArg(e cc.ExpressionNode) {
 			}
 		}
 	}
-	t.refuse(e, "a team must be SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED: teams of part of the PEs are not in the subset (their barriers and collectives would synchronise a set of PEs, which the calculus's barrier, taken by every PE, cannot express)")
+	t.refuse(e, "a team must be SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED here: a collective on a team of part of the PEs is not in the subset (a team of shmem_team_split_strided is, for its numbers and its syncs)")
 }
 
 func (t *translator) team(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
@@ -125,7 +125,7 @@ func (t *translator) team(x *cc.PostfixExpression, name string, args []cc.Expres
 		t.teamArg(args[0])
 		t.refuse(x, "shmem_team_destroy of a predefined team (the specification leaves it undefined)")
 	}
-	t.refuse(x, "%s: teams other than SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are not in the subset (a team of part of the PEs needs a barrier over a set of PEs, which the calculus does not have)", name)
+	t.refuse(x, "%s: teams other than SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and those of shmem_team_split_strided are not in the subset", name)
 	return ""
 }
 
@@ -218,7 +218,7 @@ func (t *translator) teamObject(d *cc.Declarator, ty cc.Type, init *cc.Initializ
 	if t.stridedTeamObject(d, ty, init) { // api_team_strided.go
 		return
 	}
-	t.refuse(d, "shmem_team_t object %s: teams other than SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are not in the subset (a team of part of the PEs needs a barrier over a set of PEs, which the calculus does not have); a shmem_team_t set once to one of those two at its declaration is accepted", d.Name())
+	t.refuse(d, "shmem_team_t object %s: only a local set once to SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED at its declaration, or declared without initialiser (or with SHMEM_TEAM_INVALID) for shmem_team_split_strided to set, is in the subset", d.Name())
 }
 
 // sharedRefusal says why SHMEM_TEAM_SHARED is refused (teamArg).
