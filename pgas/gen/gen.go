@@ -39,12 +39,13 @@ type Config struct {
 	// inside the window). Values moves nothing then. Without it the
 	// programs are those of before, seed for seed.
 	Wide bool
-	// SubsetBarriers makes half of the barriers barriers over part of
-	// the ranks (docs/shmem-calculus.md, "Barriers over a set of ranks"):
+	// SubsetBarriers makes half of the barriers, and one statement in
+	// ten besides, barriers over part of the ranks (docs/shmem-calculus.md,
+	// "Barriers over a set of ranks"):
 	// a set written with N, such as {1..(N+1)/2} or {1, N}, mostly inside
 	// "if" on exactly its members, sometimes bare (a rank outside it then
-	// meets a run-time error, which both procedures must report). Programs
-	// without a barrier are those of before, seed for seed.
+	// meets a run-time error, which both procedures must report). It
+	// draws more numbers: the programs differ from those without it.
 	SubsetBarriers bool
 	// Window, with Wide, fixes the window (LO <= 0 < HI); zero picks one
 	// of Windows per program.
@@ -432,6 +433,9 @@ func (g *generator) backTarget() string {
 }
 
 func (g *generator) stmt(i, n int) *Stmt {
+	if g.c.SubsetBarriers && g.r.IntN(10) == 0 {
+		return g.subsetBarrier() // about a third of the programs have one
+	}
 	if g.c.Shmem && (g.r.IntN(2) == 0 || g.c.Atomics && g.r.IntN(2) == 0) {
 		return g.shmemStmt()
 	}
@@ -517,6 +521,11 @@ func (g *generator) barrier() *Stmt {
 	if !g.c.SubsetBarriers || g.r.IntN(2) == 0 {
 		return &Stmt{Kind: SBarrier}
 	}
+	return g.subsetBarrier()
+}
+
+// subsetBarrier is a barrier over one of subsetSets.
+func (g *generator) subsetBarrier() *Stmt {
 	set := subsetSets[g.r.IntN(len(subsetSets))]
 	s := &Stmt{Kind: SBarrier, Set: set[0]}
 	if g.r.IntN(8) != 0 {
