@@ -170,3 +170,20 @@ func TestSubsetBarrierCheck(t *testing.T) {
 		}
 	}
 }
+
+// A set that is empty for this N (a range whose last end is below its
+// first) has no member: every rank that reaches it meets the error.
+func TestSubsetBarrierEmpty(t *testing.T) {
+	p, err := Compile("s.pgas", []byte("values 2\n    barrier {2..1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMachine(p, 2)
+	steps, errs := m.Steps(m.Initial())
+	if len(steps) != 0 || len(errs) != 2 {
+		t.Fatalf("steps %v, errors %v: want both ranks' errors", steps, errs)
+	}
+	if got := errs[0].Error(); !strings.Contains(got, "rank 1 takes a barrier over no rank (its set is empty for N = 2)") {
+		t.Errorf("error %q", got)
+	}
+}

@@ -226,6 +226,9 @@ func (e *RangeError) Error() string {
 	case "rank":
 		return fmt.Sprintf("%v: rank %d outside 1..%d", e.Pos, e.Val, e.Max)
 	case "barrier":
+		if e.Min == 0 {
+			return fmt.Sprintf("%v: rank %d takes a barrier over no rank (its set is empty for N = %d)", e.Pos, e.Val, e.Max)
+		}
 		return fmt.Sprintf("%v: rank %d takes a barrier over %v (of 1..%d), a set without it: only its members may take it", e.Pos, e.Val, RankMask(e.Min), e.Max)
 	case "atomic":
 		return fmt.Sprintf("%v: atomic add result %d outside %d..%d (raise values)", e.Pos, e.Val, e.Min, e.Max)

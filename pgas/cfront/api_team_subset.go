@@ -63,7 +63,7 @@ func (t *translator) activeSetBarrier(x cc.Node, name string, start, stride, siz
 		return
 	}
 	if v[0] < 0 || v[1] < 0 || v[1] > 30 || v[2] < 1 {
-		t.overflow()
+		t.undefinedSet(n)
 		return
 	}
 	t.barrierOver(v[0], int64(1)<<v[1], v[2], n)
@@ -73,7 +73,7 @@ func (t *translator) activeSetBarrier(x cc.Node, name string, start, stride, siz
 // (size of them), or a run-time error when one is beyond the n PEs.
 func (t *translator) barrierOver(start, stride, size int64, n int) {
 	if start+stride*(size-1) >= int64(n) {
-		t.overflow()
+		t.undefinedSet(n)
 		return
 	}
 	if start == 0 && stride == 1 && size == int64(n) {
@@ -87,6 +87,19 @@ func (t *translator) barrierOver(start, stride, size int64, n int) {
 	t.emit("barrier {%s}", strings.Join(ranks, ", "))
 }
 
+// undefinedSet is the run-time error of a call on a set the
+// specification does not define: a barrier over no rank (the range 2..1,
+// empty for N >= 2), which every PE that reaches it cannot take
+// (pgas: "takes a barrier over no rank"). At N = 1 no range of ranks is
+// empty, and a value beyond every domain makes the error instead.
+func (t *translator) undefinedSet(n int) {
+	if n >= 2 {
+		t.emit("barrier {2..1}")
+		return
+	}
+	t.overflow()
+}
+
 // stridedSync is shmem_team_sync(team) or shmem_sync(team) on a team made
 // by shmem_team_split_strided: a barrier over its members. On
 // SHMEM_TEAM_INVALID (the triplet names a PE beyond the last, at this N)
@@ -97,7 +110,7 @@ func (t *translator) stridedSync(x cc.Node, name string, s *stridedTeam) {
 		return
 	}
 	if !s.valid {
-		t.overflow()
+		t.undefinedSet(n)
 		return
 	}
 	t.barrierOver(s.start, s.stride, s.size, n)

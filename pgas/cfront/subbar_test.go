@@ -68,7 +68,8 @@ func TestSubsetBarrierLitmus(t *testing.T) {
 // logPE_stride, PE_size) or of a strided team, in ranks (PE + 1), after
 // a quiet for shmem_barrier only; every PE is the plain barrier; a set
 // that names a PE beyond the last is the run-time error of an undefined
-// call (a register set beyond every domain), since it may be unreachable.
+// call, since it may be unreachable: a barrier over no rank (at N = 1, a
+// register set beyond every domain).
 func TestSubsetBarrierTranslation(t *testing.T) {
 	for _, c := range []struct {
 		body    string
@@ -81,10 +82,11 @@ func TestSubsetBarrierTranslation(t *testing.T) {
 		{"shmem_sync(0, 0, 2, ps);", 4, []string{"barrier {1, 2}"}, []string{"quiet"}},
 		{"shmem_sync(0, 0, shmem_n_pes(), ps);", 4, []string{"barrier\n"}, []string{"barrier {"}},
 		{"shmem_sync(0, 0, 2, ps);", 2, []string{"barrier\n"}, []string{"barrier {"}},
-		{"shmem_sync(1, 1, 2, ps);", 3, []string{"rank - rank + "}, []string{"barrier {"}},
+		{"shmem_sync(1, 1, 2, ps);", 3, []string{"barrier {2..1}"}, nil},
+		{"shmem_sync(0, 0, 2, ps);", 1, []string{"rank - rank + "}, []string{"barrier {"}},
 		{"shmem_team_t tm; shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, 2, NULL, 0, &tm); shmem_team_sync(tm);", 4, []string{"barrier {2, 4}"}, nil},
 		{"shmem_team_t tm; shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, 2, NULL, 0, &tm); shmem_sync(tm);", 4, []string{"barrier {2, 4}"}, []string{"quiet"}},
-		{"shmem_team_t tm; shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, 2, NULL, 0, &tm); shmem_sync(tm);", 3, []string{"rank - rank + "}, []string{"barrier {"}},
+		{"shmem_team_t tm; shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, 2, NULL, 0, &tm); shmem_sync(tm);", 3, []string{"barrier {2..1}"}, nil},
 	} {
 		r, err := cfront.Translate("t.c", []byte(subWrap("long ps[1];", c.body)), cfront.Options{N: c.n})
 		if err != nil {
