@@ -153,27 +153,29 @@ func (c *checker) rankSet(s *stmt) []RankRange {
 
 // BarSets holds the set of every barrier transition for one N.
 type BarSets struct {
-	Mask []RankMask // Mask[t]: the set of barrier transition t (0 for other transitions)
-	Err  []error    // Err[t]: the set could not be evaluated (a rank outside 1..N)
+	Mask  []RankMask // Mask[t]: the set of barrier transition t (0 for other transitions)
+	Err   []error    // Err[t]: the set could not be evaluated (a rank outside 1..N)
+	IsBar []bool     // IsBar[t]: transition t is a barrier
 }
 
 // BarrierSets evaluates the set of every barrier transition of p for n
 // ranks.
 func (p *Program) BarrierSets(n int) BarSets {
-	b := BarSets{Mask: make([]RankMask, len(p.Trans)), Err: make([]error, len(p.Trans))}
+	b := BarSets{Mask: make([]RankMask, len(p.Trans)), Err: make([]error, len(p.Trans)), IsBar: make([]bool, len(p.Trans))}
 	for t := range p.Trans {
 		if c := &p.Trans[t].Cmd; c.Op == OpBarrier {
 			b.Mask[t], b.Err[t] = p.BarrierSet(c, n)
+			b.IsBar[t] = true
 		}
 	}
 	return b
 }
 
 // Partial reports whether some barrier transition is over part of the
-// ranks (or cannot be evaluated).
+// ranks (an empty set included) or cannot be evaluated.
 func (b *BarSets) Partial(n int) bool {
 	for t, m := range b.Mask {
-		if m != 0 && m != AllRanks(n) || b.Err[t] != nil {
+		if b.IsBar[t] && (m != AllRanks(n) || b.Err[t] != nil) {
 			return true
 		}
 	}
