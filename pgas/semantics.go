@@ -370,65 +370,6 @@ func (m *Machine) Moves(s *XState) (moves []Move, errs []*CmdError) {
 	return moves, errs
 }
 
-// barrierMoves appends one move per combination of barrier transitions
-// over one set, one per member of the set; there is none for a set unless
-// each of its members can take a barrier over it. Sets come in the order
-// in which ranks 1..N reach them; a rank that reaches a barrier it cannot
-// take (Steps reports the error) takes part in none.
-func (m *Machine) barrierMoves(s *XState, moves []Move) []Move {
-	var sets []RankMask
-	for r := 1; r <= m.n; r++ {
-		for _, t := range m.p.Out[s.st[r-1]] {
-			if m.p.Trans[t].Cmd.Op == OpBarrier && m.bars.Check(m.p, t, r, m.n) == nil && !slices.Contains(sets, m.bars.Mask[t]) {
-				sets = append(sets, m.bars.Mask[t])
-			}
-		}
-	}
-	for _, set := range sets {
-		moves = m.barrierMovesOf(s, set, moves)
-	}
-	return moves
-}
-
-// barrierMovesOf appends the barrier moves over one set.
-func (m *Machine) barrierMovesOf(s *XState, set RankMask, moves []Move) []Move {
-	members := set.Ranks()
-	choices := make([][]int, len(members))
-	for i, r := range members {
-		for _, t := range m.p.Out[s.st[r-1]] {
-			if m.p.Trans[t].Cmd.Op == OpBarrier && m.bars.Err[t] == nil && m.bars.Mask[t] == set {
-				choices[i] = append(choices[i], t)
-			}
-		}
-		if len(choices[i]) == 0 {
-			return moves
-		}
-	}
-	pick := make([]int, len(members))
-	for {
-		bar := make([]int, m.n)
-		for r := range bar {
-			bar[r] = -1
-		}
-		for i, r := range members {
-			bar[r-1] = choices[i][pick[i]]
-		}
-		moves = append(moves, Move{Kind: MoveBarrier, Bar: bar})
-		// Advance the odometer, last member fastest.
-		i := len(members) - 1
-		for ; i >= 0; i-- {
-			pick[i]++
-			if pick[i] < len(choices[i]) {
-				break
-			}
-			pick[i] = 0
-		}
-		if i < 0 {
-			return moves
-		}
-	}
-}
-
 // Apply executes mv in s and returns the successor and the events of the
 // transition. It returns an error if mv is not enabled in s. An atomic add
 // that wraps executes modulo values; ApplyWrap also reports the wrap.
