@@ -89,8 +89,11 @@
 //
 // The rules HB1–HB8 are used in their intended form (docs/deviations.md):
 // HB1 waits in init until the leave-marked event of r1; the two barrier
-// events matched by HB6–HB8 must belong to the same barrier; and a cycle
-// that never leaves one ↔-class is not a violation.
+// events matched by HB6–HB8 must belong to the same barrier (over a set
+// of ranks, both ranks are members: tracker.go, docs/deviations.md entry
+// 18, which also says how symmetry, the reduction and the stuck ranks
+// treat such barriers); and a cycle that never leaves one ↔-class is not
+// a violation.
 //
 // Imports: pgas, pgas/oracle (the portfolio of portfolio.go and
 // compare.go), normalform, automata, automata/pool, automata/shard,

@@ -403,9 +403,11 @@ func (sh *sharedSystem) emitPruned(set uint32, mu2 []normalform.Mu) {
 func (sh *sharedSystem) barrier(set uint32, marks []normalform.Mark) uint32 {
 	var key uint64
 	memo := sh.y.N <= 15
+	var byRank [64]normalform.Mark
+	rankMarks(sh.mv, marks, byRank[:sh.y.N])
 	if memo {
 		key = uint64(set)<<32 | 1<<31
-		for r, m := range marks {
+		for r, m := range byRank[:sh.y.N] {
 			key |= uint64(m) << (2 * r)
 		}
 		if next, ok := sh.v.t.memo.Get(key); ok {
@@ -416,7 +418,7 @@ func (sh *sharedSystem) barrier(set uint32, marks []normalform.Mark) uint32 {
 next:
 	for _, e := range sh.v.members(set) {
 		k := sh.v.typeOf(e)
-		for r, m := range marks {
+		for r, m := range byRank[:sh.y.N] {
 			if m != 0 && sh.typeRk[k]&(1<<(r+1)) == 0 {
 				continue next
 			}

@@ -28,7 +28,10 @@ import (
 //
 // Such a rank never generates another event, and no barrier can ever be
 // passed again (a barrier needs every rank), so every other rank is left
-// with the cells it can reach without crossing a barrier. The shared
+// with the cells it can reach without crossing a barrier. With a barrier
+// over part of the ranks that last step fails (the ranks outside a stuck
+// rank's barriers may still pass theirs), so there the other ranks keep
+// their whole futures; the stuck rank itself still touches nothing. The shared
 // exploration prunes with these smaller futures (product.prune with
 // product.stuck set). On the fenced ring this cuts the guesses that put a
 // write's popb after τ1: its wait can then never pass, so the rank never
@@ -42,11 +45,16 @@ type freeFuture struct {
 	remote    [][][]uint64 // [r-1][q]: cells of the remote commands reachable from q
 	barrierAt []bool       // a barrier transition leaves q
 	none      []uint64
+	// partial: some barrier is over part of the ranks. A stuck rank then
+	// stops only the barriers it belongs to, so the others keep their
+	// whole futures (cellsAt, barrierAhead).
+	partial bool
 }
 
 func newFreeFuture(y *normalform.Y) *freeFuture {
 	p, fut := y.P, y.Future()
-	ff := &freeFuture{barrierAt: make([]bool, len(p.Labels)), none: make([]uint64, fut.Words)}
+	bs := p.BarrierSets(y.N)
+	ff := &freeFuture{barrierAt: make([]bool, len(p.Labels)), none: make([]uint64, fut.Words), partial: bs.Partial(y.N)}
 	for _, t := range p.Trans {
 		if t.Cmd.Op == pgas.OpBarrier {
 			ff.barrierAt[t.From] = true
@@ -168,6 +176,8 @@ func (p *product) cellsAt(r, q int) []uint64 {
 		return p.future.Cells(r, q)
 	case p.stuck&(1<<r) != 0:
 		return p.free.none
+	case p.free.partial:
+		return p.future.Cells(r, q)
 	}
 	return p.free.noBarrier[r-1][q]
 }
@@ -175,5 +185,5 @@ func (p *product) cellsAt(r, q int) []uint64 {
 // barrierAhead reports whether a rank at q may still take part in a
 // barrier.
 func (p *product) barrierAhead(q int) bool {
-	return p.stuck == 0 && p.future.Barrier(q)
+	return (p.stuck == 0 || p.free.partial) && p.future.Barrier(q)
 }

@@ -16,9 +16,12 @@ import (
 // constant such as `1` or `N` does not), and (b) every other expression
 // that reads `rank` is register-free and does not depend on the rank:
 // e(π(r)) = e(r). Expressions that mix `rank` with
-// registers are not analysed, and then no symmetry is used. The order of
-// the bar events inside one barrier changes under renaming; happens-before
-// and the tracker treat a barrier as a whole, so that order is immaterial.
+// registers are not analysed, and then no symmetry is used. (c) A barrier
+// over part of the ranks needs π to map its set onto itself, as for a
+// constant rank: π then maps a barrier over the set to a barrier over the
+// same set, and its bar events keep their Event.Item. The order of the bar
+// events inside one barrier changes under renaming; happens-before and the
+// tracker treat a barrier as a whole, so that order is immaterial.
 //
 // rankSymmetry finds the group; symGroup (symmetry_group.go) finds each
 // type's representative in it without listing the orbit.
@@ -44,6 +47,9 @@ func respects(p *pgas.Program, n int, perm []int) bool {
 	}
 	for _, t := range p.Trans {
 		c := &t.Cmd
+		if c.Op == pgas.OpBarrier && !respectsSet(p, c, n, perm) {
+			return false
+		}
 		for _, e := range []*pgas.Expr{c.Addr, c.Val, c.Val2, c.Guard, c.Local, c.Remote, c.Queue, c.Rank} {
 			// A rank argument must commute with the renaming even when it
 			// does not read `rank`: a constant rank such as 1 or N names
@@ -155,4 +161,20 @@ func rankSymmetry(p *pgas.Program, n int) (rot []int, classes [][]int) {
 		classes = append(classes, m)
 	}
 	return rot, classes
+}
+
+// respectsSet reports whether perm maps the set of barrier c onto itself.
+func respectsSet(p *pgas.Program, c *pgas.Cmd, n int, perm []int) bool {
+	if c.Set == nil {
+		return true
+	}
+	set, err := p.BarrierSet(c, n)
+	if err != nil {
+		return false
+	}
+	var img pgas.RankMask
+	for _, r := range set.Ranks() {
+		img |= 1 << uint(perm[r]-1)
+	}
+	return img == set
 }

@@ -181,15 +181,20 @@ func (p *pairState) event(t *tracker, h8 int8, e pgas.Event, mk normalform.Mark,
 	return true
 }
 
-// barrier handles the N bar events of one barrier: HB6–HB8 relate two bar
+// barrier handles the bar events of one barrier: HB6–HB8 relate two bar
 // events only inside one barrier (the extraction lets HB7 skip into the
 // next barrier, which would relate unrelated barriers).
+//
+// A barrier over part of the ranks has bar events of its members only: a
+// rank outside it counts as unmarked, so a pair with one rank outside can
+// only die at it (d and a must lie in one barrier).
 func (t *tracker) barrier(mv *normalform.Move, marks []normalform.Mark) bool {
+	var byRank [64]normalform.Mark
+	rankMarks(mv, marks, byRank[:])
 	for k := range t.pairs {
 		p := &t.pairs[k]
-		d := marks[p.r1-1]&normalform.Leave != 0
-		a := marks[p.r2-1]&normalform.Enter != 0
-		// (marks are indexed by rank: a barrier move has one bar per rank)
+		d := byRank[p.r1-1]&normalform.Leave != 0
+		a := byRank[p.r2-1]&normalform.Enter != 0
 		switch p.st {
 		case stWait:
 			switch {
@@ -278,5 +283,15 @@ func (tl *trackerLayout) store(s automata.State, t *tracker) {
 		for w, f := range tl.written[h] {
 			f.Set(s, words[w])
 		}
+	}
+}
+
+// rankMarks writes the marks of a barrier move's events (parallel to
+// mv.Events) by rank: out[r-1] is the mark of rank r's bar event, 0 for a
+// rank outside the barrier's set.
+func rankMarks(mv *normalform.Move, marks []normalform.Mark, out []normalform.Mark) {
+	clear(out)
+	for i, m := range marks {
+		out[mv.Events[i].Event.Rank-1] = m
 	}
 }

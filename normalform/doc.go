@@ -29,6 +29,9 @@
 //     commands. Y cannot number the items its pops belong to
 //     (Event.Item, unbounded); NumberItems and Y.Computation do it from
 //     the order of generation.
+//   - A barrier may be over a set of ranks (barrier.go): rule (bar')
+//     moves the members of the set and emits their bar events, with the
+//     set in Event.Item, in part 1 (docs/deviations.md, entry 19).
 //   - Y^M records, per rank, whether its enter and leave events lie in the
 //     same ↔-class (rules M4 and M6, or M3 on a popa followed by M5 on the
 //     popb of the same command); the cycle check needs this to reject cycles

@@ -41,6 +41,7 @@ type Y struct {
 	vbits  int   // width of a value field (pgas.ValueBits)
 	signed bool  // value fields hold two's complement (the domain has negative values)
 	barIdx []int // transitions that are barriers
+	bars   pgas.BarSets
 	live   liveness
 	future *Future
 	// keepDead disables forgetDead (for the test that shows it does not
@@ -80,6 +81,7 @@ func New(p *pgas.Program, n int) (*Y, error) {
 			y.barIdx = append(y.barIdx, i)
 		}
 	}
+	y.bars = p.BarrierSets(n)
 	return y, nil
 }
 
@@ -123,7 +125,7 @@ type HEvent struct {
 type Move struct {
 	Rank     int   // issuing rank; 0 for a barrier
 	Trans    int   // transition of Rank; -1 for a barrier
-	BarTrans []int // for a barrier: the transition taken by each rank (index r-1)
+	BarTrans []int // for a barrier: the transition taken by each rank (index r-1), -1 for a rank outside its set
 	Events   []HEvent
 	Target   automata.State // Y's words of the successor state
 }
@@ -142,6 +144,9 @@ func (y *Y) Moves(s automata.State) (moves []Move, errs []error) {
 		for _, ti := range y.P.Out[q] {
 			t := &y.P.Trans[ti]
 			if t.Cmd.Op == pgas.OpBarrier {
+				if err := y.bars.Check(y.P, ti, r, y.N); err != nil {
+					errs = append(errs, fmt.Errorf("rank %d: %w", r, err))
+				}
 				continue
 			}
 			ms, err := y.command(s, r, ti, t, env)
@@ -328,47 +333,6 @@ func (y *Y) remote(s automata.State, r, ti int, t *pgas.Trans, env pgas.Env) ([]
 		}
 	}
 	return moves, nil
-}
-
-// barriers implements rule (bar'): all ranks take a barrier transition
-// together, generating bar events of ranks 1..N in part 1.
-func (y *Y) barriers(s automata.State) []Move {
-	if len(y.barIdx) == 0 {
-		return nil
-	}
-	choices := make([][]int, y.N)
-	for r := 1; r <= y.N; r++ {
-		q := y.Control(s, r)
-		for _, ti := range y.P.Out[q] {
-			if y.P.Trans[ti].Cmd.Op == pgas.OpBarrier {
-				choices[r-1] = append(choices[r-1], ti)
-			}
-		}
-		if len(choices[r-1]) == 0 {
-			return nil
-		}
-	}
-	var moves []Move
-	pick := make([]int, y.N)
-	var rec func(r int)
-	rec = func(r int) {
-		if r == y.N {
-			tg := y.target(s)
-			evs := make([]HEvent, y.N)
-			for i, ti := range pick {
-				y.st[i].Set(tg, uint64(y.P.Trans[ti].To))
-				evs[i] = HEvent{Head: 1, Event: pgas.Event{Kind: pgas.KBar, Rank: i + 1, Trans: ti, Queue: -1}}
-			}
-			moves = append(moves, Move{Trans: -1, BarTrans: append([]int(nil), pick...), Events: evs, Target: tg})
-			return
-		}
-		for _, ti := range choices[r] {
-			pick[r] = ti
-			rec(r + 1)
-		}
-	}
-	rec(0)
-	return moves
 }
 
 // NumberItems sets Event.Item of every pop of a context item (the index

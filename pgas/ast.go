@@ -106,7 +106,15 @@ type stmt struct {
 	// guard, on an sAssign that loads or calls a fetching atomic, makes
 	// it an atomic await: "r <- mem[a] when g".
 	guard exprNode
+	// set, on an sBarrier, is the set of ranks it synchronises (nil:
+	// every rank); setPos is where its brace opens.
+	set    []setItem
+	setPos Pos
 }
+
+// setItem is a rank (last nil) or a range of ranks first..last of a
+// barrier's set.
+type setItem struct{ first, last exprNode }
 
 type addrDecl struct {
 	name ident

@@ -147,6 +147,10 @@ func CheckN(p *Program, n int) error {
 		check(cmd.Remote, p.Address)
 		check(cmd.Rank, p.RankOf)
 		check(cmd.Queue, p.QueueOf)
+		for _, it := range cmd.Set {
+			check(it.First, p.RankOf)
+			check(it.Last, p.RankOf)
+		}
 		if cmd.Op == OpStore || cmd.Op == OpAssign || cmd.Op == OpSend || cmd.Op == OpAtomic {
 			check(cmd.Val, p.Value)
 			check(cmd.Val2, p.Value)

@@ -14,7 +14,8 @@
 // the OpenSHMEM commands of docs/shmem-calculus.md (contexts of unordered
 // items, fences, quiet, atomics; semantics_ctx.go; an atomic add that
 // leaves DOM executes modulo |DOM| and reports the wrap, Step.Wrap),
-// the
+// and barriers over a set of ranks (barrier_set.go: rule (bar) moves the
+// members of one set; docs/deviations.md, entry 19), the
 // happens-before relation of Section 3 (po ∪ cf ∪ ↔) and its violation test
 // on the graph of ↔-classes. Those are the definitions themselves, written
 // to be obviously right rather than fast: the decision procedure's

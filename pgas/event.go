@@ -69,8 +69,9 @@ type Event struct {
 	// the command it belongs to: the number of non-pop events of Rank
 	// before that command's issue event (its index in Rank's program
 	// order, from 0). Items of a context are unordered, so a pop cannot be
-	// matched to its command by counting as for a FIFO queue. 0 and unused
-	// for every other event.
+	// matched to its command by counting as for a FIFO queue. On a bar
+	// event, Item names the set of the barrier (BarItem: 0 for every
+	// rank). 0 and unused for every other event.
 	Item int
 }
 

@@ -46,6 +46,8 @@ func FuzzCompile(f *testing.F) {
 		"values -1..1337\naddress x\nregister r\nr <- -1\nmem[x] <- r + 1338\nr <- mem[x] when r == -1\n",
 		"values -4294967296..4294967296\nregister r\nr <- r * r\n",
 		"values -..\n", "values 3..\n", "values ..5\n",
+		header + "barrier {1, 2..N}\nif rank <= N / 2 {\n barrier {1..N / 2}\n}\nbarrier {}\nbarrier {1\nbarrier {r}\nbarrier {mem[x]}\n",
+		"values 2\nbarrier {N..1, 0}\nbarrier {1, 1, 1..1}\n",
 		"",
 	} {
 		f.Add([]byte(s))

@@ -118,7 +118,8 @@ func HappensBefore(events []Event) *HB {
 	// ↔: the k-th read/write of (rank, queue) with the k-th popa and the
 	// k-th popb of (rank, queue) (queues are FIFO); a pop of a context with
 	// the non-pop event of its rank whose index is its Item; the k-th
-	// barrier events of all ranks together.
+	// barrier events over one set (Event.Item: BarItem) of its ranks
+	// together.
 	type rq struct{ rank, queue int }
 	byItem := ctxQueues(events)
 	issue := map[EventID]int{} // (rank, -, index) -> position of that non-pop event
@@ -129,8 +130,9 @@ func HappensBefore(events []Event) *HB {
 	}
 	reqs := map[rq][]int{}
 	npopa, npopb := map[rq]int{}, map[rq]int{}
-	bars := map[int]int{} // rank -> barriers so far
-	barClass := map[int]int{}
+	type rs struct{ rank, set int }
+	bars := map[rs]int{}     // (rank, set) -> barriers over the set so far
+	barClass := map[rs]int{} // (k, set) -> class of the k-th barrier over the set
 	orphans := map[int]int{}
 	newClass := func(i int) int {
 		h.classes = append(h.classes, []int{i})
@@ -175,12 +177,14 @@ func HappensBefore(events []Event) *HB {
 				newClass(i)
 			}
 		case KBar:
-			n := bars[e.Rank]
-			bars[e.Rank]++
-			if c, ok := barClass[n]; ok {
+			// Every member of a set takes every barrier over it, so the
+			// k-th barrier over a set is the same one for each member.
+			n := bars[rs{e.Rank, e.Item}]
+			bars[rs{e.Rank, e.Item}]++
+			if c, ok := barClass[rs{n, e.Item}]; ok {
 				join(i, c)
 			} else {
-				barClass[n] = newClass(i)
+				barClass[rs{n, e.Item}] = newClass(i)
 			}
 		default:
 			newClass(i)

@@ -427,6 +427,9 @@ func (p *parser) command(s *stmt) int {
 	case "barrier":
 		p.next()
 		s.kind = sBarrier
+		if p.tok().kind == tLBrace {
+			return p.rankSet(s)
+		}
 		return t.hi
 	case "wait":
 		p.next()
@@ -495,6 +498,30 @@ func (p *parser) command(s *stmt) int {
 		end = s.guard.base().hi
 	}
 	return end
+}
+
+// rankSet parses the set of a barrier, "{e, e..e, ...}", into s.set and
+// returns the end offset of the closing brace.
+func (p *parser) rankSet(s *stmt) int {
+	open := p.expect(tLBrace, "{")
+	s.setPos = open.pos
+	for p.tok().kind != tRBrace {
+		var it setItem
+		it.first = p.expr()
+		if p.tok().kind == tDotDot {
+			p.next()
+			it.last = p.expr()
+		}
+		s.set = append(s.set, it)
+		if p.tok().kind != tComma {
+			break
+		}
+		p.next()
+	}
+	if len(s.set) == 0 {
+		p.fail(open.pos, "a barrier's set names at least one rank: barrier {1, 3..N}")
+	}
+	return p.expect(tRBrace, "}").hi
 }
 
 // callArgs parses "(e, e, ...)" into s.args and returns the end offset of

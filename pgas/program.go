@@ -133,6 +133,9 @@ type Cmd struct {
 	Blocking bool
 	After    bool
 	Chain    bool
+	// Set, for OpBarrier, is the set of ranks the barrier synchronises
+	// (BarrierSet); nil for every rank.
+	Set []RankRange
 }
 
 // Trans is a transition q1 --cmd--> q2 of the program code.
@@ -210,7 +213,7 @@ type Assumption struct {
 // step that wrapped reports it (Step.Wrap, Machine.ApplyWrap, Wraps).
 type RangeError struct {
 	Pos  Pos
-	What string // "value", "address", "rank", "queue", "division", "atomic"
+	What string // "value", "address", "rank", "queue", "division", "atomic", "barrier"
 	Val  int64
 	Min  int64 // the domain is Min..Max (Min is 0 but for values and ranks)
 	Max  int64
@@ -222,6 +225,11 @@ func (e *RangeError) Error() string {
 		return fmt.Sprintf("%v: division by zero", e.Pos)
 	case "rank":
 		return fmt.Sprintf("%v: rank %d outside 1..%d", e.Pos, e.Val, e.Max)
+	case "barrier":
+		if e.Min == 0 {
+			return fmt.Sprintf("%v: rank %d takes a barrier over no rank (its set is empty for N = %d)", e.Pos, e.Val, e.Max)
+		}
+		return fmt.Sprintf("%v: rank %d takes a barrier over %v (of 1..%d), a set without it: only its members may take it", e.Pos, e.Val, RankMask(e.Min), e.Max)
 	case "atomic":
 		return fmt.Sprintf("%v: atomic add result %d outside %d..%d (raise values)", e.Pos, e.Val, e.Min, e.Max)
 	}
@@ -318,6 +326,9 @@ func (p *Program) CmdString(c Cmd) string {
 	case OpRead, OpWrite:
 		return fmt.Sprintf("%s(%s, %s, %s, %s)", c.Op, c.Local, c.Rank, c.Remote, c.Queue)
 	case OpBarrier:
+		if c.Set != nil {
+			return "barrier " + setString(c.Set)
+		}
 		return "barrier"
 	case OpSend:
 		src := fmt.Sprint(c.Val)

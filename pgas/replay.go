@@ -27,9 +27,10 @@ func (e *ReplayError) Error() string {
 // the event it produces must equal the given one in every field (kind,
 // cell, queue). A pop must find its queue non-empty and equal the event the
 // head of the queue produces (same cell and transition); a pop of a
-// context pops the item its Event.Item names. A barrier is N consecutive
-// bar events of ranks 1..N, one move of X, and a blocking send is its
-// issue followed at once by its popa.
+// context pops the item its Event.Item names. A barrier is the
+// consecutive bar events of the ranks of its set, in rank order, one move
+// of X (the set is the one Event.Item names: BarMask), and a blocking send
+// is its issue followed at once by its popa.
 func Replay(p *Program, n int, events []Event) (*XState, error) {
 	s, err := ReplayPrefix(p, n, events)
 	if err != nil {
@@ -90,20 +91,9 @@ func replay(p *Program, n int, events []Event, onWrap func(int, *RangeError)) (*
 				mv.Kind = MovePopb
 			}
 		case KBar:
-			if e.Rank != 1 {
-				return fail("a barrier must start with the event of rank 1 (its %d events appear together, in rank order)", n)
-			}
-			width = n
-			mv = Move{Kind: MoveBarrier, Bar: make([]int, n)}
-			for r := 1; r <= n; r++ {
-				if i+r-1 >= len(events) {
-					return s, &ReplayError{Index: i + r - 1, Msg: fmt.Sprintf("the barrier is cut off: the bar event of rank %d is missing", r)}
-				}
-				b := events[i+r-1]
-				if b.Kind != KBar || b.Rank != r {
-					return s, &ReplayError{Index: i + r - 1, Event: b, Msg: fmt.Sprintf("expected the bar event of rank %d: a barrier's %d events appear together, in rank order", r, n)}
-				}
-				mv.Bar[r-1] = b.Trans
+			var err *ReplayError
+			if mv, width, err = replayBarrier(p, n, events, i); err != nil {
+				return s, err
 			}
 		default:
 			if e.Trans < 0 || e.Trans >= len(p.Trans) {

@@ -68,13 +68,15 @@ type Machine struct {
 	nregs, nadr, nque int
 	hasCtx            bool // some queue is a context
 	hasChain          bool // some send has Cmd.Chain: the key encodes each item's chain
+	bars              BarSets
 }
 
 // NewMachine returns the machine of X(p, n). n must be at least 1.
 func NewMachine(p *Program, n int) *Machine {
 	return &Machine{p: p, n: n, nregs: len(p.Regs), nadr: len(p.Addrs), nque: len(p.Queues),
 		hasCtx:   slices.Contains(p.Ctx, true),
-		hasChain: slices.ContainsFunc(p.Trans, func(t Trans) bool { return t.Cmd.Chain })}
+		hasChain: slices.ContainsFunc(p.Trans, func(t Trans) bool { return t.Cmd.Chain }),
+		bars:     p.BarrierSets(n)}
 }
 
 // Program returns the program the machine runs.
@@ -239,7 +241,7 @@ type MoveKind uint8
 
 const (
 	MoveCmd     MoveKind = iota // one command of one rank (load, store, assign, assume, read, write)
-	MoveBarrier                 // rule (bar): every rank takes a barrier transition
+	MoveBarrier                 // rule (bar): every rank of a set takes a barrier transition over that set
 	MovePopa                    // rule (popa) on fa(Rank, Queue)
 	MovePopb                    // rule (popb) on fb(Rank, Queue)
 )
@@ -250,7 +252,7 @@ type Move struct {
 	Kind  MoveKind
 	Rank  int   // MoveCmd, MovePopa, MovePopb
 	Trans int   // MoveCmd: the transition taken
-	Bar   []int // MoveBarrier: Bar[r-1] is the barrier transition of rank r
+	Bar   []int // MoveBarrier: Bar[r-1] is the barrier transition of rank r, -1 for a rank outside its set
 	Queue int   // MovePopa, MovePopb
 	Item  int   // MovePopa, MovePopb on a context: the Issue of the item popped
 }
@@ -320,6 +322,9 @@ func (m *Machine) Steps(s *XState) (steps []Step, errs []*CmdError) {
 	for r := 1; r <= m.n; r++ {
 		for _, t := range m.p.Out[s.st[r-1]] {
 			if m.p.Trans[t].Cmd.Op == OpBarrier {
+				if err := m.bars.Check(m.p, t, r, m.n); err != nil {
+					errs = append(errs, &CmdError{Rank: r, Trans: t, Err: err})
+				}
 				continue
 			}
 			next, evs, err := m.command(s, r, t)
@@ -365,42 +370,6 @@ func (m *Machine) Moves(s *XState) (moves []Move, errs []*CmdError) {
 	return moves, errs
 }
 
-// barrierMoves appends one move per combination of barrier transitions, one
-// per rank; there is none unless every rank can take a barrier.
-func (m *Machine) barrierMoves(s *XState, moves []Move) []Move {
-	choices := make([][]int, m.n)
-	for r := 1; r <= m.n; r++ {
-		for _, t := range m.p.Out[s.st[r-1]] {
-			if m.p.Trans[t].Cmd.Op == OpBarrier {
-				choices[r-1] = append(choices[r-1], t)
-			}
-		}
-		if len(choices[r-1]) == 0 {
-			return moves
-		}
-	}
-	pick := make([]int, m.n)
-	for {
-		bar := make([]int, m.n)
-		for r := range bar {
-			bar[r] = choices[r][pick[r]]
-		}
-		moves = append(moves, Move{Kind: MoveBarrier, Bar: bar})
-		// Advance the odometer, last rank fastest.
-		r := m.n - 1
-		for ; r >= 0; r-- {
-			pick[r]++
-			if pick[r] < len(choices[r]) {
-				break
-			}
-			pick[r] = 0
-		}
-		if r < 0 {
-			return moves
-		}
-	}
-}
-
 // Apply executes mv in s and returns the successor and the events of the
 // transition. It returns an error if mv is not enabled in s. An atomic add
 // that wraps executes modulo values; ApplyWrap also reports the wrap.
@@ -436,27 +405,7 @@ func (m *Machine) apply(s *XState, mv Move) (*XState, []Event, error) {
 		}
 		return m.command(s, mv.Rank, mv.Trans)
 	case MoveBarrier:
-		if len(mv.Bar) != m.n {
-			return nil, nil, fmt.Errorf("barrier needs %d transitions, got %d", m.n, len(mv.Bar))
-		}
-		next := s.clone()
-		evs := make([]Event, m.n)
-		for r := 1; r <= m.n; r++ {
-			ti := mv.Bar[r-1]
-			if ti < 0 || ti >= len(m.p.Trans) {
-				return nil, nil, fmt.Errorf("no transition %d", ti)
-			}
-			t := &m.p.Trans[ti]
-			if t.Cmd.Op != OpBarrier || t.From != s.st[r-1] {
-				return nil, nil, fmt.Errorf("rank %d at %s has no barrier transition %d", r, m.label(s.st[r-1]), ti)
-			}
-			next.st[r-1] = t.To
-			evs[r-1] = Event{Kind: KBar, Rank: r, Trans: ti, Queue: -1}
-			if next.ctxState != nil {
-				next.np[r-1]++
-			}
-		}
-		return next, evs, nil
+		return m.barrier(s, mv)
 	case MovePopa, MovePopb:
 		if err := m.checkRank(mv.Rank); err != nil {
 			return nil, nil, err

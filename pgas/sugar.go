@@ -80,7 +80,9 @@ func (c *checker) lower(s *stmt) []path {
 	case sAssert:
 		return c.lowerAssert(s)
 	case sBarrier:
-		return one("", cmdOf(OpBarrier))
+		cmd := cmdOf(OpBarrier)
+		cmd.Set = c.rankSet(s)
+		return one("", cmd)
 	case sRead, sWrite, sGet, sPut:
 		return c.lowerRemote(s)
 	case sWait:

@@ -243,6 +243,7 @@ func generated(seed uint64, i int, loops, shmem, wide bool, atomics ...bool) *ge
 	c := gen.Config{Addrs: 2 + r.IntN(2), Queues: 1 + r.IntN(2), Values: 2, Cmds: 4, Loops: loops && r.IntN(2) == 0}
 	c.Shmem, c.Wide = shmem, wide
 	c.Atomics = shmem && len(atomics) > 0 && atomics[0]
+	c.SubsetBarriers = shmem // the OpenSHMEM programs have barriers over part of the ranks too
 	gp := gen.Generate(r, c)
 	gp.Name = fmt.Sprintf("seed%d", s)
 	return gp

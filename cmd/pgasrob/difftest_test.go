@@ -29,8 +29,11 @@ func TestDifftestCommand(t *testing.T) {
 		// Random programs: decide and the oracle agree (proofs_test checks
 		// this on thousands of programs; here 20 exercise the command).
 		{"random", []string{"--count", "20", "--seed", "7"}, exitRobust, "20 programs (N=2): 20 agree, 0 disagree", ""},
-		// A state budget of 1 decides nothing: exit 3, all skipped.
-		{"budget", []string{"--count", "5", "--max-states", "1", "--oracle-nodes", "1"}, exitUnknown, "0 agree, 0 disagree, 5 skipped", ""},
+		// A state budget of 1 decides nothing: exit 3, all skipped. (Not
+		// with the OpenSHMEM programs: a bare barrier over part of the
+		// ranks as the first statement is a run-time error in the initial
+		// state, which any budget finds.)
+		{"budget", []string{"--count", "5", "--shmem=false", "--max-states", "1", "--oracle-nodes", "1"}, exitUnknown, "0 agree, 0 disagree, 5 skipped", ""},
 		// The examples: put.pgas and get.pgas have documented verdicts, and
 		// both sides must reach them.
 		{"dir", []string{"--dir", "../../examples", "--max-states", "200000"}, exitRobust, "0 disagree", ""},

@@ -28,9 +28,20 @@ func (m *mon) after(s *pstate, st pgas.Step, guess bool) (*pstate, *hit) {
 	mv := st.Move
 	switch mv.Kind {
 	case pgas.MoveBarrier:
-		if ns.phase == 1 && slices.Contains(ns.rank, true) {
-			for i := range ns.rank {
-				ns.rank[i] = true
+		// A barrier orders its members only (Bar[r-1] < 0 for a rank
+		// outside its set): once one member's next event is after e1,
+		// every member's is; the other ranks are not synchronised.
+		if ns.phase == 1 {
+			after := false
+			for i, t := range mv.Bar {
+				after = after || t >= 0 && ns.rank[i]
+			}
+			if after {
+				for i, t := range mv.Bar {
+					if t >= 0 {
+						ns.rank[i] = true
+					}
+				}
 			}
 		}
 		return ns, nil

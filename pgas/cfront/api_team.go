@@ -69,7 +69,7 @@ func (t *translator) teamArg(e cc.ExpressionNode) {
 			}
 		}
 	}
-	t.refuse(e, "a team must be SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED: teams of part of the PEs are not in the subset (their barriers and collectives would synchronise a set of PEs, which the calculus's barrier, taken by every PE, cannot express)")
+	t.refuse(e, "a team must be SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED here: a collective on a team of part of the PEs is not in the subset (a team of shmem_team_split_strided is, for its numbers and its syncs)")
 }
 
 func (t *translator) team(x *cc.PostfixExpression, name string, args []cc.ExpressionNode) string {
@@ -96,19 +96,16 @@ func (t *translator) team(x *cc.PostfixExpression, name string, args []cc.Expres
 			return "0"
 		}
 		t.arity(x, name+" (active set)", args, 4)
-		t.activeSetAll(x, name, args[0], args[1], args[2])
-		t.emit("barrier")
+		t.activeSetBarrier(x, name, args[0], args[1], args[2]) // api_team_subset.go
 		return ""
 	case "shmem_sync_deprecated":
 		t.arity(x, name, args, 4)
-		t.activeSetAll(x, name, args[0], args[1], args[2])
-		t.emit("barrier")
+		t.activeSetBarrier(x, name, args[0], args[1], args[2])
 		return ""
 	case "shmem_barrier":
 		t.arity(x, name, args, 4)
-		t.activeSetAll(x, name, args[0], args[1], args[2])
 		t.emit("quiet %s", t.defctx)
-		t.emit("barrier")
+		t.activeSetBarrier(x, name, args[0], args[1], args[2])
 		return ""
 	case "shmem_team_translate_pe":
 		t.arity(x, name, args, 3)
@@ -128,20 +125,8 @@ func (t *translator) team(x *cc.PostfixExpression, name string, args []cc.Expres
 		t.teamArg(args[0])
 		t.refuse(x, "shmem_team_destroy of a predefined team (the specification leaves it undefined)")
 	}
-	t.refuse(x, "%s: teams other than SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are not in the subset (a team of part of the PEs needs a barrier over a set of PEs, which the calculus does not have)", name)
+	t.refuse(x, "%s: teams other than SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and those of shmem_team_split_strided are not in the subset", name)
 	return ""
-}
-
-// activeSetAll accepts an active set only when it is every PE: PE_start
-// 0, logPE_stride 0, PE_size N. A barrier of part of the PEs is not
-// expressible: the calculus's barrier is taken by every rank at once.
-func (t *translator) activeSetAll(x cc.Node, name string, start, stride, size cc.ExpressionNode) {
-	s, ok1 := constValue(start)
-	l, ok2 := constValue(stride)
-	n := strings.ReplaceAll(t.index(size), " ", "")
-	if !ok1 || !ok2 || s != 0 || l != 0 || n != "N" && n != "(N)" {
-		t.refuse(x, "%s on an active set that is not every PE: only PE_start 0, logPE_stride 0 and PE_size shmem_n_pes() (or a local set to it) are in the subset, since the calculus's barrier is taken by every PE", name)
-	}
 }
 
 // translatePE is shmem_team_translate_pe between teams of every PE: the
@@ -233,7 +218,7 @@ func (t *translator) teamObject(d *cc.Declarator, ty cc.Type, init *cc.Initializ
 	if t.stridedTeamObject(d, ty, init) { // api_team_strided.go
 		return
 	}
-	t.refuse(d, "shmem_team_t object %s: teams other than SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are not in the subset (a team of part of the PEs needs a barrier over a set of PEs, which the calculus does not have); a shmem_team_t set once to one of those two at its declaration is accepted", d.Name())
+	t.refuse(d, "shmem_team_t object %s: only a local set once to SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED at its declaration, or declared without initialiser (or with SHMEM_TEAM_INVALID) for shmem_team_split_strided to set, is in the subset", d.Name())
 }
 
 // sharedRefusal says why SHMEM_TEAM_SHARED is refused (teamArg).

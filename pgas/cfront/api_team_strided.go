@@ -3,10 +3,9 @@
 // PE numbers are then functions of the PE the translation computes:
 // shmem_team_my_pe, shmem_team_n_pes, shmem_team_translate_pe (to and from
 // SHMEM_TEAM_WORLD), the comparison of the handle with
-// SHMEM_TEAM_INVALID, and shmem_team_destroy. What synchronises the team
-// (shmem_team_sync, its collectives, contexts on it) is refused by name,
-// unless the team is every PE: a barrier over part of the PEs is not in
-// the calculus.
+// SHMEM_TEAM_INVALID, and shmem_team_destroy; shmem_team_sync and
+// shmem_sync on it are a barrier over its members (api_team_subset.go).
+// Its collectives and contexts on it are refused by name.
 //
 // The split itself synchronises nothing in the model. OpenSHMEM 1.6 calls
 // team creation collective and orders the creations of the PEs, but
@@ -146,13 +145,12 @@ func (t *translator) stridedTeamCall(x *cc.PostfixExpression, name string, args 
 	case "shmem_team_destroy":
 		t.arity(x, name, args, 1)
 		return "", true
-	case "shmem_team_sync":
-		if s.full(t.opt.N) {
-			t.emit("barrier")
-			return "0", true
-		}
+	case "shmem_team_sync", "shmem_sync":
+		t.arity(x, name, args, 1)
+		t.stridedSync(x, name, s) // api_team_subset.go
+		return "0", true
 	}
-	t.refuse(x, "%s on a team of part of the PEs: its synchronisation (a barrier over a set of PEs) is not in the calculus, whose barrier is taken by every PE; team_my_pe, team_n_pes, team_translate_pe and the comparison with SHMEM_TEAM_INVALID are", name)
+	t.refuse(x, "%s on a team of part of the PEs: only shmem_team_sync, shmem_sync, team_my_pe, team_n_pes, team_translate_pe and the comparison with SHMEM_TEAM_INVALID are in the subset (its collectives and contexts are not)", name)
 	return "", false
 }
 

@@ -360,8 +360,9 @@ func TestStridedTeamNumbers(t *testing.T) {
 	}
 }
 
-// Strided teams in programs: accepted where only their numbers are used,
-// refused by name where they synchronise.
+// Strided teams in programs: accepted where only their numbers are used
+// (their syncs: subbar_test.go), refused by name in collectives and
+// contexts.
 func TestStridedTeamPrograms(t *testing.T) {
 	ok := wrap("long x;", "shmem_team_t tm; shmem_team_config_t *cfg; cfg = NULL;\nint npes = shmem_n_pes();\n"+
 		"shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, cfg, 0, &tm);\n"+
@@ -374,7 +375,7 @@ func TestStridedTeamPrograms(t *testing.T) {
 		t.Errorf("translation:\n%s", r.Source)
 	}
 	for _, c := range []struct{ body, want string }{
-		{"shmem_team_t tm; shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, 1, NULL, 0, &tm); shmem_team_sync(tm);", "shmem_team_sync on a team of part of the PEs"},
+		{"shmem_team_t tm; shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, 1, NULL, 0, &tm); shmem_long_sum_reduce(tm, &x, &x, 1);", "a collective on a team of part of the PEs"},
 		{"shmem_team_t tm; for (int i = 0; i < 2; i++) shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &tm);", "run more than once"},
 		{"shmem_team_t tm; shmem_team_config_t c; shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, &c, 0, &tm);", "the config argument"},
 		{"shmem_team_t tm; int k = shmem_my_pe(); shmem_team_split_strided(SHMEM_TEAM_WORLD, k, 1, 1, NULL, 0, &tm);", "the triplet"},

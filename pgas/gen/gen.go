@@ -39,6 +39,14 @@ type Config struct {
 	// inside the window). Values moves nothing then. Without it the
 	// programs are those of before, seed for seed.
 	Wide bool
+	// SubsetBarriers makes half of the barriers, and one statement in
+	// ten besides, barriers over part of the ranks (docs/shmem-calculus.md,
+	// "Barriers over a set of ranks"):
+	// a set written with N, such as {1..(N+1)/2} or {1, N}, mostly inside
+	// "if" on exactly its members, sometimes bare (a rank outside it then
+	// meets a run-time error, which both procedures must report). It
+	// draws more numbers: the programs differ from those without it.
+	SubsetBarriers bool
 	// Window, with Wide, fixes the window (LO <= 0 < HI); zero picks one
 	// of Windows per program.
 	Window [2]int64
@@ -120,6 +128,11 @@ type Stmt struct {
 	Targets []string
 	Call    string // SShmem, SFetch: the name of the call
 	Guard   *Expr  // SFetch, SAwait: the condition of an await
+	// Set, on an SBarrier, is the set of ranks as written ("{1, N}"),
+	// empty for every rank; Member, if set, wraps the barrier in
+	// "if Member { ... }".
+	Set    string
+	Member string
 }
 
 // Expr is an expression: a leaf (a number, name, rank or N) or an operator
@@ -216,7 +229,14 @@ func (s *Stmt) String() string {
 	case SWaitq:
 		b.WriteString("waitq " + a(0))
 	case SBarrier:
-		b.WriteString("barrier")
+		switch {
+		case s.Set == "":
+			b.WriteString("barrier")
+		case s.Member == "":
+			b.WriteString("barrier " + s.Set)
+		default:
+			fmt.Fprintf(&b, "if %s {\n        barrier %s\n    }", s.Member, s.Set)
+		}
 	case SIfGoto:
 		fmt.Fprintf(&b, "if %s goto %s", a(0), s.Targets[0])
 	case SGoto:
@@ -413,6 +433,9 @@ func (g *generator) backTarget() string {
 }
 
 func (g *generator) stmt(i, n int) *Stmt {
+	if g.c.SubsetBarriers && g.r.IntN(10) == 0 {
+		return g.subsetBarrier() // about a third of the programs have one
+	}
 	if g.c.Shmem && (g.r.IntN(2) == 0 || g.c.Atomics && g.r.IntN(2) == 0) {
 		return g.shmemStmt()
 	}
@@ -457,7 +480,7 @@ func (g *generator) stmt(i, n int) *Stmt {
 		case k < 16:
 			return &Stmt{Kind: SWaitq, Args: []*Expr{leaf(g.pick(g.p.Queues))}}
 		case k < 18:
-			return &Stmt{Kind: SBarrier}
+			return g.barrier()
 		case k < 19:
 			if i == n-1 && !g.c.Loops {
 				continue // a jump at the end goes nowhere new
@@ -478,4 +501,35 @@ func (g *generator) stmt(i, n int) *Stmt {
 			return &Stmt{Kind: SGoto, Targets: []string{g.label(), g.label()}}
 		}
 	}
+}
+
+// subsetSets are the sets SubsetBarriers draws from, each with the
+// condition that holds exactly on its members; every rank in them is in
+// 1..N for each N >= 1, so the programs still compile for every N.
+var subsetSets = [][2]string{
+	{"{1..(N + 1) / 2}", "rank <= (N + 1) / 2"},
+	{"{(N + 1) / 2..N}", "rank >= (N + 1) / 2"},
+	{"{1, N}", "rank == 1 || rank == N"},
+	{"{N}", "rank == N"},
+	{"{1}", "rank == 1"},
+}
+
+// barrier is a barrier statement: over every rank, or with
+// SubsetBarriers half of the time over one of subsetSets, guarded by
+// membership seven times in eight.
+func (g *generator) barrier() *Stmt {
+	if !g.c.SubsetBarriers || g.r.IntN(2) == 0 {
+		return &Stmt{Kind: SBarrier}
+	}
+	return g.subsetBarrier()
+}
+
+// subsetBarrier is a barrier over one of subsetSets.
+func (g *generator) subsetBarrier() *Stmt {
+	set := subsetSets[g.r.IntN(len(subsetSets))]
+	s := &Stmt{Kind: SBarrier, Set: set[0]}
+	if g.r.IntN(8) != 0 {
+		s.Member = set[1]
+	}
+	return s
 }

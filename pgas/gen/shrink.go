@@ -83,6 +83,17 @@ func candidates(p *Program) []*Program {
 			c.dropWaits(s.Handle)
 			out = append(out, c)
 		}
+		if s.Kind == SBarrier && s.Set != "" {
+			// a barrier over a set: first over every rank, then unguarded
+			c := p.Clone()
+			c.Stmts[i].Set, c.Stmts[i].Member = "", ""
+			out = append(out, c)
+			if s.Member != "" {
+				c := p.Clone()
+				c.Stmts[i].Member = ""
+				out = append(out, c)
+			}
+		}
 		if s.Kind == SGet || s.Kind == SPut {
 			c := p.Clone()
 			c.Stmts[i].Kind = map[Kind]Kind{SGet: SRead, SPut: SWrite}[s.Kind]

@@ -58,7 +58,8 @@ type future struct {
 }
 
 // newReducer returns nil when the reduction does not apply: programs with
-// a command this file and reduce_ctx.go do not model.
+// a command this file and reduce_ctx.go do not model, or with a barrier
+// over part of the ranks.
 func newReducer(p *pgas.Program, n int) *reducer {
 	for _, t := range p.Trans {
 		switch t.Cmd.Op {
@@ -67,6 +68,13 @@ func newReducer(p *pgas.Program, n int) *reducer {
 		default:
 			return nil
 		}
+	}
+	if bs := p.BarrierSets(n); bs.Partial(n) {
+		// The argument above lets the other ranks' futures stop at
+		// barriers because every barrier needs t's owner; a barrier over
+		// part of the ranks does not, so the reduction is off for such
+		// programs (docs/deviations.md, "Barriers over part of the ranks").
+		return nil
 	}
 	rd := &reducer{p: p, n: n, nadr: len(p.Addrs), memo: map[futureKey]*future{}}
 	rd.await = make([][]int, n)

@@ -72,6 +72,9 @@ func Translate(p *pgas.Program, n int) (*Result, error) {
 	if err := refuseWide(p); err != nil {
 		return nil, err
 	}
+	if err := refuseSubsetBarrier(p, n); err != nil {
+		return nil, err
+	}
 	t := &translator{p: p, n: n, res: &Result{N: n, Origins: make([][]Origin, n)}}
 	t.analyse()
 	var b strings.Builder
@@ -110,6 +113,19 @@ func refuseShmem(p *pgas.Program) error {
 			continue
 		}
 		return fmt.Errorf("the instrumentation route does not take OpenSHMEM commands: %s at %v", name, tr.Pos)
+	}
+	return nil
+}
+
+// refuseSubsetBarrier names the first barrier over part of the ranks: the
+// central barrier of barrierCode synchronises every rank, and no flag
+// scheme for a set is argued in docs/translate.md.
+func refuseSubsetBarrier(p *pgas.Program, n int) error {
+	bs := p.BarrierSets(n)
+	for t, tr := range p.Trans {
+		if tr.Cmd.Op == pgas.OpBarrier && (bs.Err[t] != nil || bs.Mask[t] != pgas.AllRanks(n)) {
+			return fmt.Errorf("the instrumentation route does not take a barrier over part of the ranks: %s at %v (decide it with --via exact)", tr.Text, tr.Pos)
+		}
 	}
 	return nil
 }
