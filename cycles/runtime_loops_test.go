@@ -1,0 +1,175 @@
+package cycles
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/pgasrob/pgasrob/automata"
+	"github.com/pgasrob/pgasrob/normalform"
+	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/gen"
+)
+
+// checkBy runs the run-time error check on src at N = n with reduction
+// how, within a budget the tests never reach.
+func checkBy(t *testing.T, src string, n int, how errReduction) (*RuntimeError, automata.Stats, *normalform.Y) {
+	t.Helper()
+	p, err := pgas.Compile("test.pgas", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := mustY(t, p, n)
+	rerr, st, why := findRuntimeErrorBy(context.Background(), y, Options{Jobs: 1, MaxStates: 1_000_000}, automata.DefaultMaxBytes, how)
+	if why != "" {
+		t.Fatalf("budget: %s", why)
+	}
+	return rerr, st, y
+}
+
+// window: rank 1 loops forever, working on a register and then raising
+// and lowering its x; every other rank gets rank 1's x once and uses the
+// value it got, times 3, as an offset of a store. Hand argument: the store
+// is out of range (address y + 3 = 4 of 2) exactly when the get falls
+// between rank 1's "mem[x] <- 1" and "mem[x] <- 0" in some round of the
+// loop: one interleaving window of a loop, on every run reachable (rank 1
+// can always be stopped there). With the two rounds of x raised and
+// lowered, the states of rank 1 all lie on the loop, so reduce.go's
+// reducer never takes it alone; reduce_err.go takes its register work
+// alone, which must not lose the window.
+const window = `program window
+values 4
+address x, y
+register t, v
+queue q
+    if rank != 1 goto R
+W:  t <- 3 - t
+    t <- 3 - t
+    mem[x] <- 1
+    mem[x] <- 0
+    goto W
+R:  get(y, 1, x, q)
+    v <- mem[y]
+    mem[y + v + v + v] <- 0
+`
+
+// TestRuntimeCheckLoopWindow: the error of window, reachable only in one
+// interleaving window of rank 1's loop, is found with the reduction, on
+// a path that reaches it, with fewer states than without it and than with
+// reduce.go's reducer.
+func TestRuntimeCheckLoopWindow(t *testing.T) {
+	for n := 2; n <= 3; n++ {
+		errNew, stNew, y := checkBy(t, window, n, errLoops)
+		errAll, stAll, _ := checkBy(t, window, n, errNone)
+		_, stOld, _ := checkBy(t, window, n, errAcyclic)
+		if errNew == nil || errAll == nil {
+			t.Fatalf("N = %d: the error of the window is reachable; reduced found it: %v, unreduced: %v", n, errNew != nil, errAll != nil)
+		}
+		if !reaches(y, errNew.Path) {
+			t.Fatalf("N = %d: the reduced check's computation does not reach a run-time error: %v", n, errNew.Path)
+		}
+		if stNew.States >= stOld.States || stNew.States >= stAll.States {
+			t.Fatalf("N = %d: states with the loop-aware reduction %d, reduce.go's %d, unreduced %d: no reduction in the loop", n, stNew.States, stOld.States, stAll.States)
+		}
+		t.Logf("N = %d: %d states reduced, %d with reduce.go's reducer, %d unreduced", n, stNew.States, stOld.States, stAll.States)
+	}
+}
+
+// ignoring: rank 1 spins forever on a register, which touches no cell;
+// every other rank stores to address 0 + 1 of one: a run-time error on
+// every run, reachable only by moving a rank other than 1. Without the
+// cycle proviso rank 1 is always alone (independent, never at a barrier)
+// and the check goes round its loop only: the error is lost.
+const ignoring = `program ignoring
+values 2
+address x
+register t
+    if rank != 1 goto R
+W:  t <- 1 - t
+    goto W
+R:  t <- 1
+    mem[x + t] <- 0
+`
+
+// TestRuntimeCheckProviso: the cycle proviso of reduce_err.go is what
+// keeps the error of ignoring; the mutant without it loses it (so this
+// test fails if the proviso is dropped from the default).
+func TestRuntimeCheckProviso(t *testing.T) {
+	for n := 2; n <= 3; n++ {
+		if e, _, _ := checkBy(t, ignoring, n, errLoops); e == nil {
+			t.Fatalf("N = %d: the loop-aware reduction lost the run-time error behind rank 1's loop", n)
+		}
+		if e, _, _ := checkBy(t, ignoring, n, errNone); e == nil {
+			t.Fatalf("N = %d: the unreduced check misses the run-time error", n)
+		}
+		if e, _, _ := checkBy(t, ignoring, n, errNoProviso); e != nil {
+			t.Fatalf("N = %d: without the proviso the check still finds the error: the test no longer tells them apart", n)
+		}
+	}
+}
+
+var (
+	rterrCount = flag.Int("rterr.count", 0, "random OpenSHMEM programs for TestRuntimeCheckReducedShmem (0: 300, 100 with -short)")
+	rterrSeed  = flag.Uint64("rterr.seed", 2026, "seed of TestRuntimeCheckReducedShmem")
+)
+
+// TestRuntimeCheckReducedShmem: on random OpenSHMEM programs (contexts,
+// puts, gets, fences, quiets, atomics, signals, awaits; loops in half of
+// them), the loop-aware reduction finds a run-time error exactly when the
+// unreduced check does, and its computation reaches it. As in
+// TestRuntimeCheckReduced, a tail whose store goes out of range unless
+// the first address holds 0 makes errors depend on the interleaving.
+func TestRuntimeCheckReducedShmem(t *testing.T) {
+	count := *rterrCount
+	if count == 0 {
+		count = 300
+		if testing.Short() {
+			count = 100
+		}
+	}
+	r := rand.New(rand.NewPCG(*rterrSeed, 35))
+	found, clean, skipped, reduced, full := 0, 0, 0, int64(0), int64(0)
+	for i := 0; i < count; i++ {
+		cfg := gen.Config{Addrs: 2 + r.IntN(2), Values: 2 + r.IntN(2), Regs: 1 + r.IntN(2), Cmds: 3 + r.IntN(5),
+			Loops: i%2 == 0, RangeErrors: true, Shmem: true, Atomics: i%4 == 1}
+		gp := gen.Generate(r, cfg)
+		src := gp.String() + fmt.Sprintf("    %s <- mem[%s]\n    mem[%s + %s] <- 1\n", gp.Regs[0], gp.Addrs[0], gp.Addrs[len(gp.Addrs)-1], gp.Regs[0])
+		p, err := pgas.Compile("rand.pgas", []byte(src))
+		if err != nil {
+			t.Fatalf("generated program does not compile: %v\n%s", err, src)
+		}
+		for n := 2; n <= 3; n++ {
+			y, err := normalform.New(p, n)
+			if err != nil {
+				skipped++
+				continue
+			}
+			opt := Options{Jobs: 1, MaxStates: 200_000}
+			errRed, stRed, whyRed := findRuntimeErrorBy(context.Background(), y, opt, automata.DefaultMaxBytes, errLoops)
+			errAll, stAll, whyAll := findRuntimeErrorBy(context.Background(), y, opt, automata.DefaultMaxBytes, errNone)
+			if whyRed != "" || whyAll != "" {
+				skipped++
+				continue // a budget: no evidence
+			}
+			reduced += stRed.States
+			full += stAll.States
+			if (errRed != nil) != (errAll != nil) {
+				t.Fatalf("program %d, N = %d: reduced check found an error: %v, unreduced: %v\n%s", i, n, errRed != nil, errAll != nil, src)
+			}
+			if errRed == nil {
+				clean++
+				continue
+			}
+			found++
+			if !reaches(y, errRed.Path) {
+				t.Fatalf("program %d, N = %d: the reduced check's computation does not reach a run-time error\n%s", i, n, src)
+			}
+		}
+	}
+	if found < count/10 || clean < count/10 {
+		t.Fatalf("%d decisions with a run-time error, %d without: too few of one kind for the comparison to mean much", found, clean)
+	}
+	t.Logf("%d with a run-time error, %d without, %d skipped; %d states reduced, %d unreduced", found, clean, skipped, reduced, full)
+}
