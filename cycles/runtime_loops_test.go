@@ -5,11 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/normalform"
 	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/cfront"
 	"github.com/pgasrob/pgasrob/pgas/gen"
 )
 
@@ -172,4 +175,51 @@ func TestRuntimeCheckReducedShmem(t *testing.T) {
 		t.Fatalf("%d decisions with a run-time error, %d without: too few of one kind for the comparison to mean much", found, clean)
 	}
 	t.Logf("%d with a run-time error, %d without, %d skipped; %d states reduced, %d unreduced", found, clean, skipped, reduced, full)
+}
+
+// TestRuntimeCheckRealC: on the realistic C programs of
+// examples/shmem/real and the halo kernel, at N = 2 and 3, with the value
+// domain the front end infers (whose first check may meet a value that
+// leaves it: decide then widens), the loop-aware reduction finds a
+// run-time error exactly when the unreduced check does, and its
+// computation reaches it. Checks the unreduced one cannot finish within
+// its budget are skipped (most at N = 3; the log counts them).
+func TestRuntimeCheckRealC(t *testing.T) {
+	files, _ := filepath.Glob("../examples/shmem/real/*.c")
+	files = append(files, "../examples/shmem/kernels/halo.c")
+	compared, skipped, top := 0, 0, 3
+	if testing.Short() {
+		top = 2
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 2; n <= top; n++ {
+			p, err := cfront.Compile(f, src, cfront.Options{N: n})
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			y := mustY(t, p, n)
+			opt := Options{Jobs: 1, MaxStates: 100_000}
+			errRed, _, whyRed := findRuntimeErrorBy(context.Background(), y, opt, automata.DefaultMaxBytes, errLoops)
+			errAll, _, whyAll := findRuntimeErrorBy(context.Background(), y, opt, automata.DefaultMaxBytes, errNone)
+			if whyRed != "" {
+				t.Fatalf("%s, N = %d: the reduced check ran out of its budget: %s", f, n, whyRed)
+			}
+			if whyAll != "" {
+				skipped++
+				continue
+			}
+			compared++
+			if (errRed != nil) != (errAll != nil) {
+				t.Fatalf("%s, N = %d: reduced check found an error: %v, unreduced: %v", f, n, errRed, errAll)
+			}
+			if errRed != nil && !reaches(y, errRed.Path) {
+				t.Fatalf("%s, N = %d: the reduced check's computation does not reach a run-time error", f, n)
+			}
+		}
+	}
+	t.Logf("%d checks compared, %d skipped (the unreduced check's budget)", compared, skipped)
 }
