@@ -35,7 +35,8 @@ func checkBy(t *testing.T, src string, n int, how errReduction) (*RuntimeError, 
 // window: rank 1 loops forever, working on a register and then raising
 // and lowering its x; every other rank gets rank 1's x once and uses the
 // value it got, times 3, as an offset of a store. Hand argument: the store
-// is out of range (address y + 3 = 4 of 2) exactly when the get falls
+// is out of range (address y + 3 = 4; x, y and get's hidden $sync are all
+// there is) exactly when the get falls
 // between rank 1's "mem[x] <- 1" and "mem[x] <- 0" in some round of the
 // loop: one interleaving window of a loop, on every run reachable (rank 1
 // can always be stopped there). With the two rounds of x raised and
@@ -222,4 +223,44 @@ func TestRuntimeCheckRealC(t *testing.T) {
 		}
 	}
 	t.Logf("%d checks compared, %d skipped (the unreduced check's budget)", compared, skipped)
+}
+
+// guardedChoice: rank 1 chooses between an await of its f (which rank 2
+// sets to 1 with a put) and a register step that ends it; after the
+// await, its store to address f + 3 is out of range (f and put's hidden
+// $sync are all there is). Hand
+// argument: the error is reachable (rank 2 puts, then rank 1 takes the
+// await) and only on runs where rank 2's put comes before rank 1's choice.
+// Rank 1's only enabled move at the choice touches no cell, so it is
+// taken alone unless the disabled await's cell counts as rank 1's: that
+// rule of reduce_err.go is what keeps the error.
+const guardedChoice = `program guardedChoice
+values 4
+address f
+register t, v
+queue q
+    if rank != 1 goto W
+C:  v <- mem[f] when v == 1; goto E
+C:  t <- 1; goto D
+E:  mem[f + v + v + v] <- 0
+    goto D
+W:  if rank != 2 goto D
+    mem[f] <- 1
+    put(f, 1, f, q)
+D:
+`
+
+// TestRuntimeCheckGuardedChoice: the error of guardedChoice is found
+// with the reduction as without it.
+func TestRuntimeCheckGuardedChoice(t *testing.T) {
+	for n := 2; n <= 3; n++ {
+		errNew, _, y := checkBy(t, guardedChoice, n, errLoops)
+		errAll, _, _ := checkBy(t, guardedChoice, n, errNone)
+		if errNew == nil || errAll == nil {
+			t.Fatalf("N = %d: the error after the await is reachable; reduced found it: %v, unreduced: %v", n, errNew != nil, errAll != nil)
+		}
+		if !reaches(y, errNew.Path) {
+			t.Fatalf("N = %d: the reduced check's computation does not reach a run-time error", n)
+		}
+	}
 }
