@@ -8,16 +8,16 @@ import (
 )
 
 // The partial-order reduction of the run-time error check (errSystem;
-// docs/deviations.md, "The run-time error check's reduction on loops"). The check explores the sequentially
-// consistent Y, in which a move is one command of one rank with its pops
-// (or a barrier of every rank), and asks a reachability question: is a
-// state reachable in which some enabled command errs? Persistent sets with
-// a cycle proviso keep every reachable error (Godefroid's thesis, LNCS
-// 1032, ch. 6; Valmari's stubborn sets): reduce.go's reducer is built for
-// the cycle-type products and never takes a rank alone at a control state
-// on a cycle of the program, which on programs whose time steps are loops
-// leaves the check unreduced. This one differs in three ways, each argued
-// at errSystem:
+// docs/deviations.md, "The run-time error check's reduction on loops").
+// The check explores the sequentially consistent Y, in which a move is
+// one command of one rank with its pops (or a barrier of every rank), and
+// asks a reachability question: is a state reachable in which some
+// enabled command errs? Persistent sets with a cycle proviso keep every
+// reachable error (Godefroid's thesis, LNCS 1032, ch. 6; Valmari's
+// stubborn sets). reduce.go's reducer is built for the cycle-type products
+// and never takes a rank alone at a control state on a cycle of the
+// program, which on programs whose time steps are loops leaves the check
+// unreduced. This one differs in three ways, each argued at errSystem:
 //
 //   - the cycle proviso is static and per transition: a depth-first
 //     search of the program automaton from its initial state splits the
@@ -29,7 +29,8 @@ import (
 //     Peled, Yenigün, "Static partial order reduction", TACAS 1998).
 //   - other ranks' futures stop at barriers: a rank that is taken alone
 //     has no barrier leaving its control state, and a barrier moves every
-//     rank, so no barrier can happen before it moves.
+//     rank, so no barrier can happen before it moves. (A barrier over part
+//     of the ranks would need its own rule here: it can pass without r.)
 //   - reads commute: the conflict is a common cell that one side writes.
 
 // errReducer holds the tables of one program and N, read-only after
