@@ -20,10 +20,10 @@ import (
 // unreduced. This one differs in three ways, each argued at errSystem:
 //
 //   - the cycle proviso is static and per transition: a depth-first
-//     search of the program automaton from its initial state splits the
-//     transitions into back edges (which return to a state on the search's
-//     stack) and forward ones; a rank is taken alone only when every move
-//     it can make follows a forward transition. Forward transitions
+//     search of the program automaton without its barriers splits the
+//     other transitions into back edges (which return to a state on the
+//     search's stack) and forward ones; a rank is taken alone only when
+//     every move it can make follows a forward transition. Forward transitions
 //     strictly lower the depth-first postorder number, so no cycle of the
 //     reduced graph consists of reduced steps only (Kurshan, Levin, Minea,
 //     Peled, Yenigün, "Static partial order reduction", TACAS 1998).
@@ -83,33 +83,36 @@ func (rd *errReducer) fork() *errReducer {
 	return &f
 }
 
-// forwardTrans marks the transitions that are no back edge of a
-// depth-first search of p's automaton from its initial state: each lowers
-// the search's postorder number, so every cycle has a back edge.
-// Transitions out of unreachable states are never taken; they stay
-// unmarked.
+// forwardTrans marks the transitions that are no barrier and no back edge
+// of a depth-first search of p's automaton without its barriers (from the
+// initial state, then from every state not reached yet): each lowers the
+// search's postorder number, so every cycle of the automaton has a
+// barrier or a back edge. A rank at a barrier is never taken alone
+// anyway, so a loop with a barrier in it costs the reduction nothing.
 func forwardTrans(p *pgas.Program) []bool {
 	post := make([]int, len(p.Labels))
-	for q := range post {
-		post[q] = -1
-	}
 	seen := make([]bool, len(p.Labels))
 	n := 0
 	var dfs func(q int)
 	dfs = func(q int) {
 		seen[q] = true
 		for _, ti := range p.Out[q] {
-			if to := p.Trans[ti].To; !seen[to] {
-				dfs(to)
+			if t := p.Trans[ti]; t.Cmd.Op != pgas.OpBarrier && !seen[t.To] {
+				dfs(t.To)
 			}
 		}
 		post[q] = n
 		n++
 	}
 	dfs(p.Init)
+	for q := range p.Labels {
+		if !seen[q] {
+			dfs(q)
+		}
+	}
 	fw := make([]bool, len(p.Trans))
 	for i, t := range p.Trans {
-		fw[i] = post[t.From] >= 0 && post[t.To] >= 0 && post[t.To] < post[t.From]
+		fw[i] = t.Cmd.Op != pgas.OpBarrier && post[t.To] < post[t.From]
 	}
 	return fw
 }
