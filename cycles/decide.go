@@ -513,8 +513,13 @@ func findRuntimeErrorBy(ctx context.Context, y *normalform.Y, opt Options, maxBy
 	case errAcyclic:
 		sys.old = newReducer(y.P, y.Future().Words)
 	}
+	rerr, probed, done := probeWiden(ctx, sys, &sc, opt, maxBytes)
+	if done {
+		return rerr, probed, ""
+	}
 	r := automata.Search(sys, automata.Options{Context: ctx, Progress: progress, Workers: workers,
 		Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes}, CacheOverflow: opt.StateCache})
+	r.Stats.Add(probed)
 	switch r.Outcome {
 	case automata.Unknown:
 		if r.Limit == automata.MemoryLimit {
@@ -524,15 +529,21 @@ func findRuntimeErrorBy(ctx context.Context, y *normalform.Y, opt Options, maxBy
 	case automata.Empty:
 		return nil, r.Stats, ""
 	}
+	return runtimeErrorOf(&sc, r.Path), r.Stats, ""
+}
+
+// runtimeErrorOf is the run-time error at the end of an accepting path of
+// errSystem over sc, with its computation.
+func runtimeErrorOf(sc *normalform.Y, steps []automata.Step) *RuntimeError {
 	w := sc.Words()
 	var path []pgas.Event
 	// The last step only sets the error word.
-	for k := 1; k < len(r.Path)-1; k++ {
-		moves, _ := sc.Moves(r.Path[k-1].State[:w])
-		for _, he := range moves[r.Path[k].Label].Events {
+	for k := 1; k < len(steps)-1; k++ {
+		moves, _ := sc.Moves(steps[k-1].State[:w])
+		for _, he := range moves[steps[k].Label].Events {
 			path = append(path, he.Event)
 		}
 	}
-	_, errs := sc.Moves(r.Path[len(r.Path)-1].State[:w])
-	return &RuntimeError{Err: errs[0], Path: path}, r.Stats, ""
+	_, errs := sc.Moves(steps[len(steps)-1].State[:w])
+	return &RuntimeError{Err: errs[0], Path: path}
 }
