@@ -389,23 +389,32 @@ func budgetReason(ctx context.Context, opt Options, reason string) string {
 // The moves of a state are thus computed once, when it is expanded, not
 // again for every state that reaches it.
 //
-// With rd, only the moves of an ample rank are followed (reduce.go, with
-// no pair started). That keeps a reachable error reachable: let a path π
-// lead from s to a state where a move of rank q errs, and let r be ample
-// in s. r's moves touch only cells no other rank may touch again, and
-// only r enables or disables them, so the first r move of π is enabled in
-// s and can be taken first, the rest of π following unchanged. If π has
-// no r move, any move a of r can be taken first: the moves of π stay
-// enabled and do the same (they touch none of a's cells), and q's move
+// With rd, only the moves of an ample rank are followed (reduce_err.go).
+// That keeps a reachable error reachable. Let a path π lead from s to a
+// state u where a move of rank q errs, and let r be ample in s: no
+// barrier leaves r's control state, so no barrier happens before r moves,
+// and until then the other ranks stay within their futures before their
+// next barrier, none of which writes a cell r's moves (or its disabled
+// guarded commands) touch or touches a cell they write. So the first r
+// move of π is enabled in s (r's commands read only r's registers and
+// those cells; a disabled one stays disabled until r moves) and can be
+// taken first, the rest of π following unchanged: the path from the
+// successor is shorter. If π has no r move, any move a of r can be taken
+// first: the moves of π stay enabled and do the same, and q's command
 // still errs at the end, since a changed nothing q reads; unless q = r,
-// and then r's move errs already in s, where Moves reports it. The first
-// case shortens the path; the second moves r forward in the part of its
-// code that lies on no cycle, which can happen only finitely often, so
-// the argument ends at an error found.
+// and then r's command errs already in s (its outcome depends on r's
+// registers and on cells no other rank writes before r moves), where
+// Moves reports it. The second case keeps π's length and moves r along a
+// forward transition of the program, which lowers the sum of the ranks'
+// depth-first postorder numbers (reduce_err.go); that can happen only
+// finitely often in a row, so the argument ends at an error found. (A
+// state fully expanded passes on the first move of π: shorter again.)
+// Dropping the proviso loses errors: TestRuntimeCheckProviso.
 type errSystem struct {
 	y    *normalform.Y
-	rd   *reducer // nil: every interleaving (Options.NoReduction)
-	none []uint64 // no pair started: the reducer's cell set, all zero
+	rd   *errReducer // nil: no reduction, or old's
+	old  *reducer    // reduce.go's reducer, never in a loop (errAcyclic: the benchmarks' "old")
+	none []uint64    // no pair started: old's cell set, all zero
 }
 
 func (e errSystem) Width() int { return e.y.Words() + 1 }
@@ -428,8 +437,11 @@ func (e errSystem) Successors(s automata.State, emit func(automata.Label, automa
 		return
 	}
 	only := 0
-	if e.rd != nil {
-		only = e.rd.ample(e.y, e.y.Future(), s[:w], moves, e.none)
+	switch {
+	case e.rd != nil:
+		only = e.rd.ample(e.y, s[:w], moves)
+	case e.old != nil:
+		only = e.old.ample(e.y, e.y.Future(), s[:w], moves, e.none)
 	}
 	for i := range moves {
 		if only != 0 && moves[i].Rank != only {
@@ -450,10 +462,31 @@ func (e errSystem) Fork() automata.System {
 	if e.rd != nil {
 		e.rd = e.rd.fork()
 	}
+	if e.old != nil {
+		e.old = e.old.fork()
+	}
 	return e
 }
 
+// errReduction picks the run-time error check's reduction.
+type errReduction int
+
+const (
+	errLoops     errReduction = iota // reduce_err.go: the default
+	errNone                          // every interleaving (Options.NoReduction)
+	errAcyclic                       // reduce.go's reducer, which never reduces in a loop (before; for the benchmarks)
+	errNoProviso                     // reduce_err.go without its cycle proviso: unsound, for the mutation test only
+)
+
 func findRuntimeError(ctx context.Context, y *normalform.Y, opt Options, maxBytes int64) (*RuntimeError, automata.Stats, string) {
+	how := errLoops
+	if opt.NoReduction {
+		how = errNone
+	}
+	return findRuntimeErrorBy(ctx, y, opt, maxBytes, how)
+}
+
+func findRuntimeErrorBy(ctx context.Context, y *normalform.Y, opt Options, maxBytes int64, how errReduction) (*RuntimeError, automata.Stats, string) {
 	sc := *y
 	sc.SC = true
 	start := time.Now()
@@ -473,11 +506,20 @@ func findRuntimeError(ctx context.Context, y *normalform.Y, opt Options, maxByte
 		workers = runtime.NumCPU()
 	}
 	sys := errSystem{y: &sc, none: make([]uint64, y.Future().Words)}
-	if !opt.NoReduction {
-		sys.rd = newReducer(y.P, y.Future().Words)
+	switch how {
+	case errLoops, errNoProviso:
+		sys.rd = newErrReducer(&sc)
+		sys.rd.noProviso = how == errNoProviso
+	case errAcyclic:
+		sys.old = newReducer(y.P, y.Future().Words)
+	}
+	rerr, probed, done := probeWiden(ctx, sys, &sc, opt, maxBytes)
+	if done {
+		return rerr, probed, ""
 	}
 	r := automata.Search(sys, automata.Options{Context: ctx, Progress: progress, Workers: workers,
 		Budget: automata.Budget{MaxStates: opt.MaxStates, MaxBytes: maxBytes}, CacheOverflow: opt.StateCache})
+	r.Stats.Add(probed)
 	switch r.Outcome {
 	case automata.Unknown:
 		if r.Limit == automata.MemoryLimit {
@@ -487,15 +529,21 @@ func findRuntimeError(ctx context.Context, y *normalform.Y, opt Options, maxByte
 	case automata.Empty:
 		return nil, r.Stats, ""
 	}
+	return runtimeErrorOf(&sc, r.Path), r.Stats, ""
+}
+
+// runtimeErrorOf is the run-time error at the end of an accepting path of
+// errSystem over sc, with its computation.
+func runtimeErrorOf(sc *normalform.Y, steps []automata.Step) *RuntimeError {
 	w := sc.Words()
 	var path []pgas.Event
 	// The last step only sets the error word.
-	for k := 1; k < len(r.Path)-1; k++ {
-		moves, _ := sc.Moves(r.Path[k-1].State[:w])
-		for _, he := range moves[r.Path[k].Label].Events {
+	for k := 1; k < len(steps)-1; k++ {
+		moves, _ := sc.Moves(steps[k-1].State[:w])
+		for _, he := range moves[steps[k].Label].Events {
 			path = append(path, he.Event)
 		}
 	}
-	_, errs := sc.Moves(r.Path[len(r.Path)-1].State[:w])
-	return &RuntimeError{Err: errs[0], Path: path}, r.Stats, ""
+	_, errs := sc.Moves(steps[len(steps)-1].State[:w])
+	return &RuntimeError{Err: errs[0], Path: path}
 }

@@ -22,7 +22,9 @@
 // what an entering pop can still read, waits.go), by rank symmetry
 // between cycle types (symmetry.go) and inside one (symmetry_type.go: a type's
 // search keeps one state per orbit of the renamings that keep the type)
-// and by a partial-order reduction (reduce.go); see docs/design.md.
+// and by a partial-order reduction (reduce.go; the run-time error check
+// has its own, reduce_err.go, whose cycle proviso works inside loops:
+// docs/deviations.md entry 20); see docs/design.md.
 //
 // What a product state costs ("Cost per state" in docs/design.md): a
 // product stores its states collapsed (automata.Collapser: Y's words and

@@ -23,7 +23,9 @@
 // With Bounds.Reduce it explores an ample set instead of every step
 // where one exists (reduce.go, and reduce_ctx.go for the OpenSHMEM
 // commands, docs/deviations.md entry 17): a pop, or one rank's commands, that
-// nothing able to run before it conflicts with. Equivalent computations
+// nothing able to run before it conflicts with; failing those, a barrier
+// every rank waits at, or a rank's commands with the pending pops they
+// conflict with (reduce_with.go, entry 21). Equivalent computations
 // have the same happens-before graph, so the verdict is kept; the
 // portfolio of package cycles uses it, difftest's reference does not
 // (docs/design.md, "The oracle's partial-order reduction").

@@ -260,7 +260,7 @@ func (rd *reducer) ample(x *pgas.XState, steps []pgas.Step) []pgas.Step {
 		}
 		lo = hi
 	}
-	return nil
+	return rd.ampleWithPops(x, steps)
 }
 
 // localRank reports whether every command leaving rank r's control state
@@ -269,17 +269,26 @@ func (rd *reducer) ample(x *pgas.XState, steps []pgas.Step) []pgas.Step {
 // one of them before any barrier, so the others' futures stop at
 // barriers; commands whose cell depends on registers use the values in x.
 func (rd *reducer) localRank(x *pgas.XState, r int) bool {
+	ok, _ := rd.localRankWith(x, r, nil)
+	return ok
+}
+
+// localRankWith is localRank, except that with steps a pending context
+// pop that conflicts with r's commands does not rule r out when it can
+// join them in the ample set (reduce_with.go): it is returned instead.
+func (rd *reducer) localRankWith(x *pgas.XState, r int, steps []pgas.Step) (bool, []pgas.Step) {
 	ctl := x.Control(r)
 	var rdc, wrc []uint
+	var with []pgas.Step
 	for _, i := range rd.p.Out[ctl] {
 		c := rd.p.Trans[i].Cmd
 		switch c.Op {
 		case pgas.OpBarrier:
-			return false
+			return false, nil
 		case pgas.OpSend, pgas.OpRecv, pgas.OpFence, pgas.OpQuiet, pgas.OpAtomic:
 			var ok bool
 			if rdc, wrc, ok = rd.ctxCommand(x, r, c, rdc, wrc); !ok {
-				return false
+				return false, nil
 			}
 		case pgas.OpLoad, pgas.OpStore:
 			regs := make([]int64, len(rd.p.Regs))
@@ -288,7 +297,7 @@ func (rd *reducer) localRank(x *pgas.XState, r int) bool {
 			}
 			a, err := c.Addr.Eval(pgas.Env{Regs: regs, Rank: int64(r), N: int64(rd.n)})
 			if err != nil || a < 0 || int(a) >= rd.nadr {
-				return false
+				return false, nil
 			}
 			ci := uint((r-1)*rd.nadr + int(a))
 			if c.Op == pgas.OpLoad {
@@ -316,20 +325,24 @@ func (rd *reducer) localRank(x *pgas.XState, r int) bool {
 			for _, req := range x.FA(r2, q2) {
 				src, dst := rd.cell(req.Src), rd.cell(req.Dst)
 				if hit(func(ci uint) bool { return ci == src }, func(ci uint) bool { return ci == dst }) {
-					return false
+					return false, nil
 				}
 			}
 			for _, tr := range x.FB(r2, q2) {
 				dst := rd.cell(tr.Dst)
 				if hit(func(uint) bool { return false }, func(ci uint) bool { return ci == dst }) {
-					return false
+					return false, nil
 				}
 			}
 			for _, it := range x.Items(r2, q2) {
 				src, dst := rd.cell(it.Src), rd.cell(it.Dst)
 				popa := !it.Read
 				if hit(func(ci uint) bool { return popa && ci == src }, func(ci uint) bool { return ci == dst }) {
-					return false
+					st, ok := rd.joinPop(x, r, r2, q2, it, steps, hit)
+					if !ok {
+						return false, nil
+					}
+					with = append(with, st)
 				}
 			}
 		}
@@ -338,10 +351,10 @@ func (rd *reducer) localRank(x *pgas.XState, r int) bool {
 		}
 		f := rd.futureOf(r2, x.Control(r2), -1, true)
 		if hit(f.rd.Test, f.wr.Test) {
-			return false
+			return false, nil
 		}
 	}
-	return true
+	return true, with
 }
 
 // safe reports whether nothing that may run before pop mv conflicts with
