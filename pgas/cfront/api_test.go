@@ -14,7 +14,8 @@ import (
 // global exit (testdata/api: each file argues its verdicts in its
 // comment): the oracle and decide agree with the files at N = 2 and 3
 // (decide at N = 2 only with -short; the oracle always at both), each
-// widening the inferred domain as the command does.
+// widening the inferred domain and choosing the procedure as the command
+// does (the search and the oracle side by side).
 func TestAPILitmus(t *testing.T) {
 	files := cFiles(t, "testdata/api/*.c", 2)
 	oracleVerdicts(t, files, []int{2, 3})
@@ -24,7 +25,7 @@ func TestAPILitmus(t *testing.T) {
 	}
 	for _, l := range files {
 		for _, n := range ns {
-			r, err := decideWidened(l.prog, n, cycles.Options{Jobs: 2, Timeout: time.Minute})
+			r, err := decideWidened(l.prog, n, cycles.Options{Jobs: 2, Timeout: time.Minute, Exploration: cycles.Shared, Procedure: cycles.Auto})
 			if err != nil {
 				t.Fatalf("%s N=%d: %v", l.file, n, err)
 			}
