@@ -120,7 +120,8 @@ func (a *bufAnalysis) blockInit(x *cc.InitDeclarator) {
 	}
 }
 
-// constOf is the value of a constant or of a local set once to one.
+// constOf is the value of a constant, of a local set once to one, or of
+// a product of such (size * sizeof(long)), below 2^31.
 func (a *bufAnalysis) constOf(e cc.ExpressionNode) (int64, bool) {
 	if v, ok := constValue(e); ok {
 		return v, true
@@ -128,7 +129,13 @@ func (a *bufAnalysis) constOf(e cc.ExpressionNode) (int64, bool) {
 	if a.facts == nil {
 		return 0, false
 	}
-	v, ok := a.facts.consts[identDecl(unparen(e))]
+	e = unparen(e)
+	if x, ok := e.(*cc.MultiplicativeExpression); ok && x.Case == cc.MultiplicativeExpressionMul {
+		l, ok1 := a.constOf(x.MultiplicativeExpression)
+		r, ok2 := a.constOf(x.CastExpression)
+		return l * r, ok1 && ok2 && l >= 0 && r >= 0 && l < 1<<31 && r < 1<<31
+	}
+	v, ok := a.facts.consts[identDecl(e)]
 	return v, ok
 }
 
@@ -189,8 +196,8 @@ func (a *bufAnalysis) blockRef(c *bufCand, x *cc.PostfixExpression) (rest cc.Exp
 			return nil, false
 		}
 	}
-	if !a.peExpr(k, identDecl(unparen(rest))) {
-		return nil, false
+	if _, isConst := constValue(prod); isConst || !a.peExpr(k, identDecl(unparen(rest))) {
+		return nil, false // a constant k * B is one constant the translation takes whole
 	}
 	c.block.bnodes = append(c.block.bnodes, b)
 	return rest, true
