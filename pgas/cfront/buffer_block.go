@@ -54,10 +54,17 @@ func (a *bufAnalysis) blockFactsOf(ast *cc.AST) {
 	// argument of the _some routines, which write PE numbers into it
 	// synchronously, on the calling PE
 	allowed := map[*cc.Declarator]int{}
+	addr := map[*cc.Declarator]bool{} // &d[k]: a get or a pointer may write it
 	walk(ast.TranslationUnit, func(n cc.Node) bool {
 		switch x := n.(type) {
 		case *cc.InitDeclarator:
 			a.blockInit(x)
+		case *cc.UnaryExpression:
+			if x.Case == cc.UnaryExpressionAddrof {
+				if y, ok := unparen(x.CastExpression).(*cc.PostfixExpression); ok && y.Case == cc.PostfixExpressionIndex {
+					addr[identDecl(unparen(y.PostfixExpression))] = true
+				}
+			}
 		case *cc.PostfixExpression:
 			if x.Case == cc.PostfixExpressionIndex {
 				if d := identDecl(unparen(x.PostfixExpression)); d != nil {
@@ -76,7 +83,7 @@ func (a *bufAnalysis) blockFactsOf(ast *cc.AST) {
 		return true
 	})
 	for d := range f.privIx {
-		if allowed[d] != a.uses[d] {
+		if allowed[d] != a.uses[d] || addr[d] {
 			delete(f.privIx, d)
 		}
 	}

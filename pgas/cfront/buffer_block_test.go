@@ -96,15 +96,20 @@ func TestBlockKeptWhole(t *testing.T) {
 		"printf(\"%ld\\n\", all[1 * 5 + 2]);",
 		"all[from * 5 + 5] = 1;",
 		"for (int i = 0; i < 5; i++) printf(\"%ld\\n\", all[from * 4 + i]);",
+		// an index array a get may write (its cells could change between
+		// the elements of a run)
+		"shmem_long_get(&ix[0], &flag, 1, 1); for (int i = 0; i < 5; i++) printf(\"%ld\\n\", all[ix[0] * 5 + i]);",
 	} {
 		src := `#include <shmem.h>
 #include <stdio.h>
+#include <stdlib.h>
 static long flag;
 int main(void) {
   int me = shmem_my_pe();
   int npes = shmem_n_pes();
   long *all = shmem_malloc(5 * npes * sizeof(long));
   long my[5];
+  long *ix = malloc(sizeof(long));
   int from = flag;
   shmem_long_put(&all[me * 5], my, 5, 1);
   ` + use + `
