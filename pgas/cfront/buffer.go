@@ -44,6 +44,7 @@ type bufCand struct {
 	sym    bool // symmetric: global or static
 	bad    bool
 	alloc  *bufAlloc // a heap buffer's allocation (buffer_heap.go)
+	block  *bufBlock // a buffer of npes blocks of size cells (buffer_block.go)
 	parent *bufCand  // union-find of buffers shrunk together
 }
 
@@ -87,6 +88,7 @@ type bufAnalysis struct {
 	seen    map[cc.Node]bool
 	dead    *deadPlan                  // dead checks and assignments: their loads are uses (tailcheck_buf.go)
 	allocs  map[cc.ExpressionNode]bool // allocations by assignment (buffer_assign.go)
+	facts   *blockFacts                // locals the block forms read (buffer_block.go)
 }
 
 // analyseBuffers finds the qualifying buffers of the program.
@@ -110,6 +112,7 @@ func analyseBuffersWith(ast *cc.AST, dead *deadPlan) *bufAnalysis {
 			}
 		}
 	}
+	a.blockFactsOf(ast)            // buffer_block.go
 	a.allocs = a.assignedHeap(ast) // buffer_assign.go
 	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
 		if ed := l.ExternalDeclaration; ed != nil && !ours(ed.Position().Filename) {
@@ -298,14 +301,16 @@ func (a *bufAnalysis) storable(e cc.ExpressionNode, i *cc.Declarator) bool {
 		return x.Case == cc.CastExpressionCast && cc.IsIntegerType(x.Type()) && a.storable(x.CastExpression, i)
 	case *cc.AdditiveExpression:
 		if x.Case == cc.AdditiveExpressionMul || i == nil {
-			return false
+			break
 		}
-		_, c1 := constValue(x.MultiplicativeExpression)
-		return c1 && identDecl(unparen(x.AdditiveExpression)) == i
+		if _, c1 := constValue(x.MultiplicativeExpression); c1 && identDecl(unparen(x.AdditiveExpression)) == i {
+			return true
+		}
 	case *cc.PostfixExpression:
 		return rankCall(x)
 	}
-	return false
+	_, _, ok := a.rankArith(e, nil, 0) // buffer_block.go: rank arithmetic
+	return ok
 }
 
 // rankCall is shmem_my_pe() or shmem_n_pes().
@@ -336,7 +341,30 @@ func (a *bufAnalysis) elemRef(e cc.ExpressionNode) (*bufCand, cc.ExpressionNode)
 	if c == nil {
 		return nil, nil
 	}
+	if c.block != nil { // buffer_block.go: the index within the block
+		rest, ok := a.blockRef(c, x)
+		if !ok {
+			return nil, nil
+		}
+		return c, rest
+	}
 	return c, x.ExpressionList
+}
+
+// idxConst is the constant of an index within a block: 0 for none.
+func idxConst(idx cc.ExpressionNode) (int64, bool) {
+	if idx == nil {
+		return 0, true
+	}
+	return constValue(idx)
+}
+
+// idxNodes is the index node to rewrite, if there is one.
+func idxNodes(idx cc.ExpressionNode) []cc.ExpressionNode {
+	if idx == nil {
+		return nil
+	}
+	return []cc.ExpressionNode{idx}
 }
 
 // stmt recognises an expression statement: a put or get between
@@ -371,12 +399,12 @@ func (a *bufAnalysis) stmt(e cc.ExpressionNode) bool {
 			return false
 		}
 		c, idx := a.elemRef(x.UnaryExpression)
-		k, ok := constValue(idx)
+		k, ok := idxConst(idx)
 		if c == nil || !ok || k < 0 || k >= c.size || !a.storable(x.AssignmentExpression, nil) {
 			return false
 		}
 		a.accs = append(a.accs, &bufAccess{bufs: []*bufCand{c}, lo: k, hi: k + 1,
-			offs: []cc.ExpressionNode{idx}, zeros: []cc.ExpressionNode{x.AssignmentExpression}})
+			offs: idxNodes(idx), zeros: []cc.ExpressionNode{x.AssignmentExpression}})
 		a.walk(x.AssignmentExpression)
 		return true
 	}

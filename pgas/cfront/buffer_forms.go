@@ -55,7 +55,7 @@ func (a *bufAnalysis) loop(s *cc.IterationStatement) bool {
 	if !ok || identDecl(unparen(rel.RelationalExpression)) != i {
 		return false
 	}
-	bound, ok := constValue(rel.ShiftExpression)
+	bound, ok := a.constOf(rel.ShiftExpression) // buffer_block.go: or a local set once
 	switch {
 	case !ok:
 		return false
@@ -141,7 +141,7 @@ func (a *bufAnalysis) body(s *cc.Statement, i *cc.Declarator, acc *bufAccess) bo
 			acc.bufs = append(acc.bufs, src)
 			return true
 		}
-		if !a.storable(x.AssignmentExpression, i) {
+		if _, _, ok := a.rankArith(x.AssignmentExpression, i, acc.hi); !ok && !a.storable(x.AssignmentExpression, i) {
 			return false
 		}
 		acc.zeros = append(acc.zeros, x.AssignmentExpression)
@@ -186,11 +186,11 @@ func (a *bufAnalysis) printf(x *cc.PostfixExpression, i *cc.Declarator, acc *buf
 		case c != nil && acc != nil && identDecl(unparen(idx)) == i:
 			acc.bufs = append(acc.bufs, c)
 		case c != nil && acc == nil:
-			k, ok := constValue(idx)
+			k, ok := idxConst(idx)
 			if !ok || k < 0 || k >= c.size {
 				return false
 			}
-			singles = append(singles, &bufAccess{bufs: []*bufCand{c}, lo: k, hi: k + 1, offs: []cc.ExpressionNode{idx}})
+			singles = append(singles, &bufAccess{bufs: []*bufCand{c}, lo: k, hi: k + 1, offs: idxNodes(idx)})
 		case acc != nil && !a.eventFree(e, i):
 			return false
 		}
@@ -256,7 +256,7 @@ func (a *bufAnalysis) transfer(x *cc.PostfixExpression, name string) bool {
 	}
 	d, dk, doff := a.bufArg(args[0])
 	s, sk, soff := a.bufArg(args[1])
-	n, ok := constValue(args[2])
+	n, ok := a.constOf(args[2]) // buffer_block.go: or a local set once
 	if d == nil || s == nil || !ok || n < 1 || dk != sk || d.elem != s.elem {
 		return false
 	}
@@ -304,7 +304,7 @@ func (a *bufAnalysis) bufArg(e cc.ExpressionNode) (*bufCand, int64, cc.Expressio
 			return nil, 0, nil
 		}
 		c, idx := a.elemRef(x.CastExpression)
-		if k, ok := constValue(idx); c != nil && ok && k >= 0 && k < c.size {
+		if k, ok := idxConst(idx); c != nil && ok && k >= 0 && k < c.size {
 			return c, k, idx
 		}
 	case *cc.AdditiveExpression:

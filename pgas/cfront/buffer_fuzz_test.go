@@ -24,6 +24,10 @@ var bufSeeds = []string{
 	"#include <shmem.h>\n#include <stdio.h>\nint main(void) { long s[10] = {1}; long *t; int i, failed = 0; t = (long *) shmem_calloc(10, sizeof(long)); if (!t) shmem_global_exit(1); for (i = 0; i < 2; i++) shmem_long_put(t, s, 10, i); for (i = 0; i < 10; i++) if (t[i] != s[i]) { fprintf(stderr, \"%d %ld\\n\", i, t[i]); failed = 1; } shmem_free(t); if (failed) exit(1); return failed; }",
 	"#include <shmem.h>\nstatic long d[12]; static uint64_t g;\nint main(void) { long s[12], sum = 0; int e = 0; shmem_long_put_signal(d, s, 12, &g, 1, SHMEM_SIGNAL_ADD, 0); for (int i = 0; i < 12; i++) sum += d[i]; if (sum / 2 != d[0] || e) e++; return e; }",
 	"#include <shmem.h>\nstatic long d[12];\nint main(void) { int f = 0; if (d[3] != 1 && d[4]) f = d[5]; d[f] = 1; if (d[0] ? d[1] : 2) abort(); return f; }",
+	// blocks of a per-PE buffer (buffer_block.go), sizes in locals
+	"#include <shmem.h>\n#include <stdlib.h>\nint main(void) { int me = shmem_my_pe(), npes = shmem_n_pes(); long *a = shmem_malloc(40 * npes * sizeof(long)); long *m = malloc(40 * sizeof(long)); size_t *ix = calloc(npes, sizeof(size_t)); int st[4] = {0}; static long f[4]; long s = 0; shmem_long_put_nbi(&a[me * 40], m, 40, 0); size_t n = shmem_long_test_some(f, npes, ix, st, SHMEM_CMP_NE, 0); for (size_t i = 0; i < n; i++) for (int j = 0; j < 40; j++) s += a[ix[i] * 40 + j]; if (s != 1) shmem_global_exit(1); return 0; }",
+	"#include <shmem.h>\n#include <stdio.h>\nint main(void) { int npes = shmem_n_pes(); long *a = shmem_calloc(npes * 33, sizeof(long)); long k = a[0]; for (int i = 32; i >= 0; i--) printf(\"%ld\\n\", a[33 * k + i]); a[k * 33 + 33] = 1; a[2 * 33] = 0; return 0; }",
+	"#include <shmem.h>\n#include <stdlib.h>\nint main(void) { const int size = 48; size_t n = 3; long *d = shmem_malloc(size * n * sizeof(long)); long *s = malloc(n * size * 8); shmem_long_get(s, &d[shmem_my_pe() * 48], size, 0); return 0; }",
 }
 
 // FuzzBuffers: the analysis and the plan never panic, and a translation

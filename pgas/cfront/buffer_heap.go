@@ -67,7 +67,12 @@ func (a *bufAnalysis) heapAlloc(d *cc.Declarator, e cc.ExpressionNode) bool {
 	default:
 		return false
 	}
-	k, ok := constValue(al.size)
+	k, ok := a.constOf(al.size) // buffer_block.go: or a local set once
+	var block *bufBlock
+	if !ok {
+		k, ok = a.perPE(al.size) // buffer_block.go: k per PE
+		block = &bufBlock{}
+	}
 	if !ok || k < 1 {
 		return false
 	}
@@ -75,7 +80,7 @@ func (a *bufAnalysis) heapAlloc(d *cc.Declarator, e cc.ExpressionNode) bool {
 	if elem < 1 || bytes%elem != 0 || bytes/elem <= 1 {
 		return false
 	}
-	c := &bufCand{d: d, size: bytes / elem, elem: elem, sym: sym, alloc: al}
+	c := &bufCand{d: d, size: bytes / elem, elem: elem, sym: sym, alloc: al, block: block}
 	a.cands[d] = c
 	a.order = append(a.order, c)
 	return true
@@ -95,7 +100,7 @@ func (a *bufAnalysis) freeStmt(x *cc.PostfixExpression, name string) bool {
 // cells.
 func (p *bufPlan) heapSubst(c *bufCand, k *bufKept) {
 	al := c.alloc
-	p.subst[al.size] = int64(len(k.old)) * c.elem / al.per
+	p.subst[al.size] = int64(len(k.old)) * c.elem / al.per // a blocked buffer's old: n blocks
 	if p.heap == nil {
 		p.heap = map[*cc.PostfixExpression]*bufKept{}
 	}

@@ -34,6 +34,7 @@ type bufKept struct {
 	size  int64
 	old   []int64 // old index of each new index
 	spans [][2]int64
+	block int64 // cells per block of a blocked buffer (buffer_block.go), else 0
 }
 
 // bufGroup is a set of buffers shrunk together and their accesses.
@@ -120,8 +121,12 @@ func (p *bufPlan) shrink(g *bufGroup, n int) {
 	for _, b := range g.bufs {
 		dp := b.d.Position()
 		k := &bufKept{pos: pgas.Pos{File: dp.Filename, Line: dp.Line, Col: dp.Column}, name: b.d.Name(), size: size, spans: spans}
+		if b.block != nil { // buffer_block.go: every block alike
+			k.old, k.size, k.block = blockOld(spans, size, n), size*int64(n), size
+			p.blockSubst(b, newOf(size))
+		}
 		for _, s := range spans {
-			for i := s[0]; i < s[1]; i++ {
+			for i := s[0]; i < s[1] && b.block == nil; i++ {
 				k.old = append(k.old, i)
 			}
 		}
@@ -160,6 +165,9 @@ func (k *bufKept) describe() string {
 		} else {
 			parts = append(parts, fmt.Sprintf("%s[%d..%d]", k.name, s[0], s[1]-1))
 		}
+	}
+	if k.block > 0 {
+		return strings.Join(parts, ", ") + fmt.Sprintf(" of each block of %d", k.block)
 	}
 	return strings.Join(parts, ", ")
 }

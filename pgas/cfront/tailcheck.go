@@ -256,7 +256,7 @@ func (d *deadAnalysis) assignment(e cc.ExpressionNode) bool {
 		return false // a division by zero is the program's error
 	}
 	rhs := assignRHS(e)
-	return rhs == nil || loadOnly(rhs)
+	return rhs == nil || loadOnlyAt(rhs, true)
 }
 
 // Hooks of the translation.

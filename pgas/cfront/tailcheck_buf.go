@@ -40,11 +40,11 @@ func (a *bufAnalysis) deadStmt(n cc.Node, i *cc.Declarator, acc *bufAccess) bool
 		case c != nil && acc != nil && identDecl(unparen(idx)) == i:
 			acc.bufs = append(acc.bufs, c)
 		case c != nil && acc == nil:
-			k, ok := constValue(idx)
+			k, ok := idxConst(idx)
 			if !ok || k < 0 || k >= c.size {
 				return false
 			}
-			singles = append(singles, &bufAccess{bufs: []*bufCand{c}, lo: k, hi: k + 1, offs: []cc.ExpressionNode{idx}})
+			singles = append(singles, &bufAccess{bufs: []*bufCand{c}, lo: k, hi: k + 1, offs: idxNodes(idx)})
 		case acc != nil:
 			return false // a load of another object between the elements' blocks
 		}

@@ -15,7 +15,13 @@ import (
 // queries, no division by a non-constant, no short circuit or choice
 // over a load (a load that runs only sometimes would be dropped with the
 // comparison).
-func loadOnly(e cc.Node) bool {
+func loadOnly(e cc.Node) bool { return loadOnlyAt(e, false) }
+
+// loadOnlyAt is loadOnly, with indices that load if idx: a dead
+// assignment keeps every load of its right side, those of its indices
+// too, in their order (deadLoads), so nothing but its value is dropped;
+// a check's reloads (deadAnalysis.check) need indices that read no memory.
+func loadOnlyAt(e cc.Node, idx bool) bool {
 	if x, ok := e.(cc.ExpressionNode); ok {
 		if _, ok := constValue(x); ok && !effects(x) {
 			return true
@@ -56,7 +62,7 @@ func loadOnly(e cc.Node) bool {
 		}
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionCast {
-			return x.Type() != nil && cc.IsIntegerType(x.Type()) && loadOnly(x.CastExpression)
+			return x.Type() != nil && cc.IsIntegerType(x.Type()) && loadOnlyAt(x.CastExpression, idx)
 		}
 	case *cc.UnaryExpression:
 		switch x.Case {
@@ -71,6 +77,9 @@ func loadOnly(e cc.Node) bool {
 		case cc.PostfixExpressionPrimary:
 		case cc.PostfixExpressionIndex:
 			v := identDecl(unparen(x.PostfixExpression))
+			if idx {
+				return (intPointer(v) || intArray(v)) && loadOnlyAt(x.ExpressionList, true)
+			}
 			return (intPointer(v) || intArray(v)) && noLoads(x.ExpressionList)
 		case cc.PostfixExpressionCall:
 			return rankCall(x)
@@ -90,7 +99,7 @@ func loadOnly(e cc.Node) bool {
 		return false
 	}
 	ok := true
-	bufChildren(e, func(c cc.Node) { ok = ok && loadOnly(c) })
+	bufChildren(e, func(c cc.Node) { ok = ok && loadOnlyAt(c, idx) })
 	return ok
 }
 
