@@ -177,7 +177,7 @@ func (t *translator) apiArgs(x *cc.PostfixExpression, name string, args []cc.Exp
 
 // calleeType is the prototype of the function x calls.
 func calleeType(x *cc.PostfixExpression) (*cc.FunctionType, bool) {
-	p, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression)
+	p, ok := unparen(generic(x.PostfixExpression)).(*cc.PrimaryExpression) // a C11 generic: the routine it selects
 	if !ok {
 		return nil, false
 	}

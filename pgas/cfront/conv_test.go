@@ -139,6 +139,8 @@ func TestConvSites(t *testing.T) {
 		// an OpenSHMEM routine's unsigned parameter
 		{"static uint64_t sig;", "  shmem_uint64_atomic_set(&sig, me - 1, 1);", "1", "wrap"},
 		{"static uint64_t sig;", "  shmem_uint64_atomic_set(&sig, -1, 1);", "1", "refused: argument 2 of shmem_uint64_atomic_set"},
+		{"static uint64_t sig;", "  shmem_atomic_set(&sig, me - 1, 1);", "1", "wrap"},
+		{"static uint64_t sig;", "  shmem_atomic_set(&sig, me + 1, 1);", "1", "not robust"}, // no guard reached: the message passing runs
 		// a bitwise operator with an unsigned result: (me - 1) | 1u wraps on PE 0
 		{"", "  long r = (me - 1) | 1u;", "r > 5", "wrap"},
 		{"", "  long r = (me + 2) | 1u;", "r < 5", "not robust"},
