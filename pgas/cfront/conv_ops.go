@@ -59,7 +59,7 @@ func (t *translator) unsignedArith(x cc.ExpressionNode, a cc.ExpressionNode, op 
 // == and != of a bit pattern (unsigned_bits.go) with a signed value of
 // no greater width compare the same bits and need neither.
 func (t *translator) mixedCompare(x cc.ExpressionNode, a cc.ExpressionNode, op cc.Token, b cc.ExpressionNode) string {
-	if a == nil || b == nil || a.Type() == nil || b.Type() == nil {
+	if !intOperands(a, b) {
 		return t.binary(a, op, b)
 	}
 	common := cc.UsualArithmeticConversions(a.Type(), b.Type())
@@ -97,7 +97,7 @@ func (t *translator) mixedCompare(x cc.ExpressionNode, a cc.ExpressionNode, op c
 func (t *translator) compoundConv(lhs, rhs cc.ExpressionNode, op, cur, r, v string) string {
 	ty := lhs.Type()
 	if !unsignedInt(ty) {
-		if rhs.Type() != nil && isUnsigned(cc.UsualArithmeticConversions(ty, rhs.Type())) && (op == "/" || op == "%") && !t.nonNeg(lhs) {
+		if intOperands(lhs, rhs) && isUnsigned(cc.UsualArithmeticConversions(ty, rhs.Type())) && (op == "/" || op == "%") && !t.nonNeg(lhs) {
 			t.wrapGuard(cur, "<") // int i; i /= u: C converts i
 		}
 		return v
@@ -129,7 +129,7 @@ func (t *translator) stepConv(e cc.ExpressionNode, inc bool, next string) string
 		return next
 	}
 	if w := ty.Size() * 8; w < 32 {
-		return modulo(next, w, true)
+		return modulo(next, w, inc) // 0 - 1 is -1: the full remainder
 	}
 	if !inc {
 		t.wrapGuard(next, "<")
@@ -196,7 +196,7 @@ func calleeType(x *cc.PostfixExpression) (*cc.FunctionType, bool) {
 // mixedCompare guards (a signed operand of unknown sign, C comparing in
 // an unsigned type): the special forms of == must not take it.
 func (t *translator) mixedSigns(a, b cc.ExpressionNode) bool {
-	if a == nil || b == nil || a.Type() == nil || b.Type() == nil || unsignedInt(a.Type()) == unsignedInt(b.Type()) {
+	if !intOperands(a, b) || unsignedInt(a.Type()) == unsignedInt(b.Type()) {
 		return false
 	}
 	if !isUnsigned(cc.UsualArithmeticConversions(a.Type(), b.Type())) {
@@ -219,4 +219,10 @@ func (t *translator) signedBits(e, a cc.ExpressionNode, op string) string {
 		t.wrapGuard(v, "<")
 	}
 	return v
+}
+
+// intOperands: a and b are both of integer type (the usual arithmetic
+// conversions apply).
+func intOperands(a, b cc.ExpressionNode) bool {
+	return a != nil && b != nil && a.Type() != nil && b.Type() != nil && cc.IsIntegerType(a.Type()) && cc.IsIntegerType(b.Type())
 }

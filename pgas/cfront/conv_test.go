@@ -116,6 +116,7 @@ func TestConvSites(t *testing.T) {
 		// ++ and --: 65535 + 1 is 0 in unsigned short; 0 - 1 wraps in size_t
 		{"", "  unsigned short h = 65535;\n  h++;", "h == 0", "not robust"},
 		{"", "  size_t n = 0;\n  n--;", "n > 5", "wrap"},
+		{"", "  unsigned char c = me;\n  c--;", "c == 255 || c == 0", "not robust"},
 		// arguments of the file's functions: me - 3 is negative
 		{"static int big(uint64_t v) { return v > 5; }", "", "big(me - 3)", "wrap"},
 		{"static int big(uint64_t v) { return v > 5; }", "", "big(me + 6)", "not robust"},
