@@ -168,3 +168,17 @@ func GuardError(v int64) (string, bool) {
 	}
 	return "", false
 }
+
+// leafTypes maps each expression of an initialiser to the type of the
+// element or member it initialises: C converts it to that type.
+func leafTypes(init *cc.Initializer) map[cc.ExpressionNode]cc.Type {
+	m := map[cc.ExpressionNode]cc.Type{}
+	walk(init, func(n cc.Node) bool {
+		if i, ok := n.(*cc.Initializer); ok && i.Case == cc.InitializerExpr {
+			m[i.AssignmentExpression] = i.Type()
+			return false
+		}
+		return true
+	})
+	return m
+}

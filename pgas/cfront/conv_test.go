@@ -105,6 +105,9 @@ func TestConvSites(t *testing.T) {
 		// a symmetric object's constant initialiser: 65536 + 3 is 3
 		{"static unsigned short h = 65539;", "", "h == 3", "not robust"},
 		{"static uint64_t g = -1;", "", "g > 5", "refused: the constant -1 converted to uint64_t"},
+		// array elements: 257 is 1 in unsigned char, -1 is 65535 in unsigned short
+		{"static unsigned char a[2] = {257, 3};", "", "a[0] == 1", "not robust"},
+		{"", "  unsigned short l[2] = {-1, 0};\n  l[1] = 1;", "l[0] == 65535", "not robust"},
 		// assignment of -3 or -2 to uint64_t: 2^64 - 3, beyond the checker
 		{"", "  uint64_t y;\n  long s = me - 3;\n  y = s;", "y > 5", "wrap"},
 		// a private cell's initialiser (its address is taken)

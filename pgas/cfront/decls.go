@@ -205,6 +205,7 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 	} else {
 		leaves := make([]cc.ExpressionNode, n)
 		t.initLeaves(e, init, 0, leaves)
+		types := leafTypes(init) // conv.go
 		for i, l := range leaves {
 			if l == nil {
 				continue
@@ -213,6 +214,9 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 			t.bigConst(l, ok)
 			if !ok {
 				t.refuse(l, "initialiser of %s: not a constant", t.cname(e))
+			}
+			if t.convNeeded(types[l], l, nil) {
+				v, _ = t.convConst(types[l], l, nil)
 			}
 			vals[i] = v
 		}
