@@ -137,6 +137,9 @@ func TestConvSites(t *testing.T) {
 		{"", "  int s = me - 1;\n  unsigned u = 0;", "s <= u", "wrap"},
 		{"", "  int s = me + 1;\n  unsigned u = 0;", "s > u", "not robust"},
 		{"", "  unsigned u = 3;", "u > -1", "refused: comparison of the negative constant -1"},
+		// a case label is converted to the unsigned controlling type: -1 is 2^32 - 1
+		{"", "  unsigned u = 4294967295u;\n  int hit = 0;\n  switch (u) { case -1: hit = 1; break; default: break; }", "hit", "not robust"},
+		{"", "  uint64_t u = me;\n  int hit = 0;\n  switch (u) { case -1: hit = 1; break; default: break; }", "hit", "refused: the constant -1 converted to"},
 		// ?: converts both arms to unsigned
 		{"", "  unsigned u = 7;\n  long r = me < 5 ? u : me - 9;", "r > 5", "not robust"},
 		{"", "  unsigned u = 7;\n  long r = me > 5 ? u : me - 9;", "r > 5", "wrap"},
