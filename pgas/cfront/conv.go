@@ -127,7 +127,7 @@ func (t *translator) convConst(ty cc.Type, e cc.ExpressionNode, obj *cc.Declarat
 	if !bigUnsigned(bits, ty) || w < 32 {
 		return int64(bits), true
 	}
-	if w == 32 && !t.bitsOn() {
+	if w == 32 && !t.patternsRead() {
 		return int64(bits), true // at most 2^32 - 1: the checker holds it
 	}
 	if obj != nil && t.bitsOn() && t.bits.objs[obj] {
@@ -181,4 +181,25 @@ func leafTypes(init *cc.Initializer) map[cc.ExpressionNode]cc.Type {
 		return true
 	})
 	return m
+}
+
+// patternsRead reports whether some value of the file is read as a bit
+// pattern (unsigned_bits.go): then an unsigned value with its top bit set
+// must be one too, or two readings of one C value would meet; otherwise
+// C's own value is the only reading.
+func (t *translator) patternsRead() bool {
+	if !t.bitsOn() {
+		return false
+	}
+	if len(t.bits.objs) > 0 {
+		return true
+	}
+	found := false
+	walk(t.bits.root, func(n cc.Node) bool {
+		if e, ok := n.(cc.ExpressionNode); ok && t.bits.pattern(e) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

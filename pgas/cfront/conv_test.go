@@ -140,6 +140,12 @@ func TestConvSites(t *testing.T) {
 		// a case label is converted to the unsigned controlling type: -1 is 2^32 - 1
 		{"", "  unsigned u = 4294967295u;\n  int hit = 0;\n  switch (u) { case -1: hit = 1; break; default: break; }", "hit", "not robust"},
 		{"", "  uint64_t u = me;\n  int hit = 0;\n  switch (u) { case -1: hit = 1; break; default: break; }", "hit", "refused: the constant -1 converted to"},
+		// a narrowing cast: me + 255 is 255 or 0 in unsigned char
+		{"", "  int s = me + 255;", "(unsigned char)s == 255 * (1 - me)", "not robust"},
+		// no bit pattern in the file: -1 returned as unsigned int is 2^32 - 1, which the checker holds
+		{"static unsigned int m1(void) { return -1; }", "", "m1() > 5", "not robust"},
+		// with a bit pattern in the file (4294967295u, its top bit set) the two readings would meet: refused
+		{"static unsigned int m1(void) { return -1; }", "", "m1() == 4294967295u", "refused: the constant -1 converted to unsigned"},
 		// ?: converts both arms to unsigned
 		{"", "  unsigned u = 7;\n  long r = me < 5 ? u : me - 9;", "r > 5", "not robust"},
 		{"", "  unsigned u = 7;\n  long r = me > 5 ? u : me - 9;", "r > 5", "wrap"},

@@ -65,6 +65,10 @@ func (t *translator) value(e cc.ExpressionNode) string {
 				t.refuse(x, "cast of a signed value to %s (C wraps a negative one around, the calculus does not)", x.Type())
 			}
 		}
+		if unsignedInt(x.Type()) && x.Type().Size() < 4 {
+			// to unsigned char or short: C's remainder (conv.go)
+			return t.convTo(x.Type(), x.CastExpression, t.value(x.CastExpression), nil)
+		}
 		return t.value(x.CastExpression)
 	case *cc.MultiplicativeExpression:
 		if x.MultiplicativeExpression != nil {
