@@ -175,6 +175,7 @@ func TestConvDiff(t *testing.T) {
 		count = 4
 	}
 	ops := []string{"+", "*"}
+	seen := map[string]int{}
 	for seed := 0; seed < count; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 33))
 		body := fmt.Sprintf("  T a = me %s %d;\n  T b;\n  b = a %s %d;\n  b += %d;", ops[r.IntN(2)], r.IntN(4), ops[r.IntN(2)], 1+r.IntN(3), r.IntN(3))
@@ -184,5 +185,9 @@ func TestConvDiff(t *testing.T) {
 		if u != s || (u != "robust" && u != "not robust") {
 			t.Errorf("seed %d: %s / %s: unsigned %s, signed %s", seed, body, cond, u, s)
 		}
+		seen[u]++
+	}
+	if seen["robust"] == 0 || seen["not robust"] == 0 {
+		t.Errorf("the programs gave one verdict only: %v", seen)
 	}
 }
