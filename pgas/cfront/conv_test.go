@@ -169,6 +169,8 @@ func TestConvSites(t *testing.T) {
 // (me plus constants, + and *, a comparison), decided once with uint64_t
 // locals and once with their int64_t twin: C gives both the same values,
 // so the verdicts must agree (and the unsigned one must not be refused).
+// Also a value of either sign stored into an unsigned char, against its
+// remainder modulo 256 computed in signed C: the same values again.
 func TestConvDiff(t *testing.T) {
 	count := 10
 	if testing.Short() {
@@ -186,6 +188,15 @@ func TestConvDiff(t *testing.T) {
 			t.Errorf("seed %d: %s / %s: unsigned %s, signed %s", seed, body, cond, u, s)
 		}
 		seen[u]++
+		// narrowing to unsigned char of a value of either sign, against
+		// the same remainder written in signed C
+		e := fmt.Sprintf("me * %d - %d", 1+r.IntN(300), r.IntN(600))
+		cond = fmt.Sprintf("c %s %d", []string{"<", ">", "=="}[r.IntN(3)], r.IntN(256))
+		u = convOutcome(t, convProgram("", "  unsigned char c = "+e+";", cond))
+		s = convOutcome(t, convProgram("", "  int c = (("+e+") % 256 + 256) % 256;", cond))
+		if u != s || (u != "robust" && u != "not robust") {
+			t.Errorf("seed %d: %s / %s: unsigned char %s, signed %s", seed, e, cond, u, s)
+		}
 	}
 	if seen["robust"] == 0 || seen["not robust"] == 0 {
 		t.Errorf("the programs gave one verdict only: %v", seen)
