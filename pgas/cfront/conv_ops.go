@@ -226,3 +226,12 @@ func (t *translator) signedBits(e, a cc.ExpressionNode, op string) string {
 func intOperands(a, b cc.ExpressionNode) bool {
 	return a != nil && b != nil && a.Type() != nil && b.Type() != nil && cc.IsIntegerType(a.Type()) && cc.IsIntegerType(b.Type())
 }
+
+// narrowConv is v converted back to an unsigned char or short ty, by C's
+// remainder (a shift or a mask with a negative constant leaves its range).
+func narrowConv(ty cc.Type, v string) string {
+	if unsignedInt(ty) && ty.Size() < 4 {
+		return modulo(v, ty.Size()*8, false)
+	}
+	return v
+}

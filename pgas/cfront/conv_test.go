@@ -116,6 +116,8 @@ func TestConvSites(t *testing.T) {
 		{"", "  unsigned int u = 1;\n  u -= 2;", "u > 5", "wrap"},
 		{"", "  unsigned char c = 0;\n  c -= 1;", "c == 255", "not robust"},
 		{"", "  uint64_t u = 10;\n  u += 2 * me;", "u >= 10", "not robust"},
+		// <<= and |= with a negative constant: 200 << 1 is 144, 1 | -2 is 255 in unsigned char
+		{"", "  unsigned char c = 200;\n  unsigned char d = 1;\n  c <<= 1;\n  d |= -2;", "c == 144 && d == 255", "not robust"},
 		// ++ and --: 65535 + 1 is 0 in unsigned short; 0 - 1 wraps in size_t
 		{"", "  unsigned short h = 65535;\n  h++;", "h == 0", "not robust"},
 		{"", "  size_t n = 0;\n  n--;", "n > 5", "wrap"},

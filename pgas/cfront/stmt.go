@@ -380,6 +380,7 @@ func (t *translator) assignTo(x *cc.AssignmentExpression, want bool) string {
 				t.unsignedMask(x, x.UnaryExpression.Type(), op, k)
 				v = t.bitop(x, cur, op, k)
 			}
+			v = narrowConv(x.UnaryExpression.Type(), v) // conv_ops.go
 		default:
 			t.divisor(x, op, x.AssignmentExpression)
 			r := t.value(x.AssignmentExpression)
