@@ -34,8 +34,11 @@ func (t *translator) nonNeg(e cc.ExpressionNode) bool {
 // around; the guard makes it a run-time error, and every other value is
 // C's.
 func (t *translator) unsignedArith(x cc.ExpressionNode, a cc.ExpressionNode, op cc.Token, b cc.ExpressionNode) string {
-	if a == nil || b == nil || !isUnsigned(x.Type()) || t.nonNeg(a) && t.nonNeg(b) {
+	if a == nil || b == nil || !isUnsigned(x.Type()) {
 		return t.binary(a, op, b)
+	}
+	if t.nonNeg(a) && t.nonNeg(b) {
+		return wrap32(x.Type(), op.SrcStr(), t.binary(a, op, b))
 	}
 	va, vb := t.value(a), t.value(b)
 	r := fmt.Sprintf("(%s %s %s)", va, op.SrcStr(), vb)
@@ -49,6 +52,17 @@ func (t *translator) unsignedArith(x cc.ExpressionNode, a cc.ExpressionNode, op 
 		}
 	default:
 		t.wrapGuard(r, "<")
+	}
+	return wrap32(x.Type(), op.SrcStr(), r)
+}
+
+// wrap32 is r, a non-negative result of + or * in a 32-bit unsigned
+// type, modulo 2^32: the checker holds 2^32 itself (pgas.MaxValue), which
+// C's unsigned int arithmetic makes 0. Beyond it, values leave the
+// checker's widest domain (UNKNOWN).
+func wrap32(ty cc.Type, op, r string) string {
+	if (op == "+" || op == "*") && unsignedInt(ty) && ty.Size() == 4 {
+		return modulo(r, 32, true)
 	}
 	return r
 }
@@ -114,6 +128,7 @@ func (t *translator) compoundConv(lhs, rhs cc.ExpressionNode, op, cur, r, v stri
 		if !t.nonNeg(rhs) {
 			t.wrapGuard(v, "<")
 		}
+		return wrap32(ty, op, v)
 	default: // -: any positive right side may take the value below 0
 		t.wrapGuard(v, "<")
 	}
@@ -133,8 +148,9 @@ func (t *translator) stepConv(e cc.ExpressionNode, inc bool, next string) string
 	}
 	if !inc {
 		t.wrapGuard(next, "<")
+		return next
 	}
-	return next
+	return wrap32(ty, "+", next)
 }
 
 // apiArgs checks the arguments of an OpenSHMEM routine whose parameter

@@ -118,6 +118,10 @@ func TestConvSites(t *testing.T) {
 		{"", "  uint64_t u = 10;\n  u += 2 * me;", "u >= 10", "not robust"},
 		// <<= and |= with a negative constant: 200 << 1 is 144, 1 | -2 is 255 in unsigned char
 		{"", "  unsigned char c = 200;\n  unsigned char d = 1;\n  c <<= 1;\n  d |= -2;", "c == 144 && d == 255", "not robust"},
+		// unsigned int arithmetic reaching 2^32, which the checker holds and C makes 0
+		{"", "  unsigned u = 4294967295u;\n  u++;", "u == 0", "not robust"},
+		{"", "  unsigned u = 4294967295u;\n  u += 1;", "u == 0", "not robust"},
+		{"", "  unsigned u = 2147483648u;\n  long r = u * 2u;", "r == 0", "not robust"},
 		// ++ and --: 65535 + 1 is 0 in unsigned short; 0 - 1 wraps in size_t
 		{"", "  unsigned short h = 65535;\n  h++;", "h == 0", "not robust"},
 		{"", "  size_t n = 0;\n  n--;", "n > 5", "wrap"},
