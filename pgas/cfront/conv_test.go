@@ -152,6 +152,8 @@ func TestConvSites(t *testing.T) {
 		{"static unsigned int m1(void) { return -1; }", "", "m1() > 5", "not robust"},
 		// with a bit pattern in the file (4294967295u, its top bit set) the two readings would meet: refused
 		{"static unsigned int m1(void) { return -1; }", "", "m1() == 4294967295u", "refused: the constant -1 converted to unsigned"},
+		// a truth value is 0 or 1: no guard, the verdict of the value
+		{"", "  int s = me - 1;\n  uint64_t ok = s < 0;", "ok == 1 - me", "not robust"},
 		// ?: converts both arms to unsigned
 		{"", "  unsigned u = 7;\n  long r = me < 5 ? u : me - 9;", "r > 5", "not robust"},
 		{"", "  unsigned u = 7;\n  long r = me > 5 ? u : me - 9;", "r > 5", "wrap"},
