@@ -11,10 +11,12 @@
 //     2^w is inside the checker's values), the translation computes the
 //     remainder itself: ((v % 2^w) + 2^w) % 2^w, or v % 2^w when v is
 //     known non-negative;
-//   - to a type of 32 or 64 bits, a negative value becomes a number the
-//     checker cannot hold (2^64 - 1 for -1): a guard makes it a run-time
-//     error at that line (wrapGuard, named by GuardError), and every
-//     non-negative value goes through unchanged;
+//   - to a type of 32 or 64 bits, a negative value v becomes 2^w + v,
+//     which the checker cannot hold for 64 bits, and which for 32 bits a
+//     bit pattern's reading of the same C value (-1 for ~0u) would meet
+//     as another number: a guard makes it a run-time error at that line
+//     (wrapGuard, named by GuardError), and every non-negative value goes
+//     through unchanged;
 //   - an object that unsigned_bits.go reads as a bit pattern keeps the
 //     negative number, which is then its pattern;
 //   - a constant is converted at translation time, or refused when its
