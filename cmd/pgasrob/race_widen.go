@@ -37,8 +37,9 @@ func raceWidened(p *pgas.Program, n int, opt race.Options) (*pgas.Program, *race
 		case q == nil:
 			w := p.Widen
 			switch {
-			case cfront.IsSizeMaxGuard(re.Val):
-				res.RunErr = fmt.Errorf("%v: SIZE_MAX, the \"none\" of shmem_test_any or shmem_wait_until_any, used as a value (only == and != SIZE_MAX are in the subset)", re.Pos)
+			case guard(re.Val):
+				msg, _ := cfront.GuardError(re.Val)
+				res.RunErr = fmt.Errorf("%v: %s", re.Pos, msg)
 			case w.Type != "":
 				res.RunErr = fmt.Errorf("%v: signed overflow: the value %d is outside %s's range %d..%d (undefined behaviour in C)", re.Pos, re.Val, w.Type, w.Lo, w.Hi)
 			default:

@@ -51,8 +51,9 @@ func decideWidened(p *pgas.Program, n int, opt cycles.Options) (*pgas.Program, *
 func overflow(p *pgas.Program, res *cycles.Result, re *pgas.RangeError) {
 	w := p.Widen
 	switch {
-	case cfront.IsSizeMaxGuard(re.Val):
-		res.RunError.Err = fmt.Errorf("%v: SIZE_MAX, the \"none\" of shmem_test_any or shmem_wait_until_any, used as a value (only == and != SIZE_MAX are in the subset)", re.Pos)
+	case guard(re.Val):
+		msg, _ := cfront.GuardError(re.Val)
+		res.RunError.Err = fmt.Errorf("%v: %s", re.Pos, msg)
 	case w.Type != "":
 		res.RunError.Err = fmt.Errorf("%v: signed overflow: the value %d is outside %s's range %d..%d (undefined behaviour in C)", re.Pos, re.Val, w.Type, w.Lo, w.Hi)
 	default:
@@ -108,4 +109,11 @@ func windowFor(file string, src []byte, ns []int, copt cfront.Options, opt cycle
 	}
 	copt.Lo, copt.Hi = p.Lo, p.Hi()
 	return copt, nil
+}
+
+// guard reports whether v is the value of one of the translation's
+// run-time guards (cfront.GuardError names its cause).
+func guard(v int64) bool {
+	_, ok := cfront.GuardError(v)
+	return ok
 }

@@ -83,6 +83,30 @@ int main(void) {
     return 0;
 }
 `, exitUsage, "SIZE_MAX, the \"none\" of shmem_test_any or shmem_wait_until_any, used as a value"},
+		// A collect whose blocks (me + 1 elements each) overflow d's 5
+		// at N = 3 (6 elements): C leaves it undefined, a run-time error
+		// named as the call's, not as SIZE_MAX (the two guards had one
+		// value and the message said SIZE_MAX).
+		{"collective overflow", `#include <shmem.h>
+int d[5], s[3];
+int main(void) {
+    shmem_init();
+    shmem_int_collect(SHMEM_TEAM_WORLD, d, s, shmem_my_pe() + 1);
+    return 0;
+}
+`, exitUsage, "an OpenSHMEM call whose behaviour C leaves undefined"},
+		// -1 converted to uint64_t is 2^64 - 1 in C: beyond the checker,
+		// a run-time error naming the conversion (conv.go).
+		{"unsigned wrap-around", `#include <shmem.h>
+#include <stdint.h>
+long x;
+int main(void) {
+    int me = shmem_my_pe();
+    uint64_t y = me - 5;
+    x = y > 5;
+    return 0;
+}
+`, exitUsage, "c.c:6:18: a value converted to an unsigned type that cannot hold it"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errs := runCmd("decide", writeFile(t, "c.c", c.src), "-n", "2..3")

@@ -140,10 +140,11 @@ func (t *translator) aggregate(e cc.ExpressionNode) addrTerm {
 func (t *translator) initAggregate(e *entity, ty cc.Type, init *cc.Initializer) {
 	vals := make([]cc.ExpressionNode, e.length)
 	t.initLeaves(e, init, 0, vals)
+	types := leafTypes(init) // conv.go
 	for i, v := range vals {
 		s := "0"
 		if v != nil {
-			s = t.value(v)
+			s = t.convTo(types[v], v, t.value(v), nil)
 		}
 		t.emit("mem[%s] <- %s", elemAddr(e.name, fmt.Sprint(i)), s)
 	}

@@ -110,11 +110,11 @@ func (t *translator) bitwise(e cc.ExpressionNode, a cc.ExpressionNode, op string
 	}
 	if k, ok := t.constBits(b); ok {
 		t.unsignedMask(e, e.Type(), op, k)
-		return t.bitop(e, t.value(a), op, k)
+		return t.bitop(e, t.signedBits(e, a, op), op, k)
 	}
 	if k, ok := t.constBits(a); ok {
 		t.unsignedMask(e, e.Type(), op, k)
-		return t.bitop(e, t.value(b), op, k)
+		return t.bitop(e, t.signedBits(e, b, op), op, k)
 	}
 	if v, ok := t.rankBitop(e, a, op, b); ok { // shiftrank.go
 		return v

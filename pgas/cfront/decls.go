@@ -111,7 +111,7 @@ func (t *translator) object(d *cc.Declarator, init *cc.Initializer, global bool)
 			t.initAggregate(e, ty, init)
 			t.cur = old
 		} else if init != nil {
-			t.initCell(e, init)
+			t.initCell(e, init, d)
 		}
 	default:
 		t.local(d, name, init)
@@ -171,6 +171,9 @@ func (t *translator) symmetric(d *cc.Declarator, name string, length int, elem i
 		return // a shrunk buffer's values are replaced by 0, the initial one
 	}
 	vals := t.constInit(e, init)
+	if length == 0 && t.convNeeded(d.Type(), init.AssignmentExpression, d) { // conv.go
+		vals[0], _ = t.convConst(d.Type(), init.AssignmentExpression, d)
+	}
 	for i, v := range vals {
 		if v == 0 {
 			continue
@@ -202,6 +205,7 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 	} else {
 		leaves := make([]cc.ExpressionNode, n)
 		t.initLeaves(e, init, 0, leaves)
+		types := leafTypes(init) // conv.go
 		for i, l := range leaves {
 			if l == nil {
 				continue
@@ -211,6 +215,9 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 			if !ok {
 				t.refuse(l, "initialiser of %s: not a constant", t.cname(e))
 			}
+			if t.convNeeded(types[l], l, nil) {
+				v, _ = t.convConst(types[l], l, nil)
+			}
 			vals[i] = v
 		}
 	}
@@ -218,12 +225,12 @@ func (t *translator) constInit(e *entity, init *cc.Initializer) []int64 {
 }
 
 // initCell stores the initial value of a private cell where it is declared.
-func (t *translator) initCell(e *entity, init *cc.Initializer) {
+func (t *translator) initCell(e *entity, init *cc.Initializer, d *cc.Declarator) {
 	if init.Case != cc.InitializerExpr || e.length > 0 {
 		t.refuse(init, "initialiser of the local array %s: assign its elements instead", e.name)
 	}
 	old := t.atDecl(e, init)
-	v := t.value(init.AssignmentExpression)
+	v := t.convTo(d.Type(), init.AssignmentExpression, t.value(init.AssignmentExpression), d) // conv.go
 	t.emit("mem[%s] <- %s", e.name, v)
 	t.cur = old
 }
@@ -243,7 +250,7 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	if init != nil && init.Case != cc.InitializerExpr {
 		t.refuse(init, "brace initialiser of a scalar")
 	}
-	if init != nil && d.WriteCount() == 1 { // the initialiser is the one write
+	if init != nil && d.WriteCount() == 1 && !t.convNeeded(d.Type(), init.AssignmentExpression, d) { // the initialiser is the one write (conv.go)
 		if s, ok := t.rankExpr(init.AssignmentExpression); ok {
 			lo, ok := t.lowBound(init.AssignmentExpression)
 			t.frame().vars[d] = &entity{kind: kConst, expr: boolConv(d.Type(), s), lo: lo, loOK: ok}
@@ -267,7 +274,7 @@ func (t *translator) local(d *cc.Declarator, name string, init *cc.Initializer) 
 	t.frame().vars[d] = e
 	if init != nil {
 		old := t.atDecl(e, init)
-		v := boolConv(d.Type(), t.initValue(d, e.name, init.AssignmentExpression))
+		v := t.convTo(d.Type(), init.AssignmentExpression, t.initValue(d, e.name, init.AssignmentExpression), d) // conv.go
 		t.emit("%s <- %s", e.name, v)
 		t.cur = old
 	}

@@ -31,7 +31,7 @@ func (t *translator) window() string {
 	if !ok {
 		lo, hi = t.inferred()
 	}
-	if lo == 0 {
+	if lo == 0 && hi < pgas.MaxValue { // "values K" counts at most pgas.MaxValue values: 0..2^32 needs the window form
 		return fmt.Sprintf("values %d", hi+1)
 	}
 	return fmt.Sprintf("values %d..%d", lo, hi)

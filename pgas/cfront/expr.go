@@ -65,12 +65,16 @@ func (t *translator) value(e cc.ExpressionNode) string {
 				t.refuse(x, "cast of a signed value to %s (C wraps a negative one around, the calculus does not)", x.Type())
 			}
 		}
+		if unsignedInt(x.Type()) && x.Type().Size() < 4 {
+			// to unsigned char or short: C's remainder (conv.go)
+			return t.convTo(x.Type(), x.CastExpression, t.value(x.CastExpression), nil)
+		}
 		return t.value(x.CastExpression)
 	case *cc.MultiplicativeExpression:
 		if x.MultiplicativeExpression != nil {
 			t.divisor(x, x.Token.SrcStr(), x.CastExpression)
 		}
-		return t.binary(x.MultiplicativeExpression, x.Token, x.CastExpression)
+		return t.unsignedArith(x, x.MultiplicativeExpression, x.Token, x.CastExpression) // conv_ops.go
 	case *cc.AdditiveExpression:
 		if x.Case != cc.AdditiveExpressionMul && isPointer(x.Type()) {
 			t.refuse(x, "pointer arithmetic used as a value")
@@ -81,20 +85,19 @@ func (t *translator) value(e cc.ExpressionNode) string {
 			if lo, ok := t.lowBound(x); !ok || lo < 0 {
 				t.refuse(x, "subtraction in unsigned arithmetic (C wraps it around, the calculus does not; compute in a signed type)")
 			}
+			return t.binary(x.AdditiveExpression, x.Token, x.MultiplicativeExpression)
 		}
-		return t.binary(x.AdditiveExpression, x.Token, x.MultiplicativeExpression)
+		return t.unsignedArith(x, x.AdditiveExpression, x.Token, x.MultiplicativeExpression) // conv_ops.go
 	case *cc.RelationalExpression:
 		if isSizeMax(x.RelationalExpression) || isSizeMax(x.ShiftExpression) {
 			return t.sizeMaxCompare(x, x.Token, x.RelationalExpression, x.ShiftExpression)
 		}
-		t.signedness(x, x.RelationalExpression, x.ShiftExpression)
-		return t.binary(x.RelationalExpression, x.Token, x.ShiftExpression)
+		return t.mixedCompare(x, x.RelationalExpression, x.Token, x.ShiftExpression) // conv_ops.go
 	case *cc.EqualityExpression:
 		if isSizeMax(x.EqualityExpression) || isSizeMax(x.RelationalExpression) {
 			return t.sizeMaxCompare(x, x.Token, x.EqualityExpression, x.RelationalExpression)
 		}
-		t.signedness(x, x.EqualityExpression, x.RelationalExpression)
-		if x.EqualityExpression != nil {
+		if x.EqualityExpression != nil && !t.mixedSigns(x.EqualityExpression, x.RelationalExpression) {
 			if v, ok := t.memcmpZero(x); ok {
 				return v
 			}
@@ -102,7 +105,7 @@ func (t *translator) value(e cc.ExpressionNode) string {
 				return v
 			}
 		}
-		return t.binary(x.EqualityExpression, x.Token, x.RelationalExpression)
+		return t.mixedCompare(x, x.EqualityExpression, x.Token, x.RelationalExpression) // conv_ops.go
 	case *cc.ShiftExpression, *cc.AndExpression, *cc.ExclusiveOrExpression, *cc.InclusiveOrExpression:
 		return t.bitwiseExpr(e)
 	case *cc.LogicalAndExpression:
@@ -140,27 +143,6 @@ func isUnsigned(ty cc.Type) bool {
 		return true
 	}
 	return false
-}
-
-// signedness refuses a comparison that C makes in unsigned arithmetic
-// while one operand is signed and not a non-negative constant: C converts
-// a negative value to a huge one, the calculus keeps it negative.
-func (t *translator) signedness(x cc.Node, a, b cc.ExpressionNode) {
-	if a == nil || b == nil {
-		return
-	}
-	ua, ub := isUnsigned(a.Type()), isUnsigned(b.Type())
-	if ua == ub {
-		return
-	}
-	signed := a
-	if ua {
-		signed = b
-	}
-	if v, ok := constValue(signed); ok && v >= 0 {
-		return
-	}
-	t.refuse(x, "comparison of a signed and an unsigned integer (C converts the signed one to unsigned; cast one side)")
 }
 
 func isPointer(ty cc.Type) bool { return ty != nil && (ty.Kind() == cc.Ptr || ty.Kind() == cc.Array) }
@@ -340,10 +322,10 @@ func (t *translator) conditional(x *cc.ConditionalExpression) string {
 	r := t.temp()
 	els, end := t.label(), t.label()
 	t.branch(x.LogicalOrExpression, false, els)
-	t.emit("%s <- %s", r, t.value(x.ExpressionList))
+	t.emit("%s <- %s", r, t.convTo(x.Type(), x.ExpressionList, t.value(x.ExpressionList), nil)) // conv.go
 	t.emit("goto %s", end)
 	t.place(els)
-	t.emit("%s <- %s", r, t.value(x.ConditionalExpression))
+	t.emit("%s <- %s", r, t.convTo(x.Type(), x.ConditionalExpression, t.value(x.ConditionalExpression), nil))
 	t.place(end)
 	return r
 }

@@ -78,7 +78,7 @@ int main(int argc, char **argv) {
 	} {
 		f.Add([]byte(s))
 	}
-	for _, s := range issue34Seeds {
+	for _, s := range append(issue34Seeds, convSeeds...) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

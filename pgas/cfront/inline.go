@@ -22,6 +22,7 @@ func (t *translator) call(x *cc.PostfixExpression, want bool) string {
 	if fd, ok := t.funcs[name]; ok {
 		return t.inline(x, fd, name, args, want)
 	}
+	t.apiArgs(x, name, args) // conv_ops.go
 	outer := t.wantValue
 	t.wantValue = want
 	v := t.library(x, name, args)
@@ -67,7 +68,7 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 			if d.AddressTaken() {
 				t.refuse(d, "the address of parameter %s is taken", d.Name())
 			}
-			if d.WriteCount() == 0 {
+			if d.WriteCount() == 0 && !t.convNeeded(pt, args[i], nil) { // conv.go
 				// a parameter never assigned, passed an expression of
 				// my_pe and n_pes, is substituted like such a local
 				if s, ok := t.rankExpr(args[i]); ok {
@@ -76,7 +77,7 @@ func (t *translator) inline(x *cc.PostfixExpression, fd *cc.FunctionDefinition, 
 					continue
 				}
 			}
-			v := boolConv(pt, t.value(args[i]))
+			v := t.convTo(pt, args[i], t.value(args[i]), nil) // conv.go
 			r := t.fresh(name+"_"+d.Name(), name+"."+d.Name())
 			if len(t.regs) >= 24 {
 				t.refuse(x, "too many locals (the checker has 32 registers)")

@@ -20,6 +20,9 @@ func (t *translator) lowBoundIn(e cc.ExpressionNode, visiting map[*cc.Declarator
 	if v, ok := constValue(e); ok {
 		return v, true
 	}
+	if truthValue(e) {
+		return 0, true // 0 or 1
+	}
 	switch x := unparen(e).(type) {
 	case *cc.PrimaryExpression:
 		if x.Case == cc.PrimaryExpressionIdent {
@@ -77,4 +80,25 @@ func (t *translator) lowBoundIn(e cc.ExpressionNode, visiting map[*cc.Declarator
 		}
 	}
 	return 0, false
+}
+
+// truthValue reports whether e is 0 or 1: a _Bool, a comparison, a
+// logical operator (so `unsigned ok = a < b;` converts it unchanged).
+func truthValue(e cc.ExpressionNode) bool {
+	if e.Type() != nil && e.Type().Kind() == cc.Bool {
+		return true
+	}
+	switch x := unparen(e).(type) {
+	case *cc.RelationalExpression:
+		return x.Case != cc.RelationalExpressionShift
+	case *cc.EqualityExpression:
+		return x.Case != cc.EqualityExpressionRel
+	case *cc.LogicalAndExpression:
+		return x.Case != cc.LogicalAndExpressionOr
+	case *cc.LogicalOrExpression:
+		return x.Case != cc.LogicalOrExpressionLAnd
+	case *cc.UnaryExpression:
+		return x.Case == cc.UnaryExpressionNot
+	}
+	return false
 }

@@ -18,8 +18,10 @@ import (
 // sizeMaxGuard lifts the sentinel beyond every domain the checker
 // represents (pgas.MaxValue), so that the guard's value is a run-time
 // error however far an inferred domain is widened: the decision does not
-// widen for a value beyond pgas.MaxValue (cmd/pgasrob/widen.go).
-const sizeMaxGuard = 2 * pgas.MaxValue
+// widen for a value beyond pgas.MaxValue (cmd/pgasrob/widen.go). It is
+// distinct from poisonValue and wrapGuard (conv.go) so that GuardError
+// names the right cause.
+const sizeMaxGuard = 3 * pgas.MaxValue
 
 // IsSizeMaxGuard reports whether v is the value of the guard of a
 // SIZE_MAX result read as an ordinary value: sizeMaxGuard plus the

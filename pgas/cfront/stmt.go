@@ -225,7 +225,7 @@ func (t *translator) jump(s *cc.JumpStatement) {
 		}
 		if s.ExpressionList != nil {
 			if f.result != "" {
-				v := boolConv(f.resultType, t.value(s.ExpressionList))
+				v := t.convTo(f.resultType, s.ExpressionList, t.value(s.ExpressionList), nil) // conv.go
 				t.emit("%s <- %s", f.result, v)
 			} else if f.fn != "main" {
 				t.value(s.ExpressionList) // evaluated for its loads, value unused
@@ -360,7 +360,8 @@ func (t *translator) assignTo(x *cc.AssignmentExpression, want bool) string {
 	lv := t.lvalue(x.UnaryExpression)
 	var v string
 	if x.Case == cc.AssignmentExpressionAssign {
-		v = t.assignedValue(x, lv) // sizemax_assign.go
+		v = t.assignedValue(x, lv)                                                                     // sizemax_assign.go
+		v = t.convTo(x.UnaryExpression.Type(), x.AssignmentExpression, v, objectOf(x.UnaryExpression)) // conv.go
 	} else {
 		op, ok := compound[x.Case]
 		if !ok {
@@ -379,9 +380,12 @@ func (t *translator) assignTo(x *cc.AssignmentExpression, want bool) string {
 				t.unsignedMask(x, x.UnaryExpression.Type(), op, k)
 				v = t.bitop(x, cur, op, k)
 			}
+			v = narrowConv(x.UnaryExpression.Type(), v) // conv_ops.go
 		default:
 			t.divisor(x, op, x.AssignmentExpression)
-			v = "(" + cur + " " + op + " " + t.value(x.AssignmentExpression) + ")"
+			r := t.value(x.AssignmentExpression)
+			v = "(" + cur + " " + op + " " + r + ")"
+			v = t.compoundConv(x.UnaryExpression, x.AssignmentExpression, op, cur, r, v) // conv_ops.go
 		}
 	}
 	v = boolConv(x.UnaryExpression.Type(), v)
@@ -439,7 +443,7 @@ func (t *translator) increment(e cc.ExpressionNode, inc bool, want bool) (before
 		t.emit("%s <- %s", b, cur)
 		cur = b
 	}
-	next := "(" + cur + " " + op + " 1)"
+	next := t.stepConv(e, inc, "("+cur+" "+op+" 1)") // conv_ops.go
 	if want {
 		a := t.temp()
 		t.emit("%s <- %s", a, next)
@@ -454,7 +458,7 @@ func (t *translator) increment(e cc.ExpressionNode, inc bool, want bool) (before
 func (t *translator) assignStmt(x *cc.AssignmentExpression) {
 	if x.Case == cc.AssignmentExpressionAssign && !isCtxType(x.UnaryExpression.Type()) && !isPtrType(x.UnaryExpression.Type()) {
 		lv := t.lvalue(x.UnaryExpression)
-		t.write(lv, boolConv(x.UnaryExpression.Type(), t.assignedValue(x, lv)))
+		t.write(lv, t.convTo(x.UnaryExpression.Type(), x.AssignmentExpression, t.assignedValue(x, lv), objectOf(x.UnaryExpression))) // conv.go
 		return
 	}
 	t.assignTo(x, false)

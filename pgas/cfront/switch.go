@@ -39,6 +39,9 @@ func (t *translator) switchStmt(s *cc.SelectionStatement) {
 		if !ok {
 			t.refuse(l, "case label that is not an integer constant")
 		}
+		if ty := s.ExpressionList.Type(); isUnsigned(ty) && t.convNeeded(ty, l.ConstantExpression, nil) {
+			k, _ = t.convConst(ty, l.ConstantExpression, nil) // C converts the label to the promoted type (conv.go)
+		}
 		if seen[k] {
 			t.refuse(l, "duplicate case value %d", k)
 		}

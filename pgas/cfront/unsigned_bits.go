@@ -103,7 +103,9 @@ func (b *bitsState) spread(n cc.Node) bool {
 	}
 	switch x := n.(type) {
 	case *cc.InitDeclarator:
-		if b.patternInit(x.Initializer) {
+		// a negative constant initialiser is converted to a pattern, as
+		// in an assignment (conv.go)
+		if b.patternInit(x.Initializer) || x.Initializer != nil && x.Initializer.Case == cc.InitializerExpr && negConst(x.Initializer.AssignmentExpression) {
 			return mark(x.Declarator)
 		}
 	case *cc.AssignmentExpression:

@@ -1,6 +1,7 @@
 package cfront
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -52,7 +53,7 @@ func TestWaitManyTranslation(t *testing.T) {
 	}
 	// a result that may be SIZE_MAX read as a value is guarded
 	lines, _ = body(t, wrap("long f[2]; long x;", "size_t i = shmem_long_test_any(f, 2, NULL, SHMEM_CMP_EQ, 1);\n x = i + 1;"))
-	if prefixed(lines, "tmp3 <- i + (i == 2) * 8589934592") != 1 || count(lines, "mem[x] <- (i + 1)") != 1 {
+	if prefixed(lines, fmt.Sprintf("tmp3 <- i + (i == 2) * %d", sizeMaxGuard)) != 1 || count(lines, "mem[x] <- (i + 1)") != 1 {
 		t.Errorf("guard:\n%s", strings.Join(lines, "\n"))
 	}
 }
