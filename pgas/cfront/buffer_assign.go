@@ -19,14 +19,7 @@ import "modernc.org/cc/v4"
 // takes as handled.
 func (a *bufAnalysis) assignedHeap(ast *cc.AST) map[cc.ExpressionNode]bool {
 	out := map[cc.ExpressionNode]bool{}
-	var main *cc.FunctionDefinition
-	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
-		ed := l.ExternalDeclaration
-		if ed != nil && ed.Case == cc.ExternalDeclarationFuncDef && ed.FunctionDefinition != nil &&
-			ed.FunctionDefinition.Declarator != nil && ed.FunctionDefinition.Declarator.Name() == "main" {
-			main = ed.FunctionDefinition
-		}
-	}
+	main := mainDef(ast)
 	if main == nil || main.CompoundStatement == nil {
 		return out
 	}

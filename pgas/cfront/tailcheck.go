@@ -59,14 +59,7 @@ type deadAnalysis struct {
 
 // analyseDead finds the dead locals, checks and assignments of main.
 func analyseDead(ast *cc.AST) *deadPlan {
-	var main *cc.FunctionDefinition
-	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
-		ed := l.ExternalDeclaration
-		if ed != nil && ed.Case == cc.ExternalDeclarationFuncDef && ed.FunctionDefinition != nil &&
-			ed.FunctionDefinition.Declarator != nil && ed.FunctionDefinition.Declarator.Name() == "main" {
-			main = ed.FunctionDefinition
-		}
-	}
+	main := mainDef(ast)
 	if main == nil || main.CompoundStatement == nil {
 		return nil
 	}
@@ -325,4 +318,18 @@ func (p *deadPlan) warnings() []pgas.Diag {
 		what = fmt.Sprintf("%d checks of received values (this one first) only print, count failures or stop at the end: their loads are kept, their comparisons are not evaluated", len(p.used))
 	}
 	return []pgas.Diag{{Pos: p.used[0], Msg: what + " (dead-check law, docs/deviations.md entry 18)"}}
+}
+
+// mainDef is the definition of main in ast (the last one, as the file's
+// own order gives them), or nil.
+func mainDef(ast *cc.AST) *cc.FunctionDefinition {
+	var main *cc.FunctionDefinition
+	for l := ast.TranslationUnit; l != nil; l = l.TranslationUnit {
+		ed := l.ExternalDeclaration
+		if ed != nil && ed.Case == cc.ExternalDeclarationFuncDef && ed.FunctionDefinition != nil &&
+			ed.FunctionDefinition.Declarator != nil && ed.FunctionDefinition.Declarator.Name() == "main" {
+			main = ed.FunctionDefinition
+		}
+	}
+	return main
 }
