@@ -170,6 +170,10 @@ type Options struct {
 	// stays exact; the time it takes may grow. EnterFirst searches
 	// ignore it.
 	CacheOverflow bool
+	// Pressure, with CacheOverflow, freezes the visited set as soon as
+	// it is on (pressure.go), before the share of MaxBytes is reached:
+	// the process's memory, not this search's count, is what runs out.
+	Pressure *Pressure
 }
 
 // Search decides emptiness of sys by a graph search in the order
@@ -250,7 +254,7 @@ func Search(sys System, opt Options) Result {
 			stop = StopReason(ctx)
 		case !deadline.IsZero() && time.Now().After(deadline):
 			stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
-		case held() > storeMax && opt.CacheOverflow:
+		case opt.CacheOverflow && (held() > storeMax || opt.Pressure.On()):
 			overflowing = true
 		case held() > maxBytes:
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
@@ -266,7 +270,7 @@ func Search(sys System, opt Options) Result {
 			panic(fmt.Sprintf("automata: system emitted a state of %d words, want %d", len(s), st.width))
 		}
 		if opt.CacheOverflow && !overflowing {
-			if g := st.growthBytes(); g > 0 && held()+g > storeMax || st.full() {
+			if g := st.growthBytes(); g > 0 && held()+g > storeMax || st.full() || opt.Pressure.On() {
 				overflowing = true
 			}
 		}
@@ -364,7 +368,7 @@ func Search(sys System, opt Options) Result {
 			stop = fmt.Sprintf("state budget of %d states reached", opt.MaxStates)
 		case n >= maxStates:
 			stop = "more states than the visited set can index"
-		case next&1023 == 0 && held() > storeMax && opt.CacheOverflow:
+		case next&1023 == 0 && opt.CacheOverflow && (held() > storeMax || opt.Pressure.On()):
 			overflowing = true
 		case next&1023 == 0 && held() > maxBytes:
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit

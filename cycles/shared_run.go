@@ -265,7 +265,14 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		return ctx.Err() != nil
 	}
 	start := time.Now()
+	yCap := sys.yCap
 	progress := func(s automata.Stats) {
+		// The table of Y states is a cache: under memory pressure it
+		// keeps to a memo's pressed size (product_memo.go).
+		sys.yCap = yCap
+		if opt.Pressure.On() {
+			sys.yCap = min(yCap, pressedMemo)
+		}
 		if s.Bytes+sys.tableBytes() > shareBytes {
 			cancel(fmt.Errorf("%w (the shared exploration's tables)", errTables))
 		}
@@ -282,6 +289,7 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		OnAccept:      onAccept,
 		Workers:       workers,
 		CacheOverflow: opt.StateCache,
+		Pressure:      opt.Pressure,
 	})
 	return r, context.Cause(searchCtx)
 }
