@@ -185,8 +185,8 @@ type typeSearch struct {
 	scStates int64 // states of the run-time error check, a gauge of Y's size
 	// tableBytes is the move table's bound (tableShare).
 	tableBytes int64
-	start    time.Time
-	slots    *pool.Slots // one token per cycle-type search allowed to run (slots.go)
+	start      time.Time
+	slots      *pool.Slots // one token per cycle-type search allowed to run (slots.go)
 	// shared, while the shared exploration runs, lets the portfolio's
 	// oracle take turns with its search (portfolio.go).
 	shared atomic.Pointer[turns]
