@@ -183,10 +183,8 @@ type typeSearch struct {
 	jobs     int
 	maxBytes int64
 	scStates int64 // states of the run-time error check, a gauge of Y's size
-	// tableBytes is the move table's bound (tableShare).
-	tableBytes int64
-	start      time.Time
-	slots      *pool.Slots // one token per cycle-type search allowed to run (slots.go)
+	start    time.Time
+	slots    *pool.Slots // one token per cycle-type search allowed to run (slots.go)
 	// shared, while the shared exploration runs, lets the portfolio's
 	// oracle take turns with its search (portfolio.go).
 	shared atomic.Pointer[turns]
@@ -194,6 +192,8 @@ type typeSearch struct {
 	// decision goes without the shared exploration (sharedIsUp).
 	sharedUp chan struct{}
 	upOnce   sync.Once
+
+	tableBytes int64 // the move table's bound (tableShare)
 }
 
 // tableShare is the bound of the table of Y's moves shared by the
