@@ -1,0 +1,75 @@
+package automata
+
+import (
+	"testing"
+)
+
+// TestPressureFreezes: with the pressure signal on, a search with
+// CacheOverflow freezes its visited set at once, whatever its own share
+// (here far more than the graph needs), and still answers as the
+// unbounded search: everything it visits goes through the path and the
+// cache. The signal turned on halfway (by Progress, as the command's
+// guard turns it on during a search) freezes it there. Without
+// CacheOverflow the signal changes nothing: the same states, the same
+// outcome (the signal only trades memory for time where the cache can
+// take over).
+func TestPressureFreezes(t *testing.T) {
+	frozen := 0
+	for seed := int64(0); seed < 12; seed++ {
+		g := layeredGraph(seed, 6, 400+int(seed)*20)
+		want := Search(g, Options{})
+		on := new(Pressure)
+		on.Set(true)
+		for _, strat := range []Strategy{BreadthFirst, DepthFirst} {
+			r := Search(g, Options{Strategy: strat, Budget: Budget{MaxBytes: 1 << 30}, CacheOverflow: true, Pressure: on})
+			if r.Outcome != want.Outcome {
+				t.Fatalf("seed %d %v: %v under pressure, %v without", seed, strat, r.Outcome, want.Outcome)
+			}
+			if r.Beyond == 0 || r.Beyond != r.Stats.States {
+				t.Fatalf("seed %d %v: %d of %d states beyond the visited set, want all (frozen before the first)", seed, strat, r.Beyond, r.Stats.States)
+			}
+			if r.Outcome == NonEmpty {
+				checkGraphPath(t, g, r.Path)
+			}
+			late := new(Pressure)
+			r = Search(g, Options{Strategy: strat, Budget: Budget{MaxBytes: 1 << 30}, CacheOverflow: true, Pressure: late,
+				ProgressEvery: 64, Progress: func(s Stats) { late.Set(s.States >= 256) }})
+			if r.Outcome != want.Outcome {
+				t.Fatalf("seed %d %v: %v with pressure from state 256, %v without", seed, strat, r.Outcome, want.Outcome)
+			}
+			if want.Outcome == Empty && want.Stats.States > 1024 && r.Beyond == 0 {
+				t.Fatalf("seed %d %v: an empty graph of %d states searched without freezing after the pressure at 256", seed, strat, want.Stats.States)
+			}
+			if r.Beyond > 0 {
+				frozen++
+				if r.Stats.States-r.Beyond > 256+8*64 {
+					t.Fatalf("seed %d %v: %d states in the visited set, the pressure came at 256", seed, strat, r.Stats.States-r.Beyond)
+				}
+			}
+			if r.Outcome == NonEmpty {
+				checkGraphPath(t, g, r.Path)
+			}
+			plain := Search(g, Options{Strategy: strat, Pressure: on})
+			ref := Search(g, Options{Strategy: strat})
+			if plain.Outcome != ref.Outcome || plain.Stats.States != ref.Stats.States || plain.Beyond != 0 {
+				t.Fatalf("seed %d %v: without CacheOverflow the signal changed the search: %v %d states, want %v %d", seed, strat, plain.Outcome, plain.Stats.States, ref.Outcome, ref.Stats.States)
+			}
+		}
+	}
+	if frozen < 8 {
+		t.Errorf("the pressure from state 256 froze %d of 24 searches, want at least 8", frozen)
+	}
+}
+
+// TestPressureNil: a nil signal is never on, and the zero one is off.
+func TestPressureNil(t *testing.T) {
+	var nilP *Pressure
+	if nilP.On() || new(Pressure).On() {
+		t.Fatal("a nil or zero Pressure reads on")
+	}
+	p := new(Pressure)
+	p.Set(true)
+	if !p.On() {
+		t.Fatal("Set(true) does not read on")
+	}
+}
