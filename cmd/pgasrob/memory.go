@@ -50,6 +50,7 @@ func memoryGuard(parent context.Context, mib int64) (ctx context.Context, stop f
 func pressureGuard(parent context.Context, mib int64, pr *automata.Pressure) (ctx context.Context, stop func()) {
 	limit := mib << 20
 	var gauge *heapGauge
+	var freed time.Time // the last debug.FreeOSMemory
 	if pr != nil {
 		gauge = newHeapGauge()
 	}
@@ -69,6 +70,13 @@ func pressureGuard(parent context.Context, mib int64, pr *automata.Pressure) (ct
 			return
 		}
 		rss := resident()
+		if pr != nil && rss > limit*85/100 && time.Since(freed) > freeEvery {
+			// Part of the resident set may be memory the collector has
+			// freed and the runtime not yet given back: give it back
+			// before the resident set ends the work (pressure.go).
+			debug.FreeOSMemory()
+			freed, rss = time.Now(), resident()
+		}
 		if rss > limit*85/100 {
 			cancel(fmt.Errorf("memory budget of %d MiB reached", mib))
 			return

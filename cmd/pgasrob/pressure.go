@@ -1,6 +1,9 @@
 package main
 
-import "runtime/metrics"
+import (
+	"runtime/metrics"
+	"time"
+)
 
 // Memory pressure (automata.Pressure), as the guard of a decision sees
 // it. The searches' own counts (visited sets, the move table, the memos)
@@ -19,10 +22,16 @@ import "runtime/metrics"
 // readings (a search that ended gave its visited set back), so that the
 // searches started then get an exact visited set of their own; a
 // search that has frozen its visited set stays frozen.
+//
+// At its 85% the guard first has the runtime give the memory it freed
+// back to the system (debug.FreeOSMemory: a full collection, at most
+// once every freeEvery, which bounds its cost on a large heap), so that
+// memory the heap no longer uses does not end the work.
 const (
 	pressureLive = 0.50
 	pressureRSS  = 0.75
 	pressureOff  = 0.40
+	freeEvery    = 10 * time.Second
 )
 
 // pressed is the next value of the signal, now being the current one,
