@@ -25,7 +25,7 @@ func TestPressureFreezes(t *testing.T) {
 			if r.Outcome != want.Outcome {
 				t.Fatalf("seed %d %v: %v under pressure, %v without", seed, strat, r.Outcome, want.Outcome)
 			}
-			if r.Beyond == 0 || r.Beyond != r.Stats.States {
+			if r.Beyond == 0 || r.Beyond != r.Stats.States || r.Stats.Beyond != r.Beyond {
 				t.Fatalf("seed %d %v: %d of %d states beyond the visited set, want all (frozen before the first)", seed, strat, r.Beyond, r.Stats.States)
 			}
 			if r.Outcome == NonEmpty {

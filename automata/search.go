@@ -45,6 +45,9 @@ type Stats struct {
 	Transitions int64         // transitions followed
 	Bytes       int64         // memory held by the visited set
 	Elapsed     time.Duration // wall time
+	// Beyond is the part of States visited beyond the frozen visited set
+	// (Options.CacheOverflow; Result.Beyond), re-explorations included.
+	Beyond int64
 }
 
 // StatesPerSecond is States/Elapsed, zero for an instant search.
@@ -69,6 +72,7 @@ func (s *Stats) Add(o Stats) {
 	s.Transitions += o.Transitions
 	s.Bytes += o.Bytes
 	s.Elapsed += o.Elapsed
+	s.Beyond += o.Beyond
 }
 
 // Outcome is the answer of an emptiness search.
@@ -393,7 +397,7 @@ func Search(sys System, opt Options) Result {
 		res.Stats.States += ov.visits
 		res.Stats.Transitions += ov.trans
 		res.Stats.Bytes = ov.peak
-		res.Beyond = ov.visits
+		res.Beyond, res.Stats.Beyond = ov.visits, ov.visits
 		accepted += ov.accepted
 		if ov.pathFull {
 			res.Limit = MemoryLimit
