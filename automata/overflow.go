@@ -41,6 +41,7 @@ import (
 const (
 	overflowShare = 4 // the store stops at 3/4
 	cacheShare    = 8 // the cache's cost: 1/8
+	pressureFloor = 8 // under Pressure, the store stops at 1/8 of 3/4 or later
 )
 
 // ovFrame is a state on the depth-first path and its successors.
@@ -86,9 +87,11 @@ func newOverflow(sys System, opt *Options, st *store, maxBytes int64, deadline t
 	if opt.Pressure.On() {
 		// Frozen by the process's memory, not by this search's share:
 		// what the share still promises is not there. The cache takes a
-		// third of what the visited set holds, and the path is charged
+		// third of what the visited set holds (at least a third of the
+		// visited set's floor, Search's pressed), and the path is charged
 		// against the rest of the share as usual.
-		ov.cacheB = min(ov.cacheB, max(1<<20, st.bytes()/3))
+		floor := (maxBytes - maxBytes/overflowShare) / pressureFloor
+		ov.cacheB = min(ov.cacheB, max(1<<20, max(st.bytes(), floor)/3))
 	}
 	items := ov.cacheB / (ov.cost() + cacheEntryOverhead)
 	c, err := ristretto.NewCache(&ristretto.Config[uint64, State]{

@@ -174,9 +174,10 @@ type Options struct {
 	// stays exact; the time it takes may grow. EnterFirst searches
 	// ignore it.
 	CacheOverflow bool
-	// Pressure, with CacheOverflow, freezes the visited set as soon as
-	// it is on (pressure.go), before the share of MaxBytes is reached:
-	// the process's memory, not this search's count, is what runs out.
+	// Pressure, with CacheOverflow, freezes the visited set when it is
+	// on (pressure.go) and the set holds an eighth of its share of
+	// MaxBytes, before the share is reached: the process's memory, not
+	// this search's count, is what runs out.
 	Pressure *Pressure
 }
 
@@ -237,6 +238,11 @@ func Search(sys System, opt Options) Result {
 		storeMax = maxBytes - maxBytes/overflowShare
 	}
 	overflowing := false
+	// pressed: the process's memory is short (Options.Pressure) and the
+	// visited set holds its floor, an eighth of storeMax. The signal is a
+	// level that a frozen search keeps up, so a search started under it
+	// still gets a visited set of its own up to the floor, not none.
+	pressed := func() bool { return opt.Pressure.On() && held() >= storeMax/pressureFloor }
 	var spill []ovRoot
 	stats := func() Stats {
 		return Stats{States: int64(st.len()), Transitions: res.Stats.Transitions, Bytes: held(), Elapsed: time.Since(start)}
@@ -258,7 +264,7 @@ func Search(sys System, opt Options) Result {
 			stop = StopReason(ctx)
 		case !deadline.IsZero() && time.Now().After(deadline):
 			stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
-		case opt.CacheOverflow && (held() > storeMax || opt.Pressure.On()):
+		case opt.CacheOverflow && (held() > storeMax || pressed()):
 			overflowing = true
 		case held() > maxBytes:
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
@@ -274,7 +280,7 @@ func Search(sys System, opt Options) Result {
 			panic(fmt.Sprintf("automata: system emitted a state of %d words, want %d", len(s), st.width))
 		}
 		if opt.CacheOverflow && !overflowing {
-			if g := st.growthBytes(); g > 0 && held()+g > storeMax || st.full() || opt.Pressure.On() {
+			if g := st.growthBytes(); g > 0 && held()+g > storeMax || st.full() || pressed() {
 				overflowing = true
 			}
 		}
@@ -372,7 +378,7 @@ func Search(sys System, opt Options) Result {
 			stop = fmt.Sprintf("state budget of %d states reached", opt.MaxStates)
 		case n >= maxStates:
 			stop = "more states than the visited set can index"
-		case next&1023 == 0 && opt.CacheOverflow && (held() > storeMax || opt.Pressure.On()):
+		case next&1023 == 0 && opt.CacheOverflow && (held() > storeMax || pressed()):
 			overflowing = true
 		case next&1023 == 0 && held() > maxBytes:
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
