@@ -282,7 +282,7 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		}
 	}
 	r := automata.Search(sys, automata.Options{
-		Budget:        automata.Budget{MaxStates: opt.MaxStates, MaxBytes: shareBytes},
+		Budget:        automata.Budget{MaxStates: opt.MaxStates, MaxBytes: visitedShare(shareBytes, opt.StateCache)},
 		Context:       searchCtx,
 		Progress:      progress,
 		ProgressEvery: 1 << 8, // also the pace of the tables' budget check and of the turns
@@ -292,6 +292,22 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		Pressure:      opt.Pressure,
 	})
 	return r, context.Cause(searchCtx)
+}
+
+// visitedShare is the part of shareBytes the shared search's own count
+// (visited set, state cache, path) may use. Its tables are counted
+// beside it (progress), bounded by their caps: a quarter of shareBytes
+// for the memos and a sixteenth for the table of Y states. Without the
+// state cache the two share shareBytes by need, and the search stops
+// when together they pass it; with it, the visited set must leave the
+// tables their room, or the tables' check would end the search the cache
+// was to carry on (loop-put-bar at N = 4 under --max-memory 650: frozen
+// at 122 MB with 63 MB of tables, of 182 MB).
+func visitedShare(shareBytes int64, stateCache bool) int64 {
+	if !stateCache {
+		return shareBytes
+	}
+	return shareBytes - shareBytes/4 - shareBytes/16
 }
 
 // done counts the settled types.
