@@ -273,7 +273,18 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		if opt.Pressure.On() {
 			sys.yCap = min(yCap, pressedMemo)
 		}
-		if s.Bytes+sys.tableBytes() > shareBytes {
+		// With the state cache the visited set no longer ends the
+		// search, so neither do the tables beside it: they are caches
+		// bounded by their caps (a quarter of shareBytes for the memos,
+		// a sixteenth for the table of Y states, 1 MiB under pressure),
+		// and the process's memory is watched by the pressure signal
+		// and the guard. (loop-put-bar at N = 4 under --max-memory 650
+		// stopped here 512 states after its cache started: 122 MB of
+		// visited set and cache plus 63 MB of tables, of 182 MB; leaving
+		// the tables their caps out of the visited set's share instead
+		// froze it so early that at 1600 it went from ROBUST in 95 cpu-s
+		// to UNKNOWN by time after 36 M states.)
+		if !opt.StateCache && s.Bytes+sys.tableBytes() > shareBytes {
 			cancel(fmt.Errorf("%w (the shared exploration's tables)", errTables))
 		}
 		sr.turns.yield(false)
@@ -282,7 +293,7 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		}
 	}
 	r := automata.Search(sys, automata.Options{
-		Budget:        automata.Budget{MaxStates: opt.MaxStates, MaxBytes: visitedShare(shareBytes, opt.StateCache)},
+		Budget:        automata.Budget{MaxStates: opt.MaxStates, MaxBytes: shareBytes},
 		Context:       searchCtx,
 		Progress:      progress,
 		ProgressEvery: 1 << 8, // also the pace of the tables' budget check and of the turns
@@ -292,22 +303,6 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		Pressure:      opt.Pressure,
 	})
 	return r, context.Cause(searchCtx)
-}
-
-// visitedShare is the part of shareBytes the shared search's own count
-// (visited set, state cache, path) may use. Its tables are counted
-// beside it (progress), bounded by their caps: a quarter of shareBytes
-// for the memos and a sixteenth for the table of Y states. Without the
-// state cache the two share shareBytes by need, and the search stops
-// when together they pass it; with it, the visited set must leave the
-// tables their room, or the tables' check would end the search the cache
-// was to carry on (loop-put-bar at N = 4 under --max-memory 650: frozen
-// at 122 MB with 63 MB of tables, of 182 MB).
-func visitedShare(shareBytes int64, stateCache bool) int64 {
-	if !stateCache {
-		return shareBytes
-	}
-	return shareBytes - shareBytes/4 - shareBytes/16
 }
 
 // done counts the settled types.
