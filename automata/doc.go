@@ -53,7 +53,9 @@
 // Options.CacheOverflow searches beyond the memory budget (overflow.go):
 // the visited set stops at three quarters of MaxBytes, and the search goes
 // on depth-first with its path kept and the finished states in a bounded
-// cache (state-space caching), exact, trading time for memory.
+// cache (state-space caching), exact, trading time for memory. A
+// Pressure signal (pressure.go), set by whoever watches the process's
+// memory, stops the visited set earlier, where the process runs short.
 //
 // Imports: the standard library, automata/table and
 // github.com/dgraph-io/ristretto/v2 (the state cache of overflow.go).

@@ -41,6 +41,7 @@ import (
 const (
 	overflowShare = 4 // the store stops at 3/4
 	cacheShare    = 8 // the cache's cost: 1/8
+	pressureFloor = 8 // under Pressure, the store stops at 1/8 of 3/4 or later
 )
 
 // ovFrame is a state on the depth-first path and its successors.
@@ -83,7 +84,16 @@ type overflow struct {
 func newOverflow(sys System, opt *Options, st *store, maxBytes int64, deadline time.Time) (*overflow, error) {
 	ov := &overflow{sys: sys, opt: opt, st: st, onPath: map[uint64][]int32{}, maxBytes: maxBytes, deadline: deadline}
 	ov.cacheB = maxBytes / cacheShare
-	items := ov.cacheB / ov.cost()
+	if opt.Pressure.On() {
+		// Frozen by the process's memory, not by this search's share:
+		// what the share still promises is not there. The cache takes a
+		// third of what the visited set holds (at least a third of the
+		// visited set's floor, Search's pressed), and the path is charged
+		// against the rest of the share as usual.
+		floor := (maxBytes - maxBytes/overflowShare) / pressureFloor
+		ov.cacheB = min(ov.cacheB, max(1<<20, max(st.bytes(), floor)/3))
+	}
+	items := ov.cacheB / (ov.cost() + cacheEntryOverhead)
 	c, err := ristretto.NewCache(&ristretto.Config[uint64, State]{
 		NumCounters: min(max(10*items, 1000), 1<<24),
 		MaxCost:     ov.cacheB,
@@ -93,7 +103,14 @@ func newOverflow(sys System, opt *Options, st *store, maxBytes int64, deadline t
 	return ov, err
 }
 
-// cost is a cache entry's cost: the state's words and its slice header.
+// cacheEntryOverhead is what a cache entry costs beyond the state and
+// the item ristretto itself adds (its own itemSize): the map's slot and
+// the admission policy's record of the key's cost, and the counters
+// (NumCounters, ten per item).
+const cacheEntryOverhead = 96
+
+// cost is the memory of a state held by the path: its words and its
+// slice header.
 func (ov *overflow) cost() int64 { return int64(8*ov.st.width + 24) }
 
 // held is the memory of the overflow search beside the frozen store.
@@ -186,7 +203,9 @@ func (ov *overflow) dfs(base int, s State, fresh bool) {
 			continue
 		}
 		t := top.succ[top.next]
+		top.succ[top.next] = nil // tried: the path keeps only the pending ones
 		top.next++
+		ov.pathB -= ov.cost()
 		h := hash(t)
 		if ov.skip(t, h) {
 			continue
@@ -256,12 +275,16 @@ func (ov *overflow) every() int64 {
 	return 1 << 16
 }
 
-// push enters s: its successors are computed once and kept with it.
+// push enters s: its successors are computed once and kept with it,
+// but those in the frozen store, which skip would pass over whenever
+// they came up (the store no longer changes).
 func (ov *overflow) push(s State, h uint64) {
 	f := ovFrame{s: s, h: h}
 	ov.sys.Successors(s, func(_ Label, t State) {
 		ov.trans++
-		f.succ = append(f.succ, copyState(t))
+		if !ov.st.contains(t) {
+			f.succ = append(f.succ, copyState(t))
+		}
 	})
 	ov.onPath[h] = append(ov.onPath[h], int32(len(ov.path)))
 	ov.path = append(ov.path, f)
@@ -282,10 +305,10 @@ func (ov *overflow) pop() {
 	} else {
 		ov.onPath[f.h] = l[:len(l)-1]
 	}
-	ov.pathB -= int64(len(f.succ)+1) * ov.cost()
+	ov.pathB -= int64(len(f.succ)-f.next+1) * ov.cost()
 	ov.path = ov.path[:k]
 	if f.next == len(f.succ) && ov.stop == "" && ov.found == nil {
-		ov.cache.Set(f.h, f.s, ov.cost())
+		ov.cache.Set(f.h, f.s, ov.cost()+cacheEntryOverhead)
 	}
 }
 

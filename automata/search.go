@@ -45,6 +45,9 @@ type Stats struct {
 	Transitions int64         // transitions followed
 	Bytes       int64         // memory held by the visited set
 	Elapsed     time.Duration // wall time
+	// Beyond is the part of States visited beyond the frozen visited set
+	// (Options.CacheOverflow; Result.Beyond), re-explorations included.
+	Beyond int64
 }
 
 // StatesPerSecond is States/Elapsed, zero for an instant search.
@@ -69,6 +72,7 @@ func (s *Stats) Add(o Stats) {
 	s.Transitions += o.Transitions
 	s.Bytes += o.Bytes
 	s.Elapsed += o.Elapsed
+	s.Beyond += o.Beyond
 }
 
 // Outcome is the answer of an emptiness search.
@@ -170,6 +174,11 @@ type Options struct {
 	// stays exact; the time it takes may grow. EnterFirst searches
 	// ignore it.
 	CacheOverflow bool
+	// Pressure, with CacheOverflow, freezes the visited set when it is
+	// on (pressure.go) and the set holds an eighth of its share of
+	// MaxBytes, before the share is reached: the process's memory, not
+	// this search's count, is what runs out.
+	Pressure *Pressure
 }
 
 // Search decides emptiness of sys by a graph search in the order
@@ -229,6 +238,11 @@ func Search(sys System, opt Options) Result {
 		storeMax = maxBytes - maxBytes/overflowShare
 	}
 	overflowing := false
+	// pressed: the process's memory is short (Options.Pressure) and the
+	// visited set holds its floor, an eighth of storeMax. The signal is a
+	// level that a frozen search keeps up, so a search started under it
+	// still gets a visited set of its own up to the floor, not none.
+	pressed := func() bool { return opt.Pressure.On() && held() >= storeMax/pressureFloor }
 	var spill []ovRoot
 	stats := func() Stats {
 		return Stats{States: int64(st.len()), Transitions: res.Stats.Transitions, Bytes: held(), Elapsed: time.Since(start)}
@@ -250,7 +264,7 @@ func Search(sys System, opt Options) Result {
 			stop = StopReason(ctx)
 		case !deadline.IsZero() && time.Now().After(deadline):
 			stop = fmt.Sprintf("time budget of %v reached", opt.Timeout)
-		case held() > storeMax && opt.CacheOverflow:
+		case opt.CacheOverflow && (held() > storeMax || pressed()):
 			overflowing = true
 		case held() > maxBytes:
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
@@ -266,7 +280,7 @@ func Search(sys System, opt Options) Result {
 			panic(fmt.Sprintf("automata: system emitted a state of %d words, want %d", len(s), st.width))
 		}
 		if opt.CacheOverflow && !overflowing {
-			if g := st.growthBytes(); g > 0 && held()+g > storeMax || st.full() {
+			if g := st.growthBytes(); g > 0 && held()+g > storeMax || st.full() || pressed() {
 				overflowing = true
 			}
 		}
@@ -364,7 +378,7 @@ func Search(sys System, opt Options) Result {
 			stop = fmt.Sprintf("state budget of %d states reached", opt.MaxStates)
 		case n >= maxStates:
 			stop = "more states than the visited set can index"
-		case next&1023 == 0 && held() > storeMax && opt.CacheOverflow:
+		case next&1023 == 0 && opt.CacheOverflow && (held() > storeMax || pressed()):
 			overflowing = true
 		case next&1023 == 0 && held() > maxBytes:
 			stop, res.Limit = fmt.Sprintf("memory budget of %d MiB reached", maxBytes>>20), MemoryLimit
@@ -389,7 +403,7 @@ func Search(sys System, opt Options) Result {
 		res.Stats.States += ov.visits
 		res.Stats.Transitions += ov.trans
 		res.Stats.Bytes = ov.peak
-		res.Beyond = ov.visits
+		res.Beyond, res.Stats.Beyond = ov.visits, ov.visits
 		accepted += ov.accepted
 		if ov.pathFull {
 			res.Limit = MemoryLimit

@@ -156,6 +156,13 @@ func Decide(p *pgas.Program, n int, opt Options) (*Result, error) {
 	}
 	sd := &typeSearch{p: p, n: n, y: y, opt: opt, plan: pl, jobs: jobs, maxBytes: maxBytes, scStates: stats.States, start: start,
 		slots: pool.NewSlots(jobs)}
+	sd.tableBytes = sd.tableShare()
+	if opt.BudgetBytes > 0 && opt.CacheBytes == 0 {
+		// Under a process budget (the command's --max-memory) the move
+		// table's share comes out of the searches' part, so that what
+		// the searches and the table may hold adds up to MaxBytes.
+		sd.maxBytes = max(sd.maxBytes/2, sd.maxBytes-sd.tableBytes)
+	}
 	switch sd.plan.arbiter {
 	case oracleAlone:
 		return sd.oracleOnly(ctx, res)
@@ -185,24 +192,29 @@ type typeSearch struct {
 	// decision goes without the shared exploration (sharedIsUp).
 	sharedUp chan struct{}
 	upOnce   sync.Once
+
+	tableBytes int64 // the move table's bound (tableShare)
 }
 
-// moveTable sizes the table of Y's moves shared by the searches.
-func (sd *typeSearch) moveTable() *moveTable {
-	cacheBytes := sd.opt.CacheBytes
-	if cacheBytes == 0 {
-		// A quarter of the budget, and sized by the problem as well: the
-		// run-time error check has just visited the sequentially
-		// consistent states of Y, a gauge of how many moves there are to
-		// keep (a relaxed Y has up to a thousand times more on queue-heavy
-		// programs; an entry costs about 600 bytes).
-		budget := sd.maxBytes
-		if sd.opt.BudgetBytes > 0 {
-			budget = sd.opt.BudgetBytes
-		}
-		cacheBytes = min(budget/4, max(1<<20, sd.scStates*600*1024))
+// tableShare is the bound of the table of Y's moves shared by the
+// searches: Options.CacheBytes when set, else a quarter of the searches'
+// part of the budget, and sized by the problem as well: the run-time
+// error check has just visited the sequentially consistent states of Y,
+// a gauge of how many moves there are to keep (a relaxed Y has up to a
+// thousand times more on queue-heavy programs; an entry costs about 600
+// bytes).
+func (sd *typeSearch) tableShare() int64 {
+	if sd.opt.CacheBytes != 0 {
+		return sd.opt.CacheBytes
 	}
-	return newMoveTable(sd.y, cacheBytes)
+	return min(sd.maxBytes/4, max(1<<20, sd.scStates*600*1024))
+}
+
+// moveTable makes the table of Y's moves shared by the searches.
+func (sd *typeSearch) moveTable() *moveTable {
+	t := newMoveTable(sd.y, sd.tableBytes)
+	t.pressure = sd.opt.Pressure
+	return t
 }
 
 // run runs the plan's driver of the cycle-type search.
@@ -343,6 +355,7 @@ func searchType(p *pgas.Program, y *normalform.Y, c CycleType, cache *moveTable,
 		// The state cache replaces the visited set's budget, not the
 		// memo's share set aside above.
 		CacheOverflow: opt.StateCache,
+		Pressure:      opt.Pressure,
 	})
 	tr := TypeResult{Cycle: c, Checked: true, Outcome: r.Outcome, Reason: r.Reason, Stats: r.Stats}
 	if r.Limit == automata.MemoryLimit {

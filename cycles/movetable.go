@@ -33,6 +33,10 @@ type moveTable struct {
 	// products of the decision.
 	sigMu  sync.Mutex
 	sigIDs *table.Map
+	// pressure, while on, keeps new moves out of the table (and the
+	// products' memos small, memoLimit): the process nears its memory
+	// budget, and what the table would keep can be computed again.
+	pressure *automata.Pressure
 }
 
 // tableEntry is a Y state's moves and, once a product with the table
@@ -183,7 +187,7 @@ func (t *moveTable) entry(s automata.State) ([]normalform.Move, *tableEntry) {
 	}
 	t.misses.Add(1)
 	mv, _ := t.y.Moves(s)
-	if t.bytes.Load() >= t.maxBytes {
+	if t.bytes.Load() >= t.maxBytes || t.pressure.On() {
 		return mv, nil
 	}
 	if !known {

@@ -19,8 +19,13 @@ type moveEntry struct {
 // rounding over its three allocations. (It used to count 48 bytes an
 // event and nothing for rounding, a quarter to a half too little.)
 func entryCost(e *moveEntry) int64 {
-	c := int64(96 + 8*len(e.key))
-	for _, mv := range e.moves {
+	return int64(96+8*len(e.key)) + movesCost(e.moves)
+}
+
+// movesCost is the part of entryCost for the moves.
+func movesCost(moves []normalform.Move) int64 {
+	c := int64(0)
+	for _, mv := range moves {
 		c += int64(136 + 64*len(mv.Events) + 8*len(mv.Target) + 8*len(mv.BarTrans))
 	}
 	return c

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/automata/shard"
 	"github.com/pgasrob/pgasrob/pgas"
 )
@@ -60,7 +61,13 @@ type Options struct {
 	// exact answer where the visited set alone would give Unknown, at the
 	// cost of time.
 	StateCache bool
-	Only       []CycleType // check only these cycle types
+	// Pressure, if set, is the process's memory signal (automata.
+	// Pressure): with StateCache, a search freezes its visited set when
+	// it is on, and always the move table stops storing moves and the
+	// memos keep to a small size while it is on (they are caches:
+	// everything in them is computed again when missing).
+	Pressure *automata.Pressure
+	Only     []CycleType // check only these cycle types
 	// Shard restricts the decision to one part of the cycle types to be
 	// searched (shard.go); Merge combines the parts. Costs, if set, are
 	// the states each cycle type (by its String) took in an earlier run,

@@ -1,6 +1,8 @@
 package cycles
 
 import (
+	"cmp"
+
 	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/automata/table"
 	"github.com/pgasrob/pgasrob/normalform"
@@ -53,9 +55,18 @@ type moveMemo struct {
 // and 11.8 s), and a memo emptied every 1,024 states took 13.9 s.
 const maxMoveMemo = 16 << 20
 
+// pressedMemo is a memo's bound under memory pressure: the moves repeat
+// mostly among nearby states, so a small memo keeps most of its hits.
+const pressedMemo = 1 << 20
+
 // memoLimit is the size past which p's memo starts afresh: memoCap, or
-// maxMoveMemo when it is not set.
+// maxMoveMemo when it is not set; pressedMemo while the process's memory
+// is under pressure (Options.Pressure), so that a memo gives back what
+// it holds beyond that at its next weighing.
 func (p *product) memoLimit() int64 {
+	if p.table != nil && p.table.pressure.On() {
+		return min(pressedMemo, cmp.Or(p.memoCap, maxMoveMemo))
+	}
 	if p.memoCap > 0 {
 		return p.memoCap
 	}

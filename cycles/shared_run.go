@@ -265,8 +265,26 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		return ctx.Err() != nil
 	}
 	start := time.Now()
+	yCap := sys.yCap
 	progress := func(s automata.Stats) {
-		if s.Bytes+sys.tableBytes() > shareBytes {
+		// The table of Y states is a cache: under memory pressure it
+		// keeps to a memo's pressed size (product_memo.go).
+		sys.yCap = yCap
+		if opt.Pressure.On() {
+			sys.yCap = min(yCap, pressedMemo)
+		}
+		// With the state cache the visited set no longer ends the
+		// search, so neither do the tables beside it: they are caches
+		// bounded by their caps (a quarter of shareBytes for the memos,
+		// a sixteenth for the table of Y states, 1 MiB under pressure),
+		// and the process's memory is watched by the pressure signal
+		// and the guard. (loop-put-bar at N = 4 under --max-memory 650
+		// stopped here 512 states after its cache started: 122 MB of
+		// visited set and cache plus 63 MB of tables, of 182 MB; leaving
+		// the tables their caps out of the visited set's share instead
+		// froze it so early that at 1600 it went from ROBUST in 95 cpu-s
+		// to UNKNOWN by time after 36 M states.)
+		if !opt.StateCache && s.Bytes+sys.tableBytes() > shareBytes {
 			cancel(fmt.Errorf("%w (the shared exploration's tables)", errTables))
 		}
 		sr.turns.yield(false)
@@ -282,6 +300,7 @@ func (sr *sharedRun) search(ctx context.Context, sys *sharedSystem, shareBytes i
 		OnAccept:      onAccept,
 		Workers:       workers,
 		CacheOverflow: opt.StateCache,
+		Pressure:      opt.Pressure,
 	})
 	return r, context.Cause(searchCtx)
 }

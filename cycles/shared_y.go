@@ -84,7 +84,7 @@ func (sh *sharedSystem) yState(s automata.State) uint32 {
 		key = sh.stuckControls(s, stuck)
 	}
 	yt.stuck, yt.stuckKey = append(yt.stuck, stuck), append(yt.stuckKey, key)
-	b := int64(8*sh.yw+4+8) + 24 + 4 + 4 + 12 + int64(20*len(moves)) + int64(len(yt.cand)-int(yt.candOff[id]))*int64(4+8*yt.words_)
+	b := int64(8*sh.yw+4+8) + 24 + 4 + 4 + 12 + movesCost(moves) + int64(len(yt.cand)-int(yt.candOff[id]))*int64(4+8*yt.words_)
 	yt.bytes += b
 	sh.tables += b
 	return id

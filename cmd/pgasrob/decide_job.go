@@ -61,7 +61,7 @@ func addBudgetFlags(fs *pflag.FlagSet) *budgetFlags {
 		maxMemory:  fs.Int64("max-memory", defaultMemoryMiB(), memoryFlagHelp),
 		noSymmetry: fs.Bool("no-symmetry", false, "search every cycle type, even those a renaming of ranks maps onto one already searched, and each without the renamings that keep it"),
 		depthFirst: fs.Bool("depth-first", false, "search each cycle type depth-first, stopping at its first violation (decide without --all; the witness is shortened and certified as usual)"),
-		stateCache: fs.Bool("state-cache", false, "when a search's visited states would pass its part of --max-memory, go on depth-first with the states of its path kept and the others in a bounded cache, explored again when evicted: an answer instead of UNKNOWN, at the cost of time (docs/design.md, \"Searching beyond the memory budget\")"),
+		stateCache: fs.Bool("state-cache", true, "when a search's visited states would pass its part of --max-memory, or the process nears the budget, go on depth-first with the states of its path kept and the others in a bounded cache, explored again when evicted: an answer instead of UNKNOWN, at the cost of time (docs/design.md, \"Searching beyond the memory budget\"); --state-cache=false: UNKNOWN there"),
 		strict:     fs.Bool("strict-conflicts", false, strictFlagHelp),
 		commuting:  fs.Bool("commuting-atomics", false, commutingAliasHelp),
 		explore:    ptr(cycles.Shared),
@@ -292,12 +292,13 @@ func frontCode(err error) int {
 func (j *job) decideEach(stderr io.Writer, done func(outcome)) []outcome {
 	ctx, stop := interruptContext()
 	defer stop()
-	ctx, unguard := memoryGuard(ctx, j.opt.BudgetBytes>>20)
+	pressure := new(automata.Pressure)
+	ctx, unguard := pressureGuard(ctx, j.opt.BudgetBytes>>20, pressure)
 	defer unguard()
 	var all []outcome
 	for n := j.lo; n <= j.hi; n++ {
 		opt := j.opt
-		opt.Context = ctx
+		opt.Context, opt.Pressure = ctx, pressure
 		if n == j.lo && opt.Timeout > 0 && j.frontTime > 0 {
 			opt.Timeout = max(time.Nanosecond, opt.Timeout-j.frontTime)
 		}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pgasrob/pgasrob/automata"
 	"github.com/pgasrob/pgasrob/pgas"
 )
 
@@ -39,7 +40,20 @@ func searchBytes(mib int64) int64 { return int64(float64(mib<<20) * searchShare)
 // cause, when the process's resident set reaches 85% of mib MiB, and sets
 // the runtime's soft limit to 70% of it. stop ends the guard.
 func memoryGuard(parent context.Context, mib int64) (ctx context.Context, stop func()) {
+	return pressureGuard(parent, mib, nil)
+}
+
+// pressureGuard is memoryGuard that also keeps pr (nil: none) up to date
+// with the process's memory pressure (pressure.go): the state cache and
+// the bounded tables of the searches then give way before the guard's
+// 85% ends the work.
+func pressureGuard(parent context.Context, mib int64, pr *automata.Pressure) (ctx context.Context, stop func()) {
 	limit := mib << 20
+	var gauge *heapGauge
+	var freed time.Time // the last debug.FreeOSMemory
+	if pr != nil {
+		gauge = newHeapGauge()
+	}
 	old := debug.SetMemoryLimit(limit * 7 / 10)
 	ctx, cancel := context.WithCancelCause(parent)
 	// A timer that re-arms itself rather than a ticker's goroutine: a
@@ -55,9 +69,20 @@ func memoryGuard(parent context.Context, mib int64) (ctx context.Context, stop f
 		if stopped || ctx.Err() != nil {
 			return
 		}
-		if resident() > limit*85/100 {
+		rss := resident()
+		if pr != nil && rss > limit*85/100 && time.Since(freed) > freeEvery {
+			// Part of the resident set may be memory the collector has
+			// freed and the runtime not yet given back: give it back
+			// before the resident set ends the work (pressure.go).
+			debug.FreeOSMemory()
+			freed, rss = time.Now(), resident()
+		}
+		if rss > limit*85/100 {
 			cancel(fmt.Errorf("memory budget of %d MiB reached", mib))
 			return
+		}
+		if pr != nil {
+			pr.Set(pressed(pr.On(), gauge.live(), rss, limit))
 		}
 		t.Reset(guardPeriod)
 	})

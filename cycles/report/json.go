@@ -178,6 +178,9 @@ type StatsJSON struct {
 	ElapsedMS       float64 `json:"elapsed_ms"`
 	StatesPerSecond float64 `json:"states_per_second"`
 	BytesPerState   float64 `json:"bytes_per_state"`
+	// BeyondBudget: of States, those visited beyond the memory budget,
+	// with the state cache (absent when none).
+	BeyondBudget int64 `json:"beyond_budget,omitempty"`
 }
 
 // CacheJSON is the move cache's hits.
@@ -230,7 +233,7 @@ type NResultJSON struct {
 // StatsToJSON is st for --json.
 func StatsToJSON(st automata.Stats, elapsed time.Duration) StatsJSON {
 	s := StatsJSON{States: st.States, Transitions: st.Transitions, Bytes: st.Bytes,
-		ElapsedMS: float64(elapsed.Microseconds()) / 1000, BytesPerState: bytesPerState(st)}
+		ElapsedMS: float64(elapsed.Microseconds()) / 1000, BytesPerState: bytesPerState(st), BeyondBudget: st.Beyond}
 	if elapsed > 0 {
 		s.StatesPerSecond = float64(st.States) / elapsed.Seconds()
 	}

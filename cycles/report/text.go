@@ -114,6 +114,9 @@ func StatsLine(r *cycles.Result) string {
 	if sym > 0 {
 		s += fmt.Sprintf(" (%d by symmetry)", sym)
 	}
+	if st.Beyond > 0 {
+		s += fmt.Sprintf("; %d states beyond the memory budget, in the state cache", st.Beyond)
+	}
 	if c.Skipped > 0 && r.Verdict == cycles.NotRobust {
 		s += " (stopped at the first violation; --all searches the rest)"
 	}
