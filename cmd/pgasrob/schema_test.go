@@ -95,6 +95,7 @@ func TestJSONSchemasDocumented(t *testing.T) {
 		"witness_withheld": "tso: a witness that would not fit the memory budget (tso.TestWitnessWithheld)",
 		"warnings":         "decide, cycles: a front end's warning (pgas.Program.Warnings; report.TestWarningsAndAssumptions)",
 		"assumptions":      "decide, cycles: a front end's assumptions (pgas.Program.Assumptions; report.TestWarningsAndAssumptions)",
+		"beyond_budget":    "decide, cycles: a search that went on in the state cache past --max-memory (report.TestBeyondBudgetShown, cycles.TestStateCacheUnderPressure)",
 		"id":               "decide, cycles: an assumption's id",
 	}
 	for cmd, lines := range runs {
