@@ -240,3 +240,19 @@ func TestSourceOrderRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceOrderStrided: shmem_iput of 2 elements from a symmetric
+// source another PE writes (the atomic) is a choice of its two orders,
+// its sends at source cells 0 and 2 (stride 2).
+func TestSourceOrderStrided(t *testing.T) {
+	src := "#include <shmem.h>\nstatic long a[4], b[4];\nint main(void) {\n  shmem_long_iput(a, b, 1, 2, 2, 1);\n  shmem_long_atomic_inc(&b[0], 0);\n  return 0;\n}\n"
+	res, err := cfront.Translate("s.c", []byte(src), cfront.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(res.Source)
+	m := twoWay.FindStringSubmatch(text)
+	if m == nil || strings.Count(text, "putmem(b + 2, ") != 2 || strings.Count(text, "putmem(b, ") != 2 {
+		t.Errorf("want a choice of the two orders of the sends from b and b + 2:\n%s", text)
+	}
+}
