@@ -37,6 +37,7 @@ func FuzzCompile(f *testing.F) {
 		shmemHeader + "putmem(x, 2, y, c)\nputmem_nbi(x, 2, y, d)\nputval(r, 1, a, c)\ngetmem(x, 2, y, c)\ngetmem_nbi(a+1, 1, y, d)\nfence c\nquiet d\nquiet q\n",
 		shmemHeader + "amo_add(1, 2, x, c)\namo_inc(2, x, c)\namo_set(2, 1, x, d)\nr <- amo_fetch(1, x, c)\nr <- amo_fetch_add(r, 2, x, c)\ns <- amo_fetch_inc(1, y, d)\nr <- amo_swap(1, 1, x, c)\nL: r <- amo_cswap(0, 1, 1, x, c) when r == 0; goto L\n",
 		shmemHeader + "put_signal(x, 2, y, a, 1, c)\nput_signal_add(x, 2, y, a, 1, c)\nput_signal_nbi(x, 2, y, a, 1, d)\nput_signal_add_nbi(x, 2, y, a, 1, d)\nr <- mem[a] when r == 2\n",
+		shmemHeader + "put_signal(a, 2, y, x, 1, c, 2, 1, 0)\nput_signal_add_nbi(a, 1, y, x, 1, d, 2, 0, 1)\nput_signal(a, 1, y, x, 1, c, 2, 1)\n",
 		header + "L: r <- mem[x]\nif r == 0 goto L\nwrite(x, 2, y, q) -> h\nwait h\nM: s <- 1; goto E\nM: s <- 2; goto E\ngoto M, L\nE:\nget(a+1, 1, y, p)\nput(a, 1, y, p)\nwaitq q\nassert mem[a+1] + r == 2\n",
 		header + "goto A, B\nA: goto B\nB: goto A\n",
 		header + "L: while r < 2 {\n if r == 0 {\n  s <- 1\n } else {\n  s <- 2\n }\n r <- r + 1\n}\n",

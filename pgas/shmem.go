@@ -52,24 +52,28 @@ const getCtxName = "$get"
 // by parameter letter. ok is false when an error was reported.
 func (c *checker) shmemArgs(s *stmt, spec *shmemSpec) (map[byte]*Expr, bool) {
 	params := spec.params
-	if spec.count && len(s.args) == len(params)+1 {
+	given := s.args
+	if spec.count && len(given) > len(params) {
 		params += "n"
+		if len(given) > len(params) { // an issue order follows n (issueOrder)
+			given = given[:len(params)]
+		}
 	}
-	if len(s.args) != len(params) {
+	if len(given) != len(params) {
 		names := make([]string, len(spec.params))
 		for i := range spec.params {
 			names[i] = paramNames[spec.params[i]]
 		}
 		opt := ""
 		if spec.count {
-			opt = " and optionally an element count"
+			opt = " and optionally an element count n, then an issue order of n offsets"
 		}
 		c.errorf(s.pos, "%s takes %d arguments (%s)%s, found %d", s.call, len(spec.params), strings.Join(names, ", "), opt, len(s.args))
 		return nil, false
 	}
 	args := map[byte]*Expr{}
 	ok := true
-	for i, e := range s.args {
+	for i, e := range given {
 		switch l := params[i]; l {
 		case 'n':
 			args[l] = c.elemCount(e, s.call)
@@ -219,10 +223,14 @@ func (c *checker) lowerShmem(s *stmt) []path {
 		if a['n'] != nil {
 			n, _ = a['n'].Const()
 		}
-		for i := range n {
+		order, ok := c.issueOrder(s, spec, n)
+		if !ok {
+			return nil
+		}
+		for j, i := range order {
 			data := send(c.shifted(a['l'], i), nil, c.shifted(a['m'], i), AmoNone)
 			data.Blocking = !strings.HasSuffix(s.call, "_nbi")
-			data.Chain = i > 0
+			data.Chain = j > 0
 			cmds = append(cmds, data)
 		}
 		sig := send(nil, a['e'], a['s'], spec.amo)
@@ -230,6 +238,43 @@ func (c *checker) lowerShmem(s *stmt) []path {
 		cmds = append(cmds, sig)
 	}
 	return c.sugarPath(s.call, cmds)
+}
+
+// issueOrder is the order in which a put-with-signal of n elements
+// issues its data sends: the offsets 0..n-1 written after the count
+// ("put_signal(l, k, m, s, e, c, 2, 1, 0)" issues l+1 before l), index
+// order when none are written. Only the issue order differs: the sends
+// stay one chain, unordered among themselves, and the signal waits for
+// all of them. A blocking send reads its source at issue, so the order
+// is the order in which the source cells are read.
+func (c *checker) issueOrder(s *stmt, spec *shmemSpec, n int64) ([]int64, bool) {
+	extra := s.args[min(len(s.args), len(spec.params)+1):]
+	order := make([]int64, 0, n)
+	if len(extra) == 0 {
+		for i := range n {
+			order = append(order, i)
+		}
+		return order, true
+	}
+	if int64(len(extra)) != n {
+		c.errorf(extra[0].base().pos, "the issue order of %s lists %d offsets; it must list each of 0..%d once", s.call, len(extra), n-1)
+		return nil, false
+	}
+	seen := make([]bool, n)
+	for _, e := range extra {
+		x, ok := c.expr(e, -1)
+		if !ok {
+			return nil, false
+		}
+		v, isConst := x.Const()
+		if !isConst || v < 0 || v >= n || seen[v] {
+			c.errorf(x.Pos, "the issue order of %s must list each offset 0..%d once, as constants; %s is not one of them or repeats", s.call, n-1, x.Src)
+			return nil, false
+		}
+		seen[v] = true
+		order = append(order, v)
+	}
+	return order, true
 }
 
 // lowerFetch lowers "r <- amo_...(...) [when g]" into register reg.

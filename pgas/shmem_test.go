@@ -62,6 +62,12 @@ func TestShmemStatements(t *testing.T) {
 			"@6 -> @6.1: send(none mem[x], rank % N + 1, x, d)",
 			"@6.1 -> @6.2: send chain(none mem[x+1], rank % N + 1, x+1, d)",
 			"@6.2 -> @end: send after(add 1, rank % N + 1, a, d)"), "put_signal_add_nbi put_signal_add_nbi put_signal_add_nbi"},
+		// An issue order after the count: offset 1 is sent (and, being
+		// blocking, read) first; it heads the chain, offset 0 joins it.
+		{"put_signal of 2 in order 1, 0", "put_signal(a, 2, a, y, 1, c, 2, 1, 0)", lines(
+			"@6 -> @6.1: send blocking(none mem[a+1], 2, a+1, c)",
+			"@6.1 -> @6.2: send blocking chain(none mem[a], 2, a, c)",
+			"@6.2 -> @end: send after(none 1, 2, y, c)"), "put_signal put_signal put_signal"},
 		{"put_signal of 1", "put_signal(x, 2, y, a, 1, c, 1)", lines(
 			"@6 -> @6.1: send blocking(none mem[x], 2, y, c)",
 			"@6.1 -> @end: send after(none 1, 2, a, c)"), "put_signal put_signal"},
@@ -181,11 +187,14 @@ var shmemErrors = []struct{ name, src, want string }{
 	{"register as context", shmemHeader + "amo_inc(1, x, r)\n", "6:15: r is a register, not a context"},
 	{"context in expression", shmemHeader + "r <- c\n", "6:6: c is a context; it can only be named by fence, quiet or the last argument of an OpenSHMEM call, not used in an expression"},
 	{"putmem arity", shmemHeader + "putmem(x, 1, y)\n", "6:1: putmem takes 4 arguments (local address, rank, remote address, context), found 3"},
-	{"put_signal arity", shmemHeader + "put_signal(x, 1, y, a, c)\n", "6:1: put_signal takes 6 arguments (local address, rank, remote address, signal address, value, context) and optionally an element count, found 5"},
+	{"put_signal arity", shmemHeader + "put_signal(x, 1, y, a, c)\n", "6:1: put_signal takes 6 arguments (local address, rank, remote address, signal address, value, context) and optionally an element count n, then an issue order of n offsets, found 5"},
 	{"put_signal count not constant", shmemHeader + "put_signal(x, 1, y, a, 1, c, r)\n", "6:30: the element count r of put_signal is not a constant of at least 1"},
 	{"put_signal count 0", shmemHeader + "put_signal(x, 1, y, a, 1, c, 0)\n", "6:30: the element count 0 of put_signal is not a constant of at least 1"},
 	{"put_signal count over the addresses", shmemHeader + "put_signal(x, 1, y, a, 1, c, 5)\n", "6:30: the element count 5 of put_signal is more than the 4 addresses"},
 	{"put_signal elements beyond the addresses", shmemHeader + "put_signal_nbi(a, 1, y, x, 1, c, 3)\n", "6:16: address a+2 = 4 outside 0..3"},
+	{"put_signal order too short", shmemHeader + "put_signal(a, 1, y, x, 1, c, 2, 1)\n", "6:33: the issue order of put_signal lists 1 offsets; it must list each of 0..1 once"},
+	{"put_signal order repeats", shmemHeader + "put_signal(a, 1, y, x, 1, c, 2, 1, 1)\n", "6:36: the issue order of put_signal must list each offset 0..1 once, as constants; 1 is not one of them or repeats"},
+	{"put_signal order not constant", shmemHeader + "put_signal(a, 1, y, x, 1, c, 2, r, 0)\n", "6:33: the issue order of put_signal must list each offset 0..1 once, as constants; r is not one of them or repeats"},
 	{"amo_cswap arity", shmemHeader + "r <- amo_cswap(1, x, c)\n", "6:1: amo_cswap takes 5 arguments (comparand, value, rank, remote address, context), found 3"},
 	{"fetch without register", shmemHeader + "amo_fetch(1, x, c)\n", "6:1: amo_fetch returns the old value: write r <- amo_fetch(...)"},
 	{"fetch into address", shmemHeader + "x <- amo_fetch(1, x, c)\n", "6:1: x is an address, not a register (to store into memory write mem[x] <- ...)"},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pgasrob/pgasrob/pgas"
 	"modernc.org/cc/v4"
 )
 
@@ -247,6 +248,8 @@ type apiExt struct {
 	ctxNode      cc.ExpressionNode               // elems of a context array are in entity.elems
 	asyncW       map[*entity]bool                // objects some operation writes asynchronously (api_rma.go)
 	srcOrder     []srcOrderCheck                 // blocking puts from symmetric objects, checked by apiFinish
+	srcAny       map[pgas.Pos]bool               // the puts among them issued in every order (api_rma.go, sourceOrder)
+	srcRetry     map[pgas.Pos]bool               // the puts apiFinish found needing that: translate again with them in srcAny
 	teams        map[*cc.Declarator]bool         // shmem_team_t objects naming a predefined team (api_team.go)
 	stridedTeams map[*cc.Declarator]*stridedTeam // shmem_team_t locals set by split_strided (api_team_strided.go)
 	configs      map[*cc.Declarator]bool         // shmem_team_config_t * locals that are always NULL

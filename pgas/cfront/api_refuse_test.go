@@ -36,7 +36,7 @@ func TestAPIRefusals(t *testing.T) {
 		{"long d[4], s[4];", "int n = 2; n = n + shmem_my_pe(); shmem_long_collect(SHMEM_TEAM_WORLD, d, s, n);", 78, "only a constant count"},
 		{"long d[9], s[9];", "shmem_long_sum_reduce(SHMEM_TEAM_WORLD, d, s, 10);", 1, "reduction of 10 elements on a buffer with fewer"},
 		{"long a[4], b[4];", "int k = 2; k = k + shmem_my_pe(); shmem_long_iput(a, b, k, 1, 2, 1);", 35, "strides of shmem_long_iput"},
-		{"long a[4], b[4];", "shmem_long_iput(a, b, 2, 1, 2, 1); shmem_long_atomic_inc(&b[0], 0);", 1, "blocking shmem_long_iput of 2 elements from the symmetric object b, which the program also writes"},
+		{"long a[10], b[10];", "shmem_long_iput(a, b, 2, 1, 5, 1); shmem_long_atomic_inc(&b[0], 0);", 1, "blocking shmem_long_iput of 5 elements from the symmetric object b, which the program also writes"},
 		{"long a[4];", "long b[4]; shmem_long_iget(b, a, 4, 1, 2, 1);", 28, "access to element 4..4 of b"},
 		{"", "for (int i = 0; i < 2; i++) { shmem_ctx_t c; shmem_ctx_create(0, &c); }", 43, "a shmem_ctx_t local inside a loop"},
 		{"shmem_ctx_t cs[2];", "int k = 1; shmem_ctx_create(0, &cs[k]); shmem_ctx_fence(cs[2]);", 57, "context 2 of an array of 2"},

@@ -112,9 +112,7 @@ func (t *translator) transfer(x *cc.PostfixExpression, name string, c shmemCall,
 	t.check(args[0], remote, n)
 	t.check(args[1], local, n)
 	t.sizeMatch(x, c, remote)
-	if put && !nbi {
-		t.sourceOrder(x, name, local, n)
-	}
+	all := put && !nbi && t.sourceOrder(x, name, local, n)
 	if put {
 		t.asyncWrite(remote)
 	} else {
@@ -134,12 +132,20 @@ func (t *translator) transfer(x *cc.PostfixExpression, name string, c shmemCall,
 		cmd += "_nbi"
 		ctx = t.getContext()
 	}
-	if n > 1 {
-		t.assume(assumeIndexOrder)
-	}
-	for i := 0; i < n; i++ {
+	one := func(i int) {
 		off := fmt.Sprint(i)
 		t.emit("%s(%s, %s, %s, %s)", cmd, local.plus(off), k, remote.plus(off), ctx)
+	}
+	switch {
+	case all:
+		t.anyOrder(n, "", one)
+	case n > 1:
+		t.assume(assumeIndexOrder)
+		fallthrough
+	default:
+		for i := 0; i < n; i++ {
+			one(i)
+		}
 	}
 	if !put && !nbi && n > 1 {
 		t.emit("quiet %s", ctx)
@@ -156,25 +162,42 @@ func (t *translator) getContext() string {
 }
 
 // sourceOrder checks a blocking put of several elements whose source is
-// symmetric. The call reads its sources in no fixed order before it
-// returns; the translation reads them one by one in index order (n
-// blocking sends). That is exact when no other PE can write the source
-// while the caller is blocked: always for a private object, and for a
-// symmetric one that no operation of the program writes asynchronously
-// (no put, atomic, signal or get writes it, on any PE): then only its
-// own PE writes it, by plain stores, and that PE is in the call. Whether
-// any operation does is known only at the end of the translation, so the
-// check is made there (apiFinish); if one does, an order the translation
-// never takes could be observed and a ROBUST answer could be wrong.
-func (t *translator) sourceOrder(x *cc.PostfixExpression, name string, local addrTerm, n int) {
-	if n > 1 && local.ent.kind == kSym {
-		t.srcOrder = append(t.srcOrder, srcOrderCheck{local.ent, t.pos(x), fmt.Sprintf("blocking %s of %d elements from the symmetric object %s, which the program also writes by remote operations: the call reads its sources in no fixed order, which is modelled only for a source no other PE writes meanwhile (copy it to a local buffer first, or use the _nbi form and shmem_quiet)", name, n, t.cname(local.ent))})
+// symmetric, and reports whether its elements are to be issued in every
+// order (anyPerm) rather than in index order. The call reads its sources
+// in no fixed order before it returns. Index order is exact when no other
+// PE can write the source while the caller is blocked: always for a
+// private object, and for a symmetric one that no operation of the
+// program writes asynchronously (no put, atomic, signal or get writes it,
+// on any PE): then only its own PE writes it, by plain stores, and that PE
+// is in the call. Whether any operation does is known only at the end of
+// the translation (apiFinish); if one does, Translate translates again
+// with the call in srcAny, and the call is then a choice among the n!
+// orders of its n one-element sends. That is exact: the caller is blocked
+// for the whole call and each send reads its cell at issue (send
+// blocking), so the call's effect on the rest of the program is n reads
+// of the source in some order, interleaved with the other PEs' steps, and
+// the deliveries are unordered among themselves in every branch.
+func (t *translator) sourceOrder(x *cc.PostfixExpression, name string, local addrTerm, n int) bool {
+	if n <= 1 || local.ent.kind != kSym {
+		return false
 	}
+	pos := t.pos(x)
+	if t.srcAny[pos] && n <= maxSrcOrders {
+		return true
+	}
+	t.srcOrder = append(t.srcOrder, srcOrderCheck{local.ent, pos, n, fmt.Sprintf("blocking %s of %d elements from the symmetric object %s, which the program also writes by remote operations: the call reads its sources in no fixed order, and every order is explored only up to %d elements (copy it to a local buffer first, or use the _nbi form and shmem_quiet)", name, n, t.cname(local.ent), maxSrcOrders)})
+	return false
 }
+
+// maxSrcOrders bounds the elements of a blocking put whose n! source
+// orders are all explored (after the buffer collapse, entry 15 of
+// docs/deviations.md).
+const maxSrcOrders = 4
 
 type srcOrderCheck struct {
 	ent *entity
 	pos pgas.Pos
+	n   int
 	msg string
 }
 
@@ -188,10 +211,21 @@ func (t *translator) asyncWrite(a addrTerm) {
 }
 
 // apiFinish makes the checks that need the whole program: the source
-// order of blocking puts from symmetric objects.
+// order of blocking puts from symmetric objects. A put whose source some
+// operation writes asynchronously goes to srcRetry, so that Translate
+// translates again with it issued in every order; on that second
+// translation (srcAny set) any other one, and one of more than
+// maxSrcOrders elements, is refused.
 func (t *translator) apiFinish() {
 	for _, c := range t.srcOrder {
-		if t.asyncW[c.ent] {
+		switch {
+		case !t.asyncW[c.ent]:
+		case c.n <= maxSrcOrders && t.srcAny == nil:
+			if t.srcRetry == nil {
+				t.srcRetry = map[pgas.Pos]bool{}
+			}
+			t.srcRetry[c.pos] = true
+		default:
 			t.errs = append(t.errs, &pgas.Error{Pos: c.pos, Msg: c.msg})
 		}
 	}
@@ -235,8 +269,8 @@ func (t *translator) strided(x *cc.PostfixExpression, name string, c shmemCall, 
 		t.check(rarg, remote.plus(fmt.Sprint(int64(i)*rs)), 1)
 		t.check(larg, local.plus(fmt.Sprint(int64(i)*ls)), 1)
 	}
+	all := put && t.sourceOrder(x, name, local, n)
 	if put {
-		t.sourceOrder(x, name, local, n)
 		t.asyncWrite(remote)
 	} else {
 		t.asyncWrite(local)
@@ -246,8 +280,15 @@ func (t *translator) strided(x *cc.PostfixExpression, name string, c shmemCall, 
 	if !put {
 		cmd, ctx = "getmem_nbi", t.getContext()
 	}
-	for i := 0; i < n; i++ {
+	one := func(i int) {
 		t.emit("%s(%s, %s, %s, %s)", cmd, local.plus(fmt.Sprint(int64(i)*ls)), k, remote.plus(fmt.Sprint(int64(i)*rs)), ctx)
+	}
+	if all {
+		t.anyOrder(n, "", one)
+	} else {
+		for i := 0; i < n; i++ {
+			one(i)
+		}
 	}
 	if !put {
 		t.emit("quiet %s", ctx)

@@ -24,11 +24,9 @@ func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall
 	}
 	t.check(args[0], remote, n)
 	t.check(args[1], local, n)
-	if n > 1 {
+	all := !strings.HasSuffix(c.op, "_nbi") && t.sourceOrder(x, name, local, n)
+	if n > 1 && !all {
 		t.assume(assumeIndexOrder)
-	}
-	if !strings.HasSuffix(c.op, "_nbi") {
-		t.sourceOrder(x, name, local, n)
 	}
 	sig := t.symCell(x, args[3], 1)
 	t.asyncWrite(remote)
@@ -45,11 +43,18 @@ func (t *translator) putSignal(x *cc.PostfixExpression, name string, c shmemCall
 	if strings.HasSuffix(c.op, "_nbi") {
 		cmd += "_nbi"
 	}
+	k := t.pe(args[6])
+	if all { // sourceOrder: the data in every issue order (the sugar's order arguments)
+		t.anyPerm(n, "", func(p []int) {
+			t.emit("%s(%s, %s, %s, %s, %s, %s, %d, %s)", cmd, local, k, remote, sig, v, ctx, n, orderArgs(p))
+		})
+		return ""
+	}
 	count := ""
 	if n > 1 {
 		count = fmt.Sprintf(", %d", n)
 	}
-	t.emit("%s(%s, %s, %s, %s, %s, %s%s)", cmd, local, t.pe(args[6]), remote, sig, v, ctx, count)
+	t.emit("%s(%s, %s, %s, %s, %s, %s%s)", cmd, local, k, remote, sig, v, ctx, count)
 	return ""
 }
 
@@ -76,4 +81,13 @@ func (t *translator) signalUpdate(x *cc.PostfixExpression, name string, args []c
 	}
 	t.emit("%s(%s, %s, %s, %s)", op, v, t.pe(args[2]), sig, ctx)
 	return ""
+}
+
+// orderArgs writes a permutation as the order arguments of put_signal.
+func orderArgs(p []int) string {
+	s := make([]string, len(p))
+	for i, v := range p {
+		s[i] = fmt.Sprint(v)
+	}
+	return strings.Join(s, ", ")
 }

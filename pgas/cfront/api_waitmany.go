@@ -364,6 +364,15 @@ func (t *translator) waitSome(s *ivarSet) string {
 // branch in its order; the branches meet at join (a new label when "").
 // The wait routines use it where the specification promises no order.
 func (t *translator) anyOrder(n int, join string, body func(i int)) {
+	t.anyPerm(n, join, func(p []int) {
+		for _, i := range p {
+			body(i)
+		}
+	})
+}
+
+// anyPerm is anyOrder with body run once per branch, on its permutation.
+func (t *translator) anyPerm(n int, join string, body func(p []int)) {
 	perms := permutations(n)
 	ls := make([]string, len(perms))
 	for k := range ls {
@@ -379,9 +388,7 @@ func (t *translator) anyOrder(n int, join string, body func(i int)) {
 		if len(ls) > 1 {
 			t.place(ls[k])
 		}
-		for _, i := range p {
-			body(i)
-		}
+		body(p)
 		t.emit("goto %s", join)
 	}
 	t.place(join)

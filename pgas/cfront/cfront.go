@@ -100,13 +100,25 @@ func Translate(name string, src []byte, opt Options) (*Result, error) {
 	if pr.domain.set && opt.Values == 0 && !opt.Declared {
 		opt.Lo, opt.Hi, opt.Declared = pr.domain.lo, pr.domain.hi, true
 	}
-	t := newTranslator(name, src, opt)
-	t.buf = planFor(pr.ast, opt.N, !opt.NoDeadChecks)
-	res, err := t.run(pr.ast)
-	if t.sr != nil && t.sr.bad != "" { // statics.go: the plan does not hold
-		t = newTranslator(name, src, opt)
-		t.buf, t.srOff = planFor(pr.ast, opt.N, !opt.NoDeadChecks), true
+	// At most three translations: again without the statics plan when it
+	// does not hold (statics.go), again with the blocking puts whose
+	// symmetric source other PEs write issued in every order (api_rma.go,
+	// sourceOrder).
+	var res *Result
+	srOff, srcAny := false, map[pgas.Pos]bool(nil)
+	for {
+		t := newTranslator(name, src, opt)
+		t.buf, t.srOff, t.srcAny = planFor(pr.ast, opt.N, !opt.NoDeadChecks), srOff, srcAny
 		res, err = t.run(pr.ast)
+		if !srOff && t.sr != nil && t.sr.bad != "" {
+			srOff = true
+			continue
+		}
+		if err == nil && srcAny == nil && len(t.srcRetry) > 0 {
+			srcAny = t.srcRetry
+			continue
+		}
+		break
 	}
 	if err != nil {
 		return nil, err

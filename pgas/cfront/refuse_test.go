@@ -19,9 +19,13 @@ func TestRefusals(t *testing.T) {
 		{"long **p;", "", 4, 6, "pointer to a pointer (p)"},
 		// A blocking put of several elements reads its sources in no fixed
 		// order; from a symmetric source another PE may write meanwhile,
-		// when some operation of the program writes it (here the p).
-		{"long d[2], s[2];", "shmem_long_put(d, s, 2, 1); shmem_long_p(&s[1], 1, 0);", 6, 1, "blocking shmem_long_put of 2 elements from the symmetric object s"},
-		{"long d[2], s[2]; uint64_t g;", "shmem_long_put_signal(d, s, 2, &g, 1, SHMEM_SIGNAL_SET, 1); shmem_long_get_nbi(s, d, 1, 0);", 6, 1, "blocking shmem_long_put_signal of 2 elements from the symmetric object s"},
+		// when some operation of the program writes it (here the p): every
+		// order is explored up to 4 elements (srcorder_test.go), more are
+		// refused.
+		{"long d[5], s[5];", "shmem_long_put(d, s, 5, 1); shmem_long_p(&s[1], 1, 0);", 6, 1, "blocking shmem_long_put of 5 elements from the symmetric object s"},
+		{"long d[5], s[5]; uint64_t g;", "shmem_long_put_signal(d, s, 5, &g, 1, SHMEM_SIGNAL_SET, 1); shmem_long_get_nbi(s, d, 1, 0);", 6, 1, "blocking shmem_long_put_signal of 5 elements from the symmetric object s"},
+		{"long d[2], s[2];", "shmem_long_put(d, s, 2, 1); shmem_long_p(&s[1], 1, 0);", 0, 0, ""},
+		{"long d[2], s[2]; uint64_t g;", "shmem_long_put_signal(d, s, 2, &g, 1, SHMEM_SIGNAL_SET, 1); shmem_long_get_nbi(s, d, 1, 0);", 0, 0, ""},
 		// and none does: only its own PE writes it, which is in the call
 		{"long d[2], s[2];", "s[1] = 1; shmem_long_put(d, s, 2, 1);", 0, 0, ""},
 		{"double d;", "", 4, 8, "floating point"},
