@@ -24,7 +24,6 @@ import (
 	"github.com/pgasrob/pgasrob/cycles"
 	"github.com/pgasrob/pgasrob/pgas"
 	"github.com/pgasrob/pgasrob/pgas/cfront"
-	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
 var blockCount = flag.Int("block.count", 0, "programs of TestBlockCollapseC (0: the suite's size)")
@@ -125,24 +124,14 @@ func TestBlockCollapseC(t *testing.T) {
 		}
 		collapsed++
 		opt := cycles.Options{Jobs: 1, Timeout: time.Minute}
-		v1 := cbufVerdict(decideWidened(small, ranks, opt))
-		v2 := cbufVerdict(decideWidened(full, ranks, opt))
-		if v1 == "" || v2 == "" {
+		v1, ok := agreeReduced(t, caseName("blocks collapsed vs full size", seed, ranks, b), small, full, ranks, opt, src)
+		if v1 == "" {
 			continue
 		}
 		decided++
 		verdicts[v1]++
-		if v1 != v2 {
-			t.Errorf("seed %d, N = %d, B = %d: collapsed %s, full size %s\n%s", seed, ranks, b, v1, v2, src)
-			continue
-		}
-		o := exploreWidened(full, ranks, oracle.Bounds{MaxQueue: 8, MaxNodes: 1_000_000, Timeout: 10 * time.Second})
-		if o.Err != nil || o.RangeErr != nil || (o.Violation == nil && !o.Complete) {
-			continue
-		}
-		oracled++
-		if got := map[bool]string{true: cycles.Robust.String(), false: cycles.NotRobust.String()}[o.Violation == nil]; got != v1 {
-			t.Errorf("seed %d, N = %d, B = %d: decide %s on the collapsed program, the oracle %s on the full one\n%s", seed, ranks, b, v1, got, src)
+		if ok {
+			oracled++
 		}
 	}
 	t.Logf("%d programs, %d collapsed, %d decided both ways, %d checked by the oracle, verdicts %v", count, collapsed, decided, oracled, verdicts)
