@@ -37,6 +37,10 @@ func raceWidened(p *pgas.Program, n int, opt race.Options) (*pgas.Program, *race
 		case q == nil:
 			w := p.Widen
 			switch {
+			case cfront.GuardIsLimit(re.Val):
+				msg, _ := cfront.GuardError(re.Val)
+				res.Verdict, res.RunErr, res.RunErrPath = race.Unknown, nil, nil
+				res.Reason = fmt.Sprintf("%v: %s", re.Pos, msg)
 			case guard(re.Val):
 				msg, _ := cfront.GuardError(re.Val)
 				res.RunErr = fmt.Errorf("%v: %s", re.Pos, msg)

@@ -51,6 +51,10 @@ func decideWidened(p *pgas.Program, n int, opt cycles.Options) (*pgas.Program, *
 func overflow(p *pgas.Program, res *cycles.Result, re *pgas.RangeError) {
 	w := p.Widen
 	switch {
+	case cfront.GuardIsLimit(re.Val):
+		msg, _ := cfront.GuardError(re.Val)
+		res.Verdict, res.RunError = cycles.Unknown, nil
+		res.Reason = fmt.Sprintf("%v: %s", re.Pos, msg)
 	case guard(re.Val):
 		msg, _ := cfront.GuardError(re.Val)
 		res.RunError.Err = fmt.Errorf("%v: %s", re.Pos, msg)

@@ -159,6 +159,12 @@ func (t *translator) wrapGuard(v, op string) {
 // GuardError names the cause of a run-time error whose value v is one of
 // the translation's guards: a value beyond every domain, which the
 // decision reports as the program's error instead of widening.
+// GuardIsLimit reports whether guard value v stands for a limit of the
+// checker rather than the program's own error: a value C converts to an
+// unsigned type that the checker's values cannot hold. The commands
+// answer UNKNOWN for it, never a run-time error of the program.
+func GuardIsLimit(v int64) bool { return v == wrapGuard }
+
 func GuardError(v int64) (string, bool) {
 	switch {
 	case IsSizeMaxGuard(v):
