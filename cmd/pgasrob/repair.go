@@ -12,6 +12,7 @@ import (
 	"github.com/pgasrob/pgasrob/cycles/repair"
 	"github.com/pgasrob/pgasrob/cycles/report"
 	"github.com/pgasrob/pgasrob/pgas"
+	"github.com/pgasrob/pgasrob/pgas/cfront"
 	"github.com/pgasrob/pgasrob/pgas/oracle"
 )
 
@@ -174,6 +175,7 @@ func runRepair(args []string, stdout, stderr io.Writer) int {
 		res, err = repair.Repair(j.file, j.src, ns, opt)
 	}
 	prog.clear()
+	guardedRunError(res)
 	code = repairCode(res, err)
 	if err != nil {
 		fmt.Fprintf(stderr, "pgasrob repair: %v\n", err)
@@ -214,4 +216,29 @@ func repairCode(res *repair.Result, err error) int {
 		return exitUnknown
 	}
 	return exitRobust
+}
+
+// guardedRunError names a run-time error that one of the C translation's
+// guards raised (cfront.GuardError) instead of showing the guard's raw
+// value against the declared domain; a guard that stands for the
+// checker's limit leaves the input undecided (NoRepair, exit 3), as
+// decide answers UNKNOWN for it.
+func guardedRunError(res *repair.Result) {
+	if res == nil || res.Verdict != repair.RunError {
+		return
+	}
+	for _, b := range res.Before {
+		var re *pgas.RangeError
+		if b.Verdict != cycles.RunError || b.RunError == nil || !errors.As(b.RunError.Err, &re) || !guard(re.Val) {
+			continue
+		}
+		msg, _ := cfront.GuardError(re.Val)
+		if cfront.GuardIsLimit(re.Val) {
+			res.Verdict, res.Reason = repair.NoRepair, fmt.Sprintf("the input for N = %d: %v: %s", b.N, re.Pos, msg)
+			b.Verdict, b.RunError, b.Reason = cycles.Unknown, nil, fmt.Sprintf("%v: %s", re.Pos, msg)
+		} else {
+			res.Reason = fmt.Sprintf("N = %d: %v: %s", b.N, re.Pos, msg)
+		}
+		return
+	}
 }

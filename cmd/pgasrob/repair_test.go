@@ -38,6 +38,27 @@ func TestRepairCommand(t *testing.T) {
 	}
 }
 
+// -1 converted to uint64_t (C: 2^64 - 1) is beyond the checker's values:
+// repair, like decide, leaves the input undecided and names the line
+// (guardedRunError), instead of showing the guard's raw value as the
+// program's run-time error.
+func TestRepairConversionLimit(t *testing.T) {
+	f := writeFile(t, "c.c", `#include <shmem.h>
+#include <stdint.h>
+long x;
+int main(void) {
+    int me = shmem_my_pe();
+    uint64_t y = me - 5;
+    x = y > 5;
+    return 0;
+}
+`)
+	code, out, errs := runCmd("repair", f, "-n", "2")
+	if code != exitUnknown || !strings.Contains(out, "a value converted to an unsigned type that cannot hold it") || strings.Contains(out, "RUN-TIME ERROR") {
+		t.Fatalf("exit %d, want %d and the conversion named\n%s%s", code, exitUnknown, out, errs)
+	}
+}
+
 // Two ranks reading each other's x into their own x race in their pops
 // whatever waits follow (docs/cli.md): no insertion of the vocabulary
 // cuts that cycle, and repair says so with exit 3.
